@@ -1,0 +1,53 @@
+# podcast: see README.md. `make demo` and `make test` set everything up on a fresh machine.
+SHELL := /bin/bash
+PREFIX ?= /usr/local
+SWIFT ?= swift
+DEB_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev libxml2-utils curl pkg-config
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build debug test install uninstall bench demo fuzz soak format clean
+
+all: build
+
+# Installs the Debian packages the build needs, only when one is missing.
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build -c release --product podcast
+
+debug: deps
+	$(SWIFT) build
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+install: build
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/podcast" "$(DESTDIR)$(PREFIX)/bin/podcast"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/podcast"
+
+demo: deps
+	$(SWIFT) build -c release --product podcast
+	$(SWIFT) build -c release --product podcast-testserver
+	bash Scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)"
+
+bench: deps
+	$(SWIFT) build -c release --product podcast
+	$(SWIFT) build -c release --product podcast-testserver
+	bash Scripts/bench.sh "$$($(SWIFT) build -c release --show-bin-path)"
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+
+clean:
+	rm -rf .build .demo bench-out

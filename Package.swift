@@ -1,0 +1,48 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "podcast",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "PodcastKit", targets: ["PodcastKit"]),
+    .executable(name: "podcast", targets: ["podcast"]),
+    .executable(name: "podcast-testserver", targets: ["podcast-testserver"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CCurl",
+      pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"])]
+    ),
+    .systemLibrary(
+      name: "CLibXML2",
+      pkgConfig: "libxml-2.0",
+      providers: [.apt(["libxml2-dev"])]
+    ),
+    .target(
+      name: "PodcastKit",
+      dependencies: [
+        "CCurl",
+        "CLibXML2",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
+    .executableTarget(
+      name: "podcast",
+      dependencies: [
+        "PodcastKit",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    // The loopback HTTP server the tests, `make demo` and `make bench` use. Not shipped.
+    .target(name: "LoopbackServer"),
+    .executableTarget(name: "podcast-testserver", dependencies: ["LoopbackServer"]),
+    .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "LoopbackServer"]),
+    .testTarget(name: "podcastTests", dependencies: ["LoopbackServer"]),
+  ]
+)

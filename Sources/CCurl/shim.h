@@ -1,0 +1,57 @@
+#ifndef PODCAST_CCURL_SHIM_H
+#define PODCAST_CCURL_SHIM_H
+
+#include <curl/curl.h>
+
+// curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are variadic, which Swift cannot
+// call. Each wrapper below fixes one argument type so the compiler passes it correctly.
+
+static inline CURLcode podcast_easy_setopt_long(CURL *handle, CURLoption option, long value) {
+  return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode podcast_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value) {
+  return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode podcast_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
+  return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode podcast_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+  return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode podcast_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
+  return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode podcast_easy_setopt_write_function(CURL *handle, CURLoption option, curl_write_callback value) {
+  return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode podcast_easy_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback value) {
+  return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
+}
+
+static inline CURLcode podcast_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+  return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode podcast_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value) {
+  return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode podcast_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
+  return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode podcast_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
+  return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLMcode podcast_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
+  return curl_multi_setopt(handle, option, value);
+}
+
+#endif

@@ -1,0 +1,19 @@
+/// Why a document could not be read as a feed. Each case reads as a sentence after the source.
+public enum FeedError: Error, Equatable, CustomStringConvertible {
+  case empty
+  case htmlPage
+  case notAFeed(rootElement: String)
+  case malformed(line: Int, reason: String)
+  case unreadable(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .empty: return "the document is empty"
+    case .htmlPage: return "this is an HTML page, not a feed"
+    case .notAFeed(let root): return "this is not an RSS or Atom feed (root element <\(root)>)"
+    case .malformed(let line, let reason):
+      return "the feed is not well-formed XML and has no readable items (line \(line): \(reason))"
+    case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
+    }
+  }
+}

@@ -1,0 +1,62 @@
+/// Why a transfer failed. Each case names the URL, so a message never loses its subject.
+public enum TransferError: Error, Equatable, CustomStringConvertible {
+  case invalidURL(String)
+  case unsupportedScheme(url: String)
+  case httpStatus(url: String, status: Int, retryAfter: Int?)
+  case timedOut(url: String)
+  case network(url: String, reason: String)
+  case tooLarge(url: String, limit: Int64)
+  case cancelled(url: String)
+
+  public var url: String {
+    switch self {
+    case .invalidURL(let url), .unsupportedScheme(let url), .httpStatus(let url, _, _),
+      .timedOut(let url), .network(let url, _), .tooLarge(let url, _), .cancelled(let url):
+      return url
+    }
+  }
+
+  /// Worth trying again later: the server or the network may recover.
+  public var isTransient: Bool {
+    switch self {
+    case .httpStatus(_, let status, _): return status == 429 || status == 408 || status >= 500
+    case .timedOut, .network: return true
+    default: return false
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .invalidURL(let url): return "\(url): not a valid URL"
+    case .unsupportedScheme(let url): return "\(url): only http and https URLs are allowed"
+    case .httpStatus(let url, let status, let retryAfter):
+      var text = "\(url): HTTP \(status) \(HTTPStatus.reason(status))"
+      if let retryAfter { text += " (server asks to retry after \(retryAfter) s)" }
+      return text
+    case .timedOut(let url): return "\(url): timed out (server stopped sending)"
+    case .network(let url, let reason): return "\(url): \(reason)"
+    case .tooLarge(let url, let limit): return "\(url): response larger than \(limit) bytes"
+    case .cancelled(let url): return "\(url): cancelled"
+    }
+  }
+}
+
+enum HTTPStatus {
+  static func reason(_ status: Int) -> String {
+    switch status {
+    case 400: return "Bad Request"
+    case 401: return "Unauthorized"
+    case 403: return "Forbidden"
+    case 404: return "Not Found"
+    case 408: return "Request Timeout"
+    case 410: return "Gone"
+    case 416: return "Range Not Satisfiable"
+    case 429: return "Too Many Requests"
+    case 500: return "Internal Server Error"
+    case 502: return "Bad Gateway"
+    case 503: return "Service Unavailable"
+    case 504: return "Gateway Timeout"
+    default: return ""
+    }
+  }
+}

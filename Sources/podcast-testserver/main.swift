@@ -1,0 +1,1 @@
+print("podcast-testserver: not yet")

@@ -1,0 +1,52 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The process's standard streams and what kind of terminal (if any) they are.
+enum Console {
+  static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+  static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+  static var useColor: Bool {
+    isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+      && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+  }
+
+  /// Terminal width in columns; 80 when it cannot be known, `COLUMNS` wins when set.
+  static var width: Int {
+    if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 20 {
+      return columns
+    }
+    var size = winsize()
+    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 {
+      return Int(size.ws_col)
+    }
+    return 80
+  }
+
+  static func print(_ text: String) {
+    write(text + "\n", to: STDOUT_FILENO)
+  }
+
+  /// One diagnostic line: `podcast: <message>`.
+  static func error(_ message: String) {
+    write("podcast: \(message)\n", to: STDERR_FILENO)
+  }
+
+  static func write(_ text: String, to descriptor: Int32) {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeMutableBytes { buffer in
+        Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        return
+      }
+      offset += written
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import PodcastKit
+
+@main
+struct PodcastCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "podcast",
+    abstract: "Find, list and download podcasts from the command line.",
+    discussion: """
+      Examples:
+        podcast search hardcore history
+        podcast episodes itunes:173001861
+        podcast download https://example.com/feed.xml 2-4
+      """,
+    version: PodcastKit.version,
+    subcommands: [
+      Episodes.self
+    ]
+  )
+
+  static func main() async {
+    await run(arguments: ArgumentOrder.globalOptionsMovedAfterCommand(CommandLine.arguments))
+  }
+
+  static func run(arguments: [String]) async {
+    do {
+      var command = try parseAsRoot(Array(arguments.dropFirst()))
+      if var asyncCommand = command as? AsyncParsableCommand {
+        try await asyncCommand.run()
+      } else {
+        try command.run()
+      }
+    } catch {
+      exit(withError: error)
+    }
+  }
+}
