@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PodcastKit
 
 struct Episodes: AsyncParsableCommand {
@@ -17,7 +18,24 @@ struct Episodes: AsyncParsableCommand {
   @Flag(help: "Print JSON.")
   var json = false
 
+  func validate() throws {
+    if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+  }
+
   func run() async throws {
-    throw ExitCode.failure
+    let context = CommandContext(libraryOptions: libraryOptions)
+    let resolved: ResolvedFeed
+    do {
+      resolved = try await context.resolver.resolve(feed)
+    } catch {
+      Console.error(String(describing: error))
+      throw ExitCode.failure
+    }
+    let shown = Array(resolved.feed.episodes.prefix(limit ?? .max))
+    if json {
+      Console.print(EpisodeListJSON.document(podcast: resolved.feed.podcast, episodes: shown).rendered())
+    } else {
+      EpisodeTable.print(podcast: resolved.feed.podcast, episodes: shown, total: resolved.feed.episodes.count)
+    }
   }
 }

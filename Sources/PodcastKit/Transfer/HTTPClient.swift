@@ -1,14 +1,42 @@
 import Foundation
 
-/// Fetches URLs over libcurl. Placeholder signature; the engine lands with the Transfer layer.
+/// Fetches URLs over libcurl: the only way PodcastKit talks to the network.
 public final class HTTPClient: Sendable {
   public static let shared = HTTPClient()
 
-  public init() {}
+  public let options: TransferOptions
+  /// Largest body `fetch` keeps in memory (feeds run to tens of MB; nothing legitimate is bigger).
+  public let maxBodyBytes: Int64
+
+  public init(options: TransferOptions = TransferOptions(), maxBodyBytes: Int64 = 256 << 20) {
+    self.options = options
+    self.maxBodyBytes = maxBodyBytes
+  }
 
   /// GETs `url` into memory. Sends `validators` for a conditional GET (a 304 comes back as a
   /// response, not an error). Any other status >= 400 throws `TransferError.httpStatus`.
   public func fetch(_ url: String, validators: Validators? = nil) async throws -> HTTPResponse {
-    throw TransferError.network(url: url, reason: "not implemented")
+    let sink = MemorySink(url: url, limit: maxBodyBytes)
+    var request = TransferRequest(url: url, options: options)
+    request.validators = validators
+    let head = try await perform(request, into: sink)
+    return HTTPResponse(
+      status: head.status, url: head.url, headers: head.headers, body: sink.body,
+      redirects: head.redirects)
+  }
+
+  /// Runs one transfer to completion on the transfer thread. Cancelling the task aborts it.
+  func perform(_ request: TransferRequest, into sink: TransferSink) async throws -> ResponseHead {
+    try URLPolicy.check(request.url)
+    let transfer = try CurlTransfer(request: request, sink: sink)
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        transfer.onComplete { continuation.resume(with: $0) }
+        TransferEngine.shared.start(transfer)
+      }
+    } onCancel: {
+      transfer.cancelRequested.store(true, ordering: .relaxed)
+      TransferEngine.shared.cancel(transfer)
+    }
   }
 }

@@ -2,16 +2,19 @@
 public enum TransferError: Error, Equatable, CustomStringConvertible {
   case invalidURL(String)
   case unsupportedScheme(url: String)
+  case redirectRefused(url: String, location: String)
+  case tooManyRedirects(url: String, limit: Int)
   case httpStatus(url: String, status: Int, retryAfter: Int?)
-  case timedOut(url: String)
+  case timedOut(url: String, seconds: Int)
   case network(url: String, reason: String)
   case tooLarge(url: String, limit: Int64)
   case cancelled(url: String)
 
   public var url: String {
     switch self {
-    case .invalidURL(let url), .unsupportedScheme(let url), .httpStatus(let url, _, _),
-      .timedOut(let url), .network(let url, _), .tooLarge(let url, _), .cancelled(let url):
+    case .invalidURL(let url), .unsupportedScheme(let url), .redirectRefused(let url, _),
+      .tooManyRedirects(let url, _), .httpStatus(let url, _, _), .timedOut(let url, _),
+      .network(let url, _), .tooLarge(let url, _), .cancelled(let url):
       return url
     }
   }
@@ -29,11 +32,17 @@ public enum TransferError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .invalidURL(let url): return "\(url): not a valid URL"
     case .unsupportedScheme(let url): return "\(url): only http and https URLs are allowed"
+    case .redirectRefused(let url, let location):
+      return "\(url): refused redirect to \(location) (only http and https are allowed)"
+    case .tooManyRedirects(let url, let limit):
+      return "\(url): too many redirects (more than \(limit))"
     case .httpStatus(let url, let status, let retryAfter):
-      var text = "\(url): HTTP \(status) \(HTTPStatus.reason(status))"
+      let reason = HTTPStatus.reason(status)
+      var text = "\(url): HTTP \(status)" + (reason.isEmpty ? "" : " \(reason)")
       if let retryAfter { text += " (server asks to retry after \(retryAfter) s)" }
       return text
-    case .timedOut(let url): return "\(url): timed out (server stopped sending)"
+    case .timedOut(let url, let seconds):
+      return "\(url): timed out (no data for \(seconds) s)"
     case .network(let url, let reason): return "\(url): \(reason)"
     case .tooLarge(let url, let limit): return "\(url): response larger than \(limit) bytes"
     case .cancelled(let url): return "\(url): cancelled"

@@ -1,0 +1,198 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// One easy handle and the Swift state behind it.
+///
+/// libcurl calls back through C function pointers; each callback only finds this object
+/// through its userdata pointer and calls a named method. All mutable state is touched on the
+/// transfer thread only, except `cancelRequested`.
+final class CurlTransfer: @unchecked Sendable {
+  let handle: UnsafeMutableRawPointer
+  let request: TransferRequest
+  let cancelRequested = Atomic<Bool>(false)
+
+  private let sink: TransferSink
+  private var headerList: UnsafeMutablePointer<curl_slist>?
+  private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+  private var headers: [String: String] = [:]
+  private var lastStatus = 0
+  private var redirects: [(status: Int, url: String)] = []
+  private var head: ResponseHead?
+  private var sinkError: Error?
+  private var completion: (@Sendable (Result<ResponseHead, Error>) -> Void)?
+
+  init(request: TransferRequest, sink: TransferSink) throws {
+    guard let handle = curl_easy_init() else {
+      throw TransferError.network(url: request.url, reason: "libcurl could not start a transfer")
+    }
+    self.handle = handle
+    self.request = request
+    self.sink = sink
+    errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    configure()
+  }
+
+  deinit {
+    curl_easy_cleanup(handle)
+    curl_slist_free_all(headerList)
+    errorBuffer.deallocate()
+  }
+
+  func onComplete(_ completion: @escaping @Sendable (Result<ResponseHead, Error>) -> Void) {
+    self.completion = completion
+  }
+
+  // MARK: Setup
+
+  private func configure() {
+    let options = request.options
+    let me = Unmanaged.passUnretained(self).toOpaque()
+    setString(CURLOPT_URL, request.url)
+    setString(CURLOPT_PROTOCOLS_STR, "http,https")
+    setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+    setLong(CURLOPT_FOLLOWLOCATION, 1)
+    setLong(CURLOPT_MAXREDIRS, options.maxRedirects)
+    setLong(CURLOPT_CONNECTTIMEOUT, options.connectTimeout)
+    // "Less than 1 byte/s for stallTimeout seconds" is how libcurl spells "stalled".
+    setLong(CURLOPT_LOW_SPEED_LIMIT, 1)
+    setLong(CURLOPT_LOW_SPEED_TIME, options.stallTimeout)
+    setLong(CURLOPT_NOSIGNAL, 1)
+    setLong(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+    setString(CURLOPT_USERAGENT, PodcastKit.userAgent)
+    if request.acceptsCompression { setString(CURLOPT_ACCEPT_ENCODING, "") }
+    if request.bulk { setLong(CURLOPT_BUFFERSIZE, 512 * 1024) }
+    if let start = request.rangeStart, start > 0 { setString(CURLOPT_RANGE, "\(start)-") }
+    podcast_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+    podcast_easy_setopt_pointer(handle, CURLOPT_PRIVATE, me)
+    podcast_easy_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, writeCallback)
+    podcast_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, me)
+    podcast_easy_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, headerCallback)
+    podcast_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, me)
+    addHeaders()
+  }
+
+  private func addHeaders() {
+    var lines: [String] = []
+    if let etag = request.validators?.etag { lines.append("If-None-Match: \(etag)") }
+    if let date = request.validators?.lastModified { lines.append("If-Modified-Since: \(date)") }
+    if let ifRange = request.ifRange, request.rangeStart ?? 0 > 0 { lines.append("If-Range: \(ifRange)") }
+    for line in lines where !line.contains("\r") && !line.contains("\n") {
+      headerList = curl_slist_append(headerList, line)
+    }
+    if headerList != nil { podcast_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList) }
+  }
+
+  private func setString(_ option: CURLoption, _ value: String) {
+    podcast_easy_setopt_string(handle, option, value)  // libcurl copies strings
+  }
+
+  private func setLong(_ option: CURLoption, _ value: Int) {
+    podcast_easy_setopt_long(handle, option, value)
+  }
+
+  // MARK: Callbacks (transfer thread)
+
+  fileprivate func didReceiveHeaderLine(_ line: String) {
+    if line.hasPrefix("HTTP/") {
+      headers = [:]
+      lastStatus = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+      return
+    }
+    guard let colon = line.firstIndex(of: ":") else {
+      if line.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { didEndHeaderBlock() }
+      return
+    }
+    let name = line[..<colon].lowercased()
+    let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+    headers[name] = value
+  }
+
+  private func didEndHeaderBlock() {
+    guard (300..<400).contains(lastStatus), lastStatus != 304, let location = headers["location"] else {
+      return
+    }
+    let base = URL(string: redirects.last?.url ?? request.url)
+    let target = URL(string: location, relativeTo: base)?.absoluteString ?? location
+    redirects.append((lastStatus, target))
+  }
+
+  fileprivate func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    do {
+      try deliverHeadIfNeeded()
+      try sink.receive(bytes)
+      return true
+    } catch {
+      sinkError = error
+      return false
+    }
+  }
+
+  private func deliverHeadIfNeeded() throws {
+    guard head == nil else { return }
+    var status = 0
+    podcast_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+    var urlPointer: UnsafeMutablePointer<CChar>?
+    podcast_easy_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &urlPointer)
+    let url = urlPointer.map { String(cString: $0) } ?? request.url
+    let head = ResponseHead(status: status, url: url, headers: headers, redirects: redirects)
+    self.head = head
+    try sink.receive(head: head)
+  }
+
+  func didComplete(code: CURLcode, cancelled: Bool) {
+    let result: Result<ResponseHead, Error>
+    if cancelled || cancelRequested.load(ordering: .relaxed) {
+      result = .failure(TransferError.cancelled(url: request.url))
+    } else if let sinkError {
+      result = .failure(sinkError)
+    } else if code == CURLE_OK {
+      result = Result {
+        try deliverHeadIfNeeded()
+        return head ?? ResponseHead(status: 0, url: request.url, headers: [:], redirects: [])
+      }
+    } else {
+      result = .failure(error(for: code))
+    }
+    completion?(result)
+    completion = nil
+  }
+
+  private func error(for code: CURLcode) -> TransferError {
+    let url = request.url
+    let detail = String(cString: errorBuffer)
+    let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+    switch code {
+    case CURLE_OPERATION_TIMEDOUT:
+      return .timedOut(url: url, seconds: request.options.stallTimeout)
+    case CURLE_UNSUPPORTED_PROTOCOL:
+      if let target = headers["location"], (300..<400).contains(lastStatus) {
+        return .redirectRefused(url: url, location: target)
+      }
+      return .unsupportedScheme(url: url)
+    case CURLE_TOO_MANY_REDIRECTS:
+      return .tooManyRedirects(url: url, limit: request.options.maxRedirects)
+    case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_SEND_ERROR:
+      return .network(url: url, reason: "connection lost: \(reason)")
+    default:
+      return .network(url: url, reason: reason)
+    }
+  }
+}
+
+private let writeCallback: curl_write_callback = { data, size, count, userdata in
+  guard let userdata else { return 0 }
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+  let total = size * count
+  guard total > 0, let data else { return total }
+  return transfer.didReceiveBody(UnsafeRawBufferPointer(start: data, count: total)) ? total : 0
+}
+
+private let headerCallback: curl_write_callback = { data, size, count, userdata in
+  guard let userdata, let data else { return 0 }
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+  let total = size * count
+  let bytes = UnsafeRawBufferPointer(start: data, count: total)
+  transfer.didReceiveHeaderLine(String(decoding: bytes, as: UTF8.self))
+  return total
+}

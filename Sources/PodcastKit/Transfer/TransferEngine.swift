@@ -1,0 +1,84 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// Owns the libcurl multi handle and the one thread that drives it.
+///
+/// Work is handed over through a locked queue and `curl_multi_wakeup`, so callers on any
+/// thread (or task) never touch curl state directly. The loop runs on its own `Thread`, not in a
+/// Task, because `curl_multi_poll` blocks and would starve the cooperative pool.
+final class TransferEngine: @unchecked Sendable {
+  static let shared = TransferEngine()
+
+  private struct Inbox {
+    var toStart: [CurlTransfer] = []
+    var toCancel: [CurlTransfer] = []
+  }
+
+  private let multi: UnsafeMutableRawPointer
+  private let inbox = Mutex(Inbox())
+  /// Touched only on the engine thread.
+  private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+
+  private init() {
+    curl_global_init(Int(CURL_GLOBAL_ALL))
+    guard let multi = curl_multi_init() else {
+      // Only fails when malloc fails; nothing sensible can continue.
+      preconditionFailure("curl_multi_init failed: out of memory")
+    }
+    self.multi = multi
+    let thread = Thread { [unowned self] in self.loop() }
+    thread.name = "podcast.transfer"
+    thread.start()
+  }
+
+  func start(_ transfer: CurlTransfer) {
+    inbox.withLock { $0.toStart.append(transfer) }
+    curl_multi_wakeup(multi)
+  }
+
+  func cancel(_ transfer: CurlTransfer) {
+    inbox.withLock { $0.toCancel.append(transfer) }
+    curl_multi_wakeup(multi)
+  }
+
+  private func loop() {
+    var stillRunning: Int32 = 0
+    while true {
+      takeInbox()
+      curl_multi_perform(multi, &stillRunning)
+      collectFinished()
+      curl_multi_poll(multi, nil, 0, 1000, nil)
+    }
+  }
+
+  private func takeInbox() {
+    let work = inbox.withLock { inbox -> Inbox in
+      defer { inbox = Inbox() }
+      return inbox
+    }
+    for transfer in work.toStart {
+      running[transfer.handle] = transfer
+      curl_multi_add_handle(multi, transfer.handle)
+    }
+    for transfer in work.toCancel where running[transfer.handle] != nil {
+      finish(transfer, code: CURLE_ABORTED_BY_CALLBACK, cancelled: true)
+    }
+  }
+
+  private func collectFinished() {
+    var queued: Int32 = 0
+    while let message = curl_multi_info_read(multi, &queued) {
+      guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+        let transfer = running[easy]
+      else { continue }
+      finish(transfer, code: message.pointee.data.result, cancelled: false)
+    }
+  }
+
+  private func finish(_ transfer: CurlTransfer, code: CURLcode, cancelled: Bool) {
+    curl_multi_remove_handle(multi, transfer.handle)
+    running[transfer.handle] = nil
+    transfer.didComplete(code: code, cancelled: cancelled)
+  }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// How patient to be with a server, and how much to accept from it.
+public struct TransferOptions: Sendable, Equatable {
+  /// Seconds allowed to establish a connection.
+  public var connectTimeout: Int = 20
+  /// Seconds without a single byte arriving before the transfer is abandoned, so a dead
+  /// server can never hang the tool.
+  public var stallTimeout: Int = 30
+  /// Redirects followed at most.
+  public var maxRedirects: Int = 10
+
+  public init(connectTimeout: Int = 20, stallTimeout: Int = 30, maxRedirects: Int = 10) {
+    self.connectTimeout = connectTimeout
+    self.stallTimeout = stallTimeout
+    self.maxRedirects = maxRedirects
+  }
+}
+
+/// One GET as the transfer layer performs it.
+struct TransferRequest: Sendable {
+  var url: String
+  var options: TransferOptions
+  /// Sent as If-None-Match / If-Modified-Since (a conditional GET).
+  var validators: Validators? = nil
+  /// Ask for the body from this offset on (`Range: bytes=N-`).
+  var rangeStart: Int64? = nil
+  /// Sent as `If-Range` with `rangeStart`: a changed file comes back whole instead of a wrong tail.
+  var ifRange: String? = nil
+  /// Compressed transfer for text (feeds, API calls); off for media so offsets stay byte offsets.
+  var acceptsCompression = true
+  /// Larger curl buffers for bulk downloads.
+  var bulk = false
+}
+
+/// The status line and headers of the final response (after redirects).
+struct ResponseHead: Sendable {
+  var status: Int
+  var url: String
+  /// Lower-cased names; the last value wins.
+  var headers: [String: String]
+  var redirects: [(status: Int, url: String)]
+
+  /// Seconds the server asks us to wait (`Retry-After` as seconds or as an HTTP date).
+  var retryAfter: Int? {
+    guard let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else {
+      return nil
+    }
+    if let seconds = Int(value) { return max(0, seconds) }
+    return HTTPDate.parse(value).map { max(0, Int($0.timeIntervalSinceNow.rounded(.up))) }
+  }
+
+  var contentLength: Int64? { headers["content-length"].flatMap { Int64($0) } }
+}

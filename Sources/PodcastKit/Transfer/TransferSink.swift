@@ -1,0 +1,6 @@
+/// Where a response goes as it arrives. Called on the transfer thread, in order: `receive(head:)`
+/// once, then `receive(_:)` for each chunk. Throwing stops the transfer with that error.
+protocol TransferSink: AnyObject {
+  func receive(head: ResponseHead) throws
+  func receive(_ bytes: UnsafeRawBufferPointer) throws
+}

@@ -1,0 +1,29 @@
+import PodcastKit
+
+/// The `episodes` listing on a terminal or in a pipe.
+enum EpisodeTable {
+  static func print(podcast: Podcast, episodes: [Episode], total: Int) {
+    let heading = [podcast.title, podcast.author.map { "by \($0)" }].compactMap { $0 }.joined(separator: " ")
+    if !heading.isEmpty { Console.print(heading) }
+    guard !episodes.isEmpty else {
+      Console.print("No episodes.")
+      return
+    }
+    var table = Table(columns: [
+      .init(title: "#", alignment: .right),
+      .init(title: "DATE"),
+      .init(title: "LENGTH", alignment: .right),
+      .init(title: "SIZE", alignment: .right),
+      .init(title: "STATE"),
+      .init(title: "TITLE", flexible: true),
+    ])
+    for (offset, episode) in episodes.enumerated() {
+      table.rows.append([
+        String(offset + 1), Format.day(episode.published), Format.duration(episode.duration),
+        Format.bytes(episode.enclosure.length), "new", Format.singleLine(episode.title),
+      ])
+    }
+    for line in table.render(width: Console.isTerminal ? Console.width : 100_000) { Console.print(line) }
+    if episodes.count < total { Console.print("(\(total - episodes.count) older episodes not shown)") }
+  }
+}

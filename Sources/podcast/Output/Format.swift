@@ -1,0 +1,41 @@
+import Foundation
+
+/// How numbers, sizes and dates read in tables and progress lines.
+enum Format {
+  static func duration(_ seconds: Int?) -> String {
+    guard let seconds, seconds > 0 else { return "" }
+    let hours = seconds / 3600
+    let minutes = seconds % 3600 / 60
+    let rest = seconds % 60
+    return hours > 0
+      ? String(format: "%d:%02d:%02d", hours, minutes, rest)
+      : String(format: "%d:%02d", minutes, rest)
+  }
+
+  static func bytes(_ count: Int64?) -> String {
+    guard let count, count > 0 else { return "" }
+    let units = ["B", "kB", "MB", "GB", "TB"]
+    var value = Double(count)
+    var unit = 0
+    while value >= 1000, unit < units.count - 1 {
+      value /= 1000
+      unit += 1
+    }
+    return unit == 0 ? "\(count) B" : String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
+  }
+
+  static func day(_ date: Date?) -> String {
+    guard let date else { return "" }
+    return date.formatted(.iso8601.year().month().day().dateSeparator(.dash))
+  }
+
+  static func percent(_ fraction: Double) -> String {
+    String(format: "%3.0f%%", min(1, max(0, fraction)) * 100)
+  }
+
+  /// One line of free text for a table cell: no newlines, tabs or runs of spaces.
+  static func singleLine(_ text: String?) -> String {
+    guard let text else { return "" }
+    return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+  }
+}
