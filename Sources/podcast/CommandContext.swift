@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import PodcastKit
 
@@ -6,6 +7,7 @@ import PodcastKit
 struct CommandContext {
   let http: HTTPClient
   let resolver: FeedResolver
+  let libraryOptions: LibraryOptions
 
   init(libraryOptions: LibraryOptions) {
     let environment = ProcessInfo.processInfo.environment
@@ -14,6 +16,7 @@ struct CommandContext {
       options.stallTimeout = stall
       options.connectTimeout = min(options.connectTimeout, stall)
     }
+    self.libraryOptions = libraryOptions
     let http = HTTPClient(options: options)
     self.http = http
     self.resolver = FeedResolver(
@@ -24,5 +27,34 @@ struct CommandContext {
       subscriptionFeedURL: { name in
         throw FeedSourceError.notFound(name)
       })
+  }
+}
+
+/// The library a command works on: where things go and what is remembered.
+struct OpenLibrary {
+  let paths: LibraryPaths
+  let ledger: DownloadLedger?
+}
+
+extension CommandContext {
+  /// Loads FEED or prints one line saying why not, exiting 1.
+  func resolveOrExit(_ feed: String) async throws -> ResolvedFeed {
+    do {
+      return try await resolver.resolve(feed)
+    } catch {
+      Console.error(String(describing: error))
+      throw ExitCode.failure
+    }
+  }
+
+  func openLibraryOrExit() throws -> OpenLibrary {
+    let paths = LibraryPaths(root: libraryOptions.libraryPath, episodes: libraryOptions.episodesPath)
+    do {
+      try paths.prepare()
+    } catch {
+      Console.error("cannot use the library at \(paths.root): \(error.localizedDescription)")
+      throw ExitCode.failure
+    }
+    return OpenLibrary(paths: paths, ledger: nil)
   }
 }

@@ -24,13 +24,7 @@ struct Episodes: AsyncParsableCommand {
 
   func run() async throws {
     let context = CommandContext(libraryOptions: libraryOptions)
-    let resolved: ResolvedFeed
-    do {
-      resolved = try await context.resolver.resolve(feed)
-    } catch {
-      Console.error(String(describing: error))
-      throw ExitCode.failure
-    }
+    let resolved = try await context.resolveOrExit(feed)
     let shown = Array(resolved.feed.episodes.prefix(limit ?? .max))
     if json {
       Console.print(EpisodeListJSON.document(podcast: resolved.feed.podcast, episodes: shown).rendered())

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PodcastKit
 
 @main
@@ -14,11 +15,15 @@ struct PodcastCommand: AsyncParsableCommand {
       """,
     version: PodcastKit.version,
     subcommands: [
-      Episodes.self
+      Episodes.self,
+      Download.self,
     ]
   )
 
   static func main() async {
+    // A file-size limit (ulimit -f) must be an error we report, not a signal that kills us.
+    signal(SIGXFSZ, SIG_IGN)
+    signal(SIGPIPE, SIG_IGN)
     await run(arguments: ArgumentOrder.globalOptionsMovedAfterCommand(CommandLine.arguments))
   }
 

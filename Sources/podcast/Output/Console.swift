@@ -26,6 +26,13 @@ enum Console {
     return 80
   }
 
+  /// Width of the terminal stderr is on (progress bars go there).
+  static var stderrWidth: Int {
+    var size = winsize()
+    if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 { return Int(size.ws_col) }
+    return width
+  }
+
   static func print(_ text: String) {
     write(text + "\n", to: STDOUT_FILENO)
   }
@@ -36,11 +43,12 @@ enum Console {
   }
 
   static func write(_ text: String, to descriptor: Int32) {
-    var bytes = Array(text.utf8)
+    let bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeMutableBytes { buffer in
-        Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+      let written = bytes.withUnsafeBytes { buffer in
+        guard let base = buffer.baseAddress else { return 0 }
+        return Glibc.write(descriptor, base + offset, buffer.count - offset)
       }
       if written < 0 {
         if errno == EINTR { continue }

@@ -1,0 +1,34 @@
+/// Why an episode did not end up in the Episodes directory.
+public enum DownloadError: Error, Equatable, CustomStringConvertible {
+  case htmlInsteadOfMedia(url: String)
+  case lengthMismatch(url: String, expected: Int64, received: Int64)
+  case badContentRange(url: String, header: String)
+  case diskFull(path: String)
+  case cannotWrite(path: String, reason: String)
+  case busyElsewhere(url: String)
+  case unsupportedScheme(url: String)
+
+  public var description: String {
+    switch self {
+    case .htmlInsteadOfMedia(let url):
+      return "\(url): the server sent an HTML page instead of the episode"
+    case .lengthMismatch(let url, let expected, let received):
+      return "\(url): got \(received) bytes, but the server announced \(expected)"
+    case .badContentRange(let url, let header):
+      return "\(url): the server answered the resume request with a wrong Content-Range (\(header))"
+    case .diskFull(let path): return "\(path): no space left on the device"
+    case .cannotWrite(let path, let reason): return "\(path): cannot write: \(reason)"
+    case .busyElsewhere(let url):
+      return "\(url): another podcast process is downloading this episode right now"
+    case .unsupportedScheme(let url): return "\(url): only http and https enclosures are downloaded"
+    }
+  }
+
+  /// A retry (resuming from what is on disk) may succeed.
+  var isTransient: Bool {
+    switch self {
+    case .lengthMismatch, .badContentRange: return true
+    default: return false
+    }
+  }
+}

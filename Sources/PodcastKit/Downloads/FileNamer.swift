@@ -1,0 +1,132 @@
+import Foundation
+
+/// Turns an episode into a path under the Episodes directory: readable, safe on every common
+/// filesystem, capped in length, and never outside the directory whatever the feed says.
+public struct FileNamer: Sendable {
+  public static let defaultTemplate = "{date} {title}.{ext}"
+  public static let placeholders = [
+    "podcast", "date", "title", "guid", "index", "season", "number", "filename", "ext",
+  ]
+  /// Bytes per path component; ext4 and most others allow 255.
+  static let maxComponentBytes = 200
+
+  public let template: String
+
+  public init(template: String = FileNamer.defaultTemplate) throws {
+    var rest = template[...]
+    while let open = rest.firstIndex(of: "{") {
+      guard let close = rest[open...].firstIndex(of: "}") else {
+        throw FileNameError.badTemplate(template, reason: "an opening { has no closing }")
+      }
+      let name = String(rest[rest.index(after: open)..<close])
+      guard Self.placeholders.contains(name) else {
+        throw FileNameError.badTemplate(template, reason: "unknown placeholder {\(name)}")
+      }
+      rest = rest[rest.index(after: close)...]
+    }
+    guard !template.hasPrefix("/") else {
+      throw FileNameError.badTemplate(template, reason: "it must be relative to the Episodes directory")
+    }
+    self.template = template
+  }
+
+  /// The podcast's folder name inside the Episodes directory.
+  public static func folderName(for podcast: Podcast) -> String {
+    let fallback = podcast.feedURL.flatMap { URL(string: $0)?.host } ?? "Podcast"
+    return sanitize(podcast.title ?? fallback, fallback: sanitize(fallback, fallback: "Podcast"))
+  }
+
+  /// The relative path (folder/…/file) for `episode`, before de-duplication.
+  public func relativePath(for episode: Episode, podcast: Podcast, index: Int) -> String {
+    let values = Self.values(for: episode, podcast: podcast, index: index)
+    let components = template.split(separator: "/", omittingEmptySubsequences: true).map {
+      Self.expand(String($0), values: values)
+    }
+    let safe = components.enumerated().map { offset, component in
+      let isFile = offset == components.count - 1
+      return isFile ? Self.sanitizeFileName(component, ext: values["ext"] ?? "") : Self.sanitize(component, fallback: "_")
+    }
+    return ([Self.folderName(for: podcast)] + safe).joined(separator: "/")
+  }
+
+  static func values(for episode: Episode, podcast: Podcast, index: Int) -> [String: String] {
+    let urlPath = URL(string: episode.enclosure.url)?.path ?? ""
+    let urlFile = (urlPath as NSString).lastPathComponent
+    return [
+      "podcast": podcast.title ?? "",
+      "date": episode.published.map { $0.formatted(.iso8601.year().month().day().dateSeparator(.dash)) } ?? "",
+      "title": episode.title ?? episode.guid ?? urlFile,
+      "guid": episode.guid ?? "",
+      "index": String(index),
+      "season": episode.season.map(String.init) ?? "",
+      "number": episode.number.map(String.init) ?? "",
+      "filename": (urlFile as NSString).deletingPathExtension,
+      "ext": MediaType.fileExtension(urlPath: urlPath, mimeType: episode.enclosure.type),
+    ]
+  }
+
+  private static func expand(_ component: String, values: [String: String]) -> String {
+    var result = component
+    for (name, value) in values {
+      // Values are made safe before they go in, so a title can never add a path separator.
+      result = result.replacingOccurrences(of: "{\(name)}", with: name == "ext" ? value : clean(value))
+    }
+    return result
+  }
+
+  /// Replaces what filesystems (or shells, or Windows shares) choke on.
+  static func clean(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "/", "\\", ":", "|": out += "-"
+      case "*", "?", "\"", "<", ">": out += "_"
+      case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += " "
+      case _ where scalar.properties.generalCategory == .format: continue
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+  }
+
+  static func sanitize(_ text: String, fallback: String) -> String {
+    var name = clean(text)
+    name = String(name.drop(while: { $0 == "." || $0 == " " || $0 == "-" }))
+    while name.hasSuffix(".") || name.hasSuffix(" ") { name.removeLast() }
+    name = truncate(name, toBytes: maxComponentBytes)
+    return name.isEmpty ? fallback : name
+  }
+
+  private static func sanitizeFileName(_ text: String, ext: String) -> String {
+    let suffix = ext.isEmpty ? "" : "." + ext
+    var stem = text.hasSuffix(suffix) ? String(text.dropLast(suffix.count)) : text
+    stem = sanitize(stem, fallback: "episode")
+    stem = truncate(stem, toBytes: maxComponentBytes - suffix.utf8.count)
+    while stem.hasSuffix(" ") || stem.hasSuffix(".") { stem.removeLast() }
+    return (stem.isEmpty ? "episode" : stem) + suffix
+  }
+
+  static func truncate(_ text: String, toBytes limit: Int) -> String {
+    guard text.utf8.count > limit else { return text }
+    var result = ""
+    var used = 0
+    for character in text {
+      let size = character.utf8.count
+      if used + size > limit { break }
+      result.append(character)
+      used += size
+    }
+    return result
+  }
+}
+
+/// Why a file name template cannot be used.
+public enum FileNameError: Error, Equatable, CustomStringConvertible {
+  case badTemplate(String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .badTemplate(let template, let reason): return "name template \"\(template)\": \(reason)"
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Moves a verified partial file into the Episodes directory in one atomic step.
+///
+/// `link(2)` then `unlink(2)` instead of `rename(2)`: link refuses to replace an existing file,
+/// so two episodes can never land on one path, and the file appears complete or not at all.
+enum Finisher {
+  static func moveIntoPlace(_ file: PartialFile, episodesDirectory: String, relativePath: String) throws -> String {
+    try file.sync()
+    let target = try safeTarget(episodesDirectory: episodesDirectory, relativePath: relativePath)
+    let directory = (target as NSString).deletingLastPathComponent
+    do {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    } catch {
+      throw DownloadError.cannotWrite(path: directory, reason: reason(error))
+    }
+    for candidate in candidates(for: target) {
+      if link(file.path, candidate) == 0 {
+        unlink(file.path)
+        syncDirectory(directory)
+        return candidate
+      }
+      switch errno {
+      case EEXIST: continue
+      case EXDEV:
+        if FileManager.default.fileExists(atPath: candidate) { continue }
+        return try copyAcrossFilesystems(file, to: candidate)
+      case ENOSPC: throw DownloadError.diskFull(path: candidate)
+      default: throw DownloadError.cannotWrite(path: candidate, reason: String(cString: strerror(errno)))
+      }
+    }
+    throw DownloadError.cannotWrite(path: target, reason: "too many files with this name")
+  }
+
+  /// The joined path, proven to stay inside the Episodes directory.
+  static func safeTarget(episodesDirectory: String, relativePath: String) throws -> String {
+    let root = URL(fileURLWithPath: episodesDirectory).standardizedFileURL.path
+    let parts = relativePath.split(separator: "/").filter { !$0.isEmpty && $0 != "." }
+    guard !parts.isEmpty, !parts.contains("..") else {
+      throw DownloadError.cannotWrite(path: relativePath, reason: "not a file name inside the Episodes directory")
+    }
+    let target = URL(fileURLWithPath: root).appendingPathComponent(parts.joined(separator: "/")).standardizedFileURL.path
+    guard target.hasPrefix(root + "/") else {
+      throw DownloadError.cannotWrite(path: relativePath, reason: "not a file name inside the Episodes directory")
+    }
+    return target
+  }
+
+  /// `name.mp3`, `name (2).mp3`, `name (3).mp3`, …
+  static func candidates(for target: String) -> [String] {
+    let ext = (target as NSString).pathExtension
+    let stem = ext.isEmpty ? target : String(target.dropLast(ext.count + 1))
+    return [target] + (2...999).map { ext.isEmpty ? "\(stem) (\($0))" : "\(stem) (\($0)).\(ext)" }
+  }
+
+  /// The Episodes directory is on another filesystem than the library: copy to a hidden name
+  /// beside the target, then rename, so the visible name still appears only when complete.
+  private static func copyAcrossFilesystems(_ file: PartialFile, to target: String) throws -> String {
+    let directory = (target as NSString).deletingLastPathComponent
+    let hidden = directory + "/.podcast-" + (target as NSString).lastPathComponent + ".tmp"
+    do {
+      try? FileManager.default.removeItem(atPath: hidden)
+      try FileManager.default.copyItem(atPath: file.path, toPath: hidden)
+      guard rename(hidden, target) == 0 else {
+        throw DownloadError.cannotWrite(path: target, reason: String(cString: strerror(errno)))
+      }
+      unlink(file.path)
+      return target
+    } catch {
+      try? FileManager.default.removeItem(atPath: hidden)
+      throw error
+    }
+  }
+
+  private static func syncDirectory(_ path: String) {
+    let descriptor = open(path, O_RDONLY | O_DIRECTORY)
+    guard descriptor >= 0 else { return }
+    fsync(descriptor)
+    close(descriptor)
+  }
+
+  private static func reason(_ error: Error) -> String {
+    (error as NSError).localizedFailureReason ?? error.localizedDescription
+  }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import PodcastKit
+
+struct Download: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Download episodes by the index `podcast episodes` shows (1 is the newest).",
+    discussion: """
+      SELECTION is one or more of 3, 2-5, 1,4,9. With none, the newest episode.
+      Already downloaded episodes are skipped; partly downloaded ones resume.
+      """
+  )
+
+  @OptionGroup var libraryOptions: LibraryOptions
+
+  @Argument(help: "Feed URL, Apple Podcasts link, itunes:ID, local file, or subscription.")
+  var feed: String
+
+  @Argument(help: "Episode indexes: 3, 2-5, 1,4,9.")
+  var selection: [String] = []
+
+  @Option(help: "Download the newest N episodes.")
+  var latest: Int?
+
+  @Flag(help: "Download every episode.")
+  var all = false
+
+  @Option(help: "Downloads at once (at most 2 per server).")
+  var concurrency = 4
+
+  @Option(help: "File name template: {podcast} {date} {title} {guid} {index} {season} {number} {filename} {ext}.")
+  var nameTemplate = FileNamer.defaultTemplate
+
+  @Flag(help: "Print JSON.")
+  var json = false
+
+  func validate() throws {
+    let modes = [!selection.isEmpty, latest != nil, all].filter { $0 }.count
+    if modes > 1 { throw ValidationError("use a selection, --latest or --all, not several") }
+    if let latest, latest < 1 { throw ValidationError("--latest must be at least 1") }
+    if !(1...32).contains(concurrency) { throw ValidationError("--concurrency must be from 1 to 32") }
+    do {
+      _ = try EpisodeSelection(parsing: selection)
+      _ = try FileNamer(template: nameTemplate)
+    } catch {
+      throw ValidationError(String(describing: error))
+    }
+  }
+
+  func run() async throws {
+    let context = CommandContext(libraryOptions: libraryOptions)
+    let resolved = try await context.resolveOrExit(feed)
+    let episodes = resolved.feed.episodes
+    let indexes = try chosenIndexes(episodeCount: episodes.count)
+    let namer = try FileNamer(template: nameTemplate)
+    let jobs = indexes.map { index in
+      DownloadJob(
+        url: episodes[index - 1].enclosure.url, title: episodes[index - 1].title,
+        podcastTitle: resolved.feed.podcast.title,
+        relativePath: namer.relativePath(for: episodes[index - 1], podcast: resolved.feed.podcast, index: index),
+        mimeType: episodes[index - 1].enclosure.type)
+    }
+    let library = try context.openLibraryOrExit()
+    var options = DownloadOptions()
+    options.concurrency = concurrency
+    let manager = DownloadManager(
+      episodesDirectory: library.paths.episodes, partialsDirectory: library.paths.partials,
+      http: context.http, ledger: library.ledger, options: options)
+    let results = await DownloadRun(manager: manager, json: json).perform(jobs)
+    if results.contains(where: { if case .failed = $0.outcome { true } else { false } }) {
+      throw ExitCode.failure
+    }
+  }
+
+  private func chosenIndexes(episodeCount: Int) throws -> [Int] {
+    if all { return Array(stride(from: 1, through: episodeCount, by: 1)) }
+    if let latest { return Array(stride(from: 1, through: min(latest, episodeCount), by: 1)) }
+    guard !selection.isEmpty else {
+      guard episodeCount > 0 else { throw ValidationError("the feed has no episodes to download") }
+      return [1]
+    }
+    let chosen = try EpisodeSelection(parsing: selection)
+    do {
+      try chosen.validate(episodeCount: episodeCount)
+    } catch {
+      throw ValidationError(String(describing: error))
+    }
+    return chosen.indexes
+  }
+}

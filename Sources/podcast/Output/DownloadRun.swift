@@ -1,0 +1,75 @@
+import Foundation
+import PodcastKit
+
+/// Runs a batch of downloads with the right kind of feedback: live bars on a terminal, a line
+/// per episode otherwise, JSON at the end with --json. Shared by `download` and `sync`.
+struct DownloadRun {
+  let manager: DownloadManager
+  let json: Bool
+
+  func perform(_ jobs: [DownloadJob]) async -> [DownloadResult] {
+    let live = !json && Console.stderrIsTerminal
+    let view = live ? ProgressView(buffer: manager.progress) : nil
+    Interrupt.install(
+      message: "interrupted: partial downloads are kept; run the same command again to resume") {
+        view?.stop()
+      }
+    let drawing = Task { await view?.run() }
+    let results = await manager.download(jobs) { result in
+      if json { return }
+      let line = DownloadRun.line(for: result)
+      if let view { view.announce(line) } else { Console.print(line) }
+      if case .failed(let reason) = result.outcome { Console.error(reason) }
+    }
+    drawing.cancel()
+    view?.stop()
+    if json {
+      Console.print(DownloadRun.document(results).rendered())
+    } else if jobs.count > 1 {
+      Console.print(DownloadRun.summary(results))
+    }
+    return results
+  }
+
+  static func line(for result: DownloadResult) -> String {
+    let title = Format.singleLine(result.job.title ?? result.job.url)
+    switch result.outcome {
+    case .downloaded(let file, let bytes): return "downloaded  \(title)  (\(Format.bytes(bytes))) -> \(file)"
+    case .alreadyDownloaded(let file): return "skipped     \(title)  (already downloaded: \(file))"
+    case .failed: return "failed      \(title)"
+    }
+  }
+
+  static func summary(_ results: [DownloadResult]) -> String {
+    var downloaded = 0
+    var skipped = 0
+    var failed = 0
+    for result in results {
+      switch result.outcome {
+      case .downloaded: downloaded += 1
+      case .alreadyDownloaded: skipped += 1
+      case .failed: failed += 1
+      }
+    }
+    return "\(downloaded) downloaded, \(skipped) skipped, \(failed) failed"
+  }
+
+  static func document(_ results: [DownloadResult]) -> JSONValue {
+    var downloaded: [JSONValue] = []
+    var skipped: [JSONValue] = []
+    var failed: [JSONValue] = []
+    for result in results {
+      let url = ("url", JSONValue.string(result.job.url))
+      let title = ("title", JSONValue.string(result.job.title))
+      switch result.outcome {
+      case .downloaded(let file, let bytes):
+        downloaded.append(.object([url, title, ("file", .string(file)), ("bytes", .int(bytes))]))
+      case .alreadyDownloaded(let file):
+        skipped.append(.object([url, title, ("file", .string(file)), ("reason", .string("already downloaded"))]))
+      case .failed(let reason):
+        failed.append(.object([url, title, ("error", .string(reason))]))
+      }
+    }
+    return .object([("downloaded", .array(downloaded)), ("skipped", .array(skipped)), ("failed", .array(failed))])
+  }
+}
