@@ -23,20 +23,31 @@ struct EpisodeDownload {
       guard let file = try PartialFile(path: partialPath) else {
         throw DownloadError.busyElsewhere(url: job.url)
       }
-      var known = try ledger?.entry(for: job.url) ?? LedgerEntry(url: job.url, state: .queued)
-      let bytes = try await fetchWithRetries(into: file, known: &known)
-      let finalPath = try Finisher.moveIntoPlace(file, episodesDirectory: episodesDirectory, relativePath: job.relativePath)
-      known.state = .done
-      known.bytes = bytes
-      known.total = bytes
-      known.file = finalPath
-      known.error = nil
-      try? ledger?.save(known)
-      progress.finish(job.url, bytes: bytes)
-      return .downloaded(file: finalPath, bytes: bytes)
+      do {
+        return try await fetchAndFinish(file)
+      } catch {
+        // Still holding the lock: a failure before the first byte leaves nothing to resume.
+        if file.size == 0 { unlink(partialPath) }
+        throw error
+      }
     } catch {
       return failed(error)
     }
+  }
+
+  private func fetchAndFinish(_ file: PartialFile) async throws -> DownloadOutcome {
+    var known = try ledger?.entry(for: job.url) ?? LedgerEntry(url: job.url, state: .queued)
+    let bytes = try await fetchWithRetries(into: file, known: &known)
+    let finalPath = try Finisher.moveIntoPlace(
+      file, episodesDirectory: episodesDirectory, relativePath: job.relativePath)
+    known.state = .done
+    known.bytes = bytes
+    known.total = bytes
+    known.file = finalPath
+    known.error = nil
+    try? ledger?.save(known)
+    progress.finish(job.url, bytes: bytes)
+    return .downloaded(file: finalPath, bytes: bytes)
   }
 
   private func alreadyDownloaded() throws -> String? {
