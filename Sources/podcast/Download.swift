@@ -67,6 +67,11 @@ struct Download: AsyncParsableCommand {
       episodesDirectory: library.paths.episodes, partialsDirectory: library.paths.partials,
       http: context.http, ledger: library.ledger, options: options)
     let results = await DownloadRun(manager: manager, json: json).perform(jobs)
+    if json {
+      Console.print(DownloadRun.document(results).rendered())
+    } else if jobs.count > 1 {
+      Console.print(DownloadRun.summary(results))
+    }
     if results.contains(where: { if case .failed = $0.outcome { true } else { false } }) {
       throw ExitCode.failure
     }

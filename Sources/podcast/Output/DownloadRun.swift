@@ -6,9 +6,11 @@ import PodcastKit
 struct DownloadRun {
   let manager: DownloadManager
   let json: Bool
+  /// Only failures are printed (sync --quiet).
+  var quiet = false
 
   func perform(_ jobs: [DownloadJob]) async -> [DownloadResult] {
-    let live = !json && Console.stderrIsTerminal
+    let live = !json && !quiet && Console.stderrIsTerminal
     let view = live ? ProgressView(buffer: manager.progress) : nil
     Interrupt.install(
       message: "interrupted: partial downloads are kept; run the same command again to resume") {
@@ -16,18 +18,14 @@ struct DownloadRun {
       }
     let drawing = Task { await view?.run() }
     let results = await manager.download(jobs) { result in
-      if json { return }
+      let failed = if case .failed = result.outcome { true } else { false }
+      if json || (quiet && !failed) { return }
       let line = DownloadRun.line(for: result)
       if let view { view.announce(line) } else { Console.print(line) }
       if case .failed(let reason) = result.outcome { Console.error(reason) }
     }
     drawing.cancel()
     view?.stop()
-    if json {
-      Console.print(DownloadRun.document(results).rendered())
-    } else if jobs.count > 1 {
-      Console.print(DownloadRun.summary(results))
-    }
     return results
   }
 
@@ -54,10 +52,11 @@ struct DownloadRun {
     return "\(downloaded) downloaded, \(skipped) skipped, \(failed) failed"
   }
 
-  static func document(_ results: [DownloadResult]) -> JSONValue {
+  /// The contract's `{downloaded, skipped, failed}`; `otherFailures` adds failed feeds (sync).
+  static func document(_ results: [DownloadResult], otherFailures: [JSONValue] = []) -> JSONValue {
     var downloaded: [JSONValue] = []
     var skipped: [JSONValue] = []
-    var failed: [JSONValue] = []
+    var failed: [JSONValue] = otherFailures
     for result in results {
       let url = ("url", JSONValue.string(result.job.url))
       let title = ("title", JSONValue.string(result.job.title))
