@@ -14,7 +14,8 @@ struct PodcastCommand: AsyncParsableCommand {
       """,
     version: PodcastKit.version,
     subcommands: [
-      Episodes.self
+      Search.self,
+      Episodes.self,
     ]
   )
 
