@@ -46,6 +46,10 @@ let package = Package(
       name: "PodcastKitTests", dependencies: ["PodcastKit", "LoopbackServer"],
       resources: [.copy("Fixtures")]
     ),
-    .testTarget(name: "podcastTests", dependencies: ["LoopbackServer"]),
+    .testTarget(
+      name: "podcastTests", dependencies: ["LoopbackServer"],
+      // Enabled once LoopbackServer and the libcurl HTTPClient are merged.
+      exclude: ["SearchCommandTests.swift.pending"]
+    ),
   ]
 )
