@@ -42,7 +42,14 @@ let package = Package(
     // The loopback HTTP server the tests, `make demo` and `make bench` use. Not shipped.
     .target(name: "LoopbackServer"),
     .executableTarget(name: "podcast-testserver", dependencies: ["LoopbackServer"]),
-    .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "LoopbackServer"]),
-    .testTarget(name: "podcastTests", dependencies: ["LoopbackServer"]),
+    .testTarget(
+      name: "PodcastKitTests", dependencies: ["PodcastKit", "LoopbackServer"],
+      resources: [.copy("Fixtures")]
+    ),
+    .testTarget(
+      name: "podcastTests", dependencies: ["LoopbackServer"],
+      // Enabled once LoopbackServer and the libcurl HTTPClient are merged.
+      exclude: ["SearchCommandTests.swift.pending"]
+    ),
   ]
 )

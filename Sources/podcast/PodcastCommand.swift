@@ -15,6 +15,7 @@ struct PodcastCommand: AsyncParsableCommand {
       """,
     version: PodcastKit.version,
     subcommands: [
+      Search.self,
       Episodes.self,
       Download.self,
     ]

@@ -15,6 +15,9 @@ struct PodcastBinary {
 
   /// Next to the test bundle in `.build/<config>/`.
   static var url: URL {
+    if let override = ProcessInfo.processInfo.environment["PODCAST_BINARY"], !override.isEmpty {
+      return URL(fileURLWithPath: override)
+    }
     let candidates = [
       Bundle.main.executableURL?.deletingLastPathComponent(),
       URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
@@ -145,4 +148,19 @@ extension PodcastBinary.Result {
   func json(file: StaticString = #filePath, line: UInt = #line) throws -> Any {
     try JSONSerialization.jsonObject(with: Data(stdout.utf8), options: [.fragmentsAllowed])
   }
+}
+
+extension PodcastBinary {
+  /// One run in a fresh throwaway library, with `environment` added.
+  static func run(
+    _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60
+  ) throws -> Result {
+    var binary = try PodcastBinary()
+    binary.environment.merge(environment) { _, new in new }
+    return try binary.run(arguments, timeout: timeout)
+  }
+}
+
+extension PodcastBinary.Result {
+  var exitCode: Int32 { status }
 }

@@ -1,0 +1,17 @@
+import Foundation
+import PodcastKit
+
+extension ITunesClient {
+  /// The client the CLI uses: `PODCAST_ITUNES_URL` replaces Apple's server (tests point it at
+  /// a loopback server). PodcastKit itself never reads the environment.
+  static func fromEnvironment() -> ITunesClient {
+    let fromEnvironment = ProcessInfo.processInfo.environment["PODCAST_ITUNES_URL"] ?? ""
+    return ITunesClient(baseURL: fromEnvironment.isEmpty ? defaultBaseURL : fromEnvironment)
+  }
+
+  /// The one line a user sees; a bad base URL can only have come from the environment.
+  static func message(for error: SearchError) -> String {
+    if case .invalidBaseURL = error { return "PODCAST_ITUNES_URL: \(error)" }
+    return error.description
+  }
+}

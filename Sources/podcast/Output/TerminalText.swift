@@ -1,0 +1,40 @@
+/// Fitting text into terminal columns. East Asian wide characters and most emoji take two
+/// columns; a grapheme cluster (a letter with its combining marks) takes the width of its base.
+enum TerminalText {
+  static func width(_ text: String) -> Int {
+    text.reduce(0) { $0 + width(of: $1) }
+  }
+
+  /// `text` cut to at most `columns` columns, ending in "…" when something was cut.
+  static func truncated(_ text: String, to columns: Int) -> String {
+    let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    guard width(flat) > columns else { return flat }
+    guard columns > 0 else { return "" }
+    var out = ""
+    var used = 0
+    for character in flat {
+      let next = width(of: character)
+      if used + next > columns - 1 { break }
+      out.append(character)
+      used += next
+    }
+    return out + "…"
+  }
+
+  static func padded(_ text: String, to columns: Int, right: Bool = false) -> String {
+    let padding = String(repeating: " ", count: max(0, columns - width(text)))
+    return right ? padding + text : text + padding
+  }
+
+  private static func width(of character: Character) -> Int {
+    guard let scalar = character.unicodeScalars.first else { return 0 }
+    switch scalar.value {
+    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+      0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+      0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+      return 2
+    default:
+      return 1
+    }
+  }
+}

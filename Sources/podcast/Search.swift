@@ -1,0 +1,57 @@
+import ArgumentParser
+import PodcastKit
+
+struct Search: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Search Apple Podcasts; prints each show's feed URL and iTunes id for the next command.",
+    discussion: """
+      Examples:
+        podcast search hardcore history
+        podcast search --country DE --limit 5 Späti
+        podcast search cars --json
+      """
+  )
+
+  @Argument(help: "Words to search for in podcast titles and authors.")
+  var term: [String]
+
+  @Option(help: "Show at most N results (1-\(ITunesClient.limitRange.upperBound)).")
+  var limit = ITunesClient.defaultLimit
+
+  @Option(help: "Two-letter country code of the Apple Podcasts store to search.")
+  var country = ITunesClient.defaultCountry
+
+  @Flag(help: "Print JSON.")
+  var json = false
+
+  private var joinedTerm: String { term.joined(separator: " ") }
+
+  func validate() throws {
+    do {
+      try ITunesClient.validate(term: joinedTerm, limit: limit, country: country)
+    } catch {
+      throw ValidationError(error.description)
+    }
+  }
+
+  func run() async throws {
+    let results: [SearchResult]
+    do {
+      results = try await ITunesClient.fromEnvironment()
+        .search(term: joinedTerm, limit: limit, country: country)
+    } catch {
+      Console.error(ITunesClient.message(for: error))
+      throw ExitCode(1)
+    }
+    if json {
+      Console.print(SearchTable.json(results).rendered())
+    } else if results.isEmpty {
+      Console.error("no podcasts found for \"\(joinedTerm)\" in the \(country.uppercased()) store")
+    } else {
+      Console.print(SearchTable.text(results, width: Console.width))
+      if Console.isTerminal {
+        Console.print("\nNext: podcast episodes itunes:ID (or the feed URL), then podcast download FEED 1")
+      }
+    }
+  }
+}
