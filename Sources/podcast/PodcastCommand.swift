@@ -14,7 +14,12 @@ struct PodcastCommand: AsyncParsableCommand {
       """,
     version: PodcastKit.version,
     subcommands: [
-      Episodes.self
+      Episodes.self,
+      Subscribe.self,
+      Unsubscribe.self,
+      Subscriptions.self,
+      Import.self,
+      Export.self,
     ]
   )
 

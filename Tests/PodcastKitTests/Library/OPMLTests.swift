@@ -68,7 +68,7 @@ final class OPMLTests: XCTestCase {
     XCTAssertEqual(entries.map(\.feedURL), ["https://a.example/f"])
   }
 
-  func testEntitiesAreNotExpandedFromOutside() throws {
+  func testAnExternalEntityIsNeitherFetchedNorFatal() throws {
     let entries = try parse(
       """
       <?xml version="1.0"?>
