@@ -22,10 +22,11 @@ struct CommandContext {
     self.resolver = FeedResolver(
       loader: FeedLoader(http: http),
       applePodcastsFeedURL: { id in
-        throw TransferError.network(url: "itunes:\(id)", reason: "Apple Podcasts lookups are not available yet")
+        guard let number = Int(id) else { throw FeedSourceError.badITunesID("itunes:\(id)") }
+        return try await ITunesClient.fromEnvironment(http: http).feedURL(forPodcastID: number)
       },
       subscriptionFeedURL: { name in
-        throw FeedSourceError.notFound(name)
+        try libraryOptions.openStore().subscription(matching: name).feedURL
       })
   }
 }
@@ -33,7 +34,9 @@ struct CommandContext {
 /// The library a command works on: where things go and what is remembered.
 struct OpenLibrary {
   let paths: LibraryPaths
-  let ledger: DownloadLedger?
+  let store: LibraryStore
+
+  var ledger: DownloadLedger { store }
 }
 
 extension CommandContext {
@@ -48,13 +51,13 @@ extension CommandContext {
   }
 
   func openLibraryOrExit() throws -> OpenLibrary {
-    let paths = LibraryPaths(root: libraryOptions.libraryPath, episodes: libraryOptions.episodesPath)
+    let paths = libraryOptions.paths
     do {
       try paths.prepare()
+      return OpenLibrary(paths: paths, store: try LibraryStore(paths: paths))
     } catch {
-      Console.error("cannot use the library at \(paths.root): \(error.localizedDescription)")
+      Console.error(String(describing: error))
       throw ExitCode.failure
     }
-    return OpenLibrary(paths: paths, ledger: nil)
   }
 }

@@ -4,9 +4,11 @@ import PodcastKit
 extension ITunesClient {
   /// The client the CLI uses: `PODCAST_ITUNES_URL` replaces Apple's server (tests point it at
   /// a loopback server). PodcastKit itself never reads the environment.
-  static func fromEnvironment() -> ITunesClient {
+  static func fromEnvironment(http: HTTPClient = .shared) -> ITunesClient {
     let fromEnvironment = ProcessInfo.processInfo.environment["PODCAST_ITUNES_URL"] ?? ""
-    return ITunesClient(baseURL: fromEnvironment.isEmpty ? defaultBaseURL : fromEnvironment)
+    return ITunesClient(baseURL: fromEnvironment.isEmpty ? defaultBaseURL : fromEnvironment) {
+      try await http.fetch($0)
+    }
   }
 
   /// The one line a user sees; a bad base URL can only have come from the environment.

@@ -18,6 +18,13 @@ struct PodcastCommand: AsyncParsableCommand {
       Search.self,
       Episodes.self,
       Download.self,
+      Sync.self,
+      Status.self,
+      Subscribe.self,
+      Unsubscribe.self,
+      Subscriptions.self,
+      Import.self,
+      Export.self,
     ]
   )
 

@@ -11,15 +11,11 @@ public enum FeedSource: Equatable, Sendable {
   /// Classifies `text` without touching the network or the library.
   public static func classify(_ text: String) throws -> FeedSource {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
-    if trimmed.lowercased().hasPrefix("itunes:") {
-      let id = trimmed.dropFirst("itunes:".count)
-      guard !id.isEmpty, id.allSatisfy(\.isASCIIDigit) else { throw FeedSourceError.badITunesID(trimmed) }
-      return .applePodcasts(id: String(id))
-    }
+    if let link = ApplePodcastsLink(trimmed) { return .applePodcasts(id: String(link.podcastID)) }
+    if trimmed.lowercased().hasPrefix("itunes:") { throw FeedSourceError.badITunesID(trimmed) }
     if let scheme = scheme(of: trimmed) {
       switch scheme {
       case "http", "https":
-        if let id = applePodcastsID(in: trimmed) { return .applePodcasts(id: id) }
         return .url(trimmed)
       case "file":
         guard let path = URL(string: trimmed)?.path, !path.isEmpty else {
@@ -43,18 +39,6 @@ public enum FeedSource: Equatable, Sendable {
     }
     return scheme.lowercased()
   }
-
-  /// `https://podcasts.apple.com/us/podcast/some-show/id173001861?i=1000` → "173001861".
-  static func applePodcastsID(in url: String) -> String? {
-    guard let components = URLComponents(string: url), let host = components.host?.lowercased(),
-      host == "podcasts.apple.com" || host == "itunes.apple.com"
-    else { return nil }
-    for part in components.path.split(separator: "/").reversed() where part.hasPrefix("id") {
-      let digits = part.dropFirst(2)
-      if !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) { return String(digits) }
-    }
-    return nil
-  }
 }
 
 /// Why a FEED argument could not be understood.
@@ -70,8 +54,4 @@ public enum FeedSourceError: Error, Equatable, CustomStringConvertible {
     case .notFound(let text): return "\(text): no such file"
     }
   }
-}
-
-extension Character {
-  var isASCIIDigit: Bool { isASCII && isNumber }
 }

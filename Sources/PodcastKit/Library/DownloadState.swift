@@ -1,0 +1,10 @@
+import GRDB
+
+/// Where one download stands; stored and shown as the raw value.
+public enum DownloadState: String, Codable, Sendable, CaseIterable, DatabaseValueConvertible {
+  case queued
+  case downloading
+  case paused
+  case failed
+  case done
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Removes finished episode files, refusing anything outside the Episodes directory, so a
+/// damaged or hand-edited database can never make `podcast` delete a user's other files.
+public enum DownloadedFiles {
+  public struct Outcome: Sendable, Equatable {
+    public var deleted: [String] = []
+    /// One sentence per file that could not be deleted.
+    public var failures: [String] = []
+  }
+
+  public static func delete(_ files: [String], paths: LibraryPaths) -> Outcome {
+    var outcome = Outcome()
+    let episodes = URL(fileURLWithPath: paths.episodes).standardizedFileURL.path
+    for file in files {
+      let path = URL(fileURLWithPath: file).standardizedFileURL.path
+      guard path.hasPrefix(episodes + "/") else {
+        outcome.failures.append("\(file) is outside \(episodes); left in place")
+        continue
+      }
+      guard FileManager.default.fileExists(atPath: path) else { continue }
+      do {
+        try FileManager.default.removeItem(atPath: path)
+        outcome.deleted.append(path)
+        removeEmptyFolders(above: path, stoppingAt: episodes)
+      } catch {
+        outcome.failures.append("cannot delete \(path): \(error.localizedDescription)")
+      }
+    }
+    return outcome
+  }
+
+  /// The podcast's folder goes once its last episode has.
+  private static func removeEmptyFolders(above path: String, stoppingAt root: String) {
+    var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+    while folder.path.hasPrefix(root + "/"),
+      (try? FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty) == true
+    {
+      try? FileManager.default.removeItem(at: folder)
+      folder = folder.deletingLastPathComponent()
+    }
+  }
+}

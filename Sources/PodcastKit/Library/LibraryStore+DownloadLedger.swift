@@ -1,0 +1,53 @@
+import Foundation
+
+/// The store is where the download manager remembers downloads between runs.
+extension LibraryStore: DownloadLedger {
+  public func entry(for url: String) throws -> LedgerEntry? {
+    guard let record = try download(url: url) else { return nil }
+    return LedgerEntry(
+      url: record.url, state: record.state, bytes: record.bytes, total: record.total,
+      etag: record.etag, lastModified: record.lastModified, file: record.file, error: record.error,
+      podcastTitle: record.podcastTitle, episodeTitle: record.episodeTitle)
+  }
+
+  public func save(_ entry: LedgerEntry) throws {
+    var record = try download(url: entry.url) ?? DownloadRecord(
+      url: entry.url, podcastTitle: entry.podcastTitle ?? "", episodeTitle: entry.episodeTitle ?? "",
+      partialPath: paths.partials + "/" + PartialName.forURL(entry.url))
+    record.apply(entry)
+    try save(record)
+  }
+
+  public func saveProgress(_ entries: [LedgerEntry]) throws {
+    try write { db in
+      for entry in entries {
+        var record = try DownloadRecord.fetchOne(db, key: entry.url) ?? DownloadRecord(
+          url: entry.url, podcastTitle: entry.podcastTitle ?? "", episodeTitle: entry.episodeTitle ?? "",
+          partialPath: paths.partials + "/" + PartialName.forURL(entry.url))
+        record.state = entry.state
+        record.bytes = entry.bytes
+        record.total = entry.total ?? record.total
+        record.pid = ProcessInfo.processInfo.processIdentifier
+        record.updatedAt = Date()
+        try record.save(db)
+      }
+    }
+  }
+}
+
+extension DownloadRecord {
+  mutating func apply(_ entry: LedgerEntry) {
+    state = entry.state
+    bytes = entry.bytes
+    total = entry.total
+    etag = entry.etag
+    lastModified = entry.lastModified
+    file = entry.file
+    error = entry.error
+    if let title = entry.podcastTitle, !title.isEmpty { podcastTitle = title }
+    if let title = entry.episodeTitle, !title.isEmpty { episodeTitle = title }
+    // Who is working on it, so another process can tell a live download from an abandoned one.
+    pid = entry.state == .downloading ? ProcessInfo.processInfo.processIdentifier : nil
+    updatedAt = Date()
+  }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The persisted progress buffer: one row per remote URL.
+extension LibraryStore {
+  public func download(url: String) throws -> DownloadRecord? {
+    try read { db in try DownloadRecord.fetchOne(db, key: url) }
+  }
+
+  /// Inserts the record, or replaces the one with the same URL.
+  public func save(_ record: DownloadRecord) throws {
+    try write { db in try record.save(db) }
+  }
+
+  /// The downloader calls this about once a second per transfer.
+  public func updateProgress(url: String, bytes: Int64, total: Int64?, state: DownloadState)
+    throws
+  {
+    try update(url: url) { record in
+      record.bytes = bytes
+      record.total = total
+      record.state = state
+    }
+  }
+
+  /// Every known download, most recently updated first.
+  public func allDownloads() throws -> [DownloadRecord] {
+    try read { db in
+      try DownloadRecord.order(Column("updatedAt").desc, Column("url")).fetchAll(db)
+    }
+  }
+
+  public func downloads(in states: Set<DownloadState>) throws -> [DownloadRecord] {
+    try read { db in
+      try DownloadRecord
+        .filter(states.map(\.rawValue).contains(Column("state")))
+        .order(Column("updatedAt").desc, Column("url"))
+        .fetchAll(db)
+    }
+  }
+
+  /// The file is finished and in place: forget the partial, the error and the owner.
+  public func markDone(url: String, file: String, bytes: Int64) throws {
+    try update(url: url) { record in
+      record.state = .done
+      record.file = file
+      record.bytes = bytes
+      record.total = bytes
+      record.error = nil
+      record.pid = nil
+    }
+  }
+
+  /// Keeps the bytes so far: a later run resumes from the partial file.
+  public func markFailed(url: String, error: String) throws {
+    try update(url: url) { record in
+      record.state = .failed
+      record.error = error
+      record.pid = nil
+    }
+  }
+
+  public func removeDownload(url: String) throws {
+    _ = try write { db in try DownloadRecord.deleteOne(db, key: url) }
+  }
+
+  /// Downloads left `downloading` by a process that no longer exists (killed, crashed) become
+  /// `paused`, so status does not show them as running forever. Returns how many changed.
+  @discardableResult
+  public func releaseAbandonedDownloads() throws -> Int {
+    try write { db in
+      var released = 0
+      for var record in try DownloadRecord.filter(Column("state") == DownloadState.downloading.rawValue).fetchAll(db)
+      where !Self.isAlive(record.pid) {
+        record.state = .paused
+        record.pid = nil
+        record.updatedAt = Date()
+        try record.update(db)
+        released += 1
+      }
+      return released
+    }
+  }
+
+  private static func isAlive(_ pid: Int32?) -> Bool {
+    guard let pid, pid > 0 else { return false }
+    return kill(pid, 0) == 0 || errno == EPERM
+  }
+
+  private func update(url: String, _ change: (inout DownloadRecord) -> Void) throws {
+    try write { db in
+      guard var record = try DownloadRecord.fetchOne(db, key: url) else {
+        throw LibraryError.unknownDownload(url: url)
+      }
+      change(&record)
+      record.updatedAt = Date()
+      try record.update(db)
+    }
+  }
+}

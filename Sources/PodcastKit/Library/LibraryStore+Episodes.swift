@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+
+/// The episodes each subscription's feed has shown, so sync can tell what is new.
+extension LibraryStore {
+  /// Records the feed's episodes and returns those never seen before, in the given order, in one
+  /// transaction. An episode counts as seen when its key is stored, or when it is a stored
+  /// episode re-listed under a new GUID or URL (see `RelistedEpisodes`); such a stored row takes
+  /// the new identity so it keeps its downloaded file.
+  @discardableResult
+  public func recordSeen(subscriptionId: Int64, episodes: [SeenEpisode]) throws -> [SeenEpisode] {
+    try write { db in
+      guard try Subscription.exists(db, key: subscriptionId) else {
+        throw LibraryError.unknownSubscription(id: subscriptionId)
+      }
+      let stored = try SeenEpisode.filter(Column("subscriptionId") == subscriptionId).fetchAll(db)
+      var relisted = RelistedEpisodes(stored: stored, incoming: episodes)
+      var known = Set(stored.map(\.key))
+      var added: [SeenEpisode] = []
+      for var episode in episodes where !known.contains(episode.key) {
+        known.insert(episode.key)
+        if var previous = relisted.claim(episode) {
+          previous.adopt(identityOf: episode)
+          try previous.update(db)
+          continue
+        }
+        episode.id = nil
+        episode.subscriptionId = subscriptionId
+        try episode.insert(db, onConflict: .ignore)
+        added.append(episode)
+      }
+      return added
+    }
+  }
+
+  /// Oldest first: the order they were first seen in.
+  public func seenEpisodes(subscriptionId: Int64) throws -> [SeenEpisode] {
+    try read { db in
+      try SeenEpisode.filter(Column("subscriptionId") == subscriptionId).order(Column("id"))
+        .fetchAll(db)
+    }
+  }
+
+  /// Records where the episode's file is; nil when the file was pruned.
+  public func markEpisodeDownloaded(subscriptionId: Int64, key: String, file: String?) throws {
+    try write { db in
+      let changed = try SeenEpisode
+        .filter(Column("subscriptionId") == subscriptionId && Column("key") == key)
+        .updateAll(db, Column("downloadedFile").set(to: file))
+      if changed == 0 { throw LibraryError.unknownEpisode(key: key) }
+    }
+  }
+
+  /// How many episodes each subscription has seen, by subscription id.
+  public func episodeCounts() throws -> [Int64: Int] {
+    try read { db in
+      let rows = try Row.fetchAll(
+        db, sql: "SELECT subscriptionId, COUNT(*) AS count FROM episodes GROUP BY subscriptionId")
+      var counts: [Int64: Int] = [:]
+      for row in rows {
+        let id: Int64 = row["subscriptionId"]
+        counts[id] = row["count"]
+      }
+      return counts
+    }
+  }
+}
+
+extension SeenEpisode {
+  /// Takes a re-listed episode's current GUID, URL and title, keeping its id and file.
+  mutating func adopt(identityOf newer: SeenEpisode) {
+    key = newer.key
+    guid = newer.guid
+    enclosureURL = newer.enclosureURL
+    title = newer.title
+    published = newer.published ?? published
+  }
+}

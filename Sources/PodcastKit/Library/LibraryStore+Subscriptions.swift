@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+
+/// Subscriptions, and how a user's word ("3", "hardcore", "Hardcore History") picks one.
+extension LibraryStore {
+  @discardableResult
+  public func addSubscription(name: String, feedURL: String, title: String?, keep: Int?) throws
+    -> Subscription
+  {
+    try SubscriptionName.validate(name)
+    if let keep, keep < 1 { throw LibraryError.invalidKeep(keep) }
+    return try write { db in
+      try Self.refuseDuplicate(db, name: name, feedURL: feedURL, except: nil)
+      var subscription = Subscription(name: name, feedURL: feedURL, title: title, keep: keep)
+      try subscription.insert(db)
+      return subscription
+    }
+  }
+
+  public func removeSubscription(id: Int64) throws {
+    let deleted = try write { db in try Subscription.deleteOne(db, key: id) }
+    if !deleted { throw LibraryError.unknownSubscription(id: id) }
+  }
+
+  /// In the order they were added; a subscription's number is its 1-based position here.
+  public func subscriptions() throws -> [Subscription] {
+    try read { db in try Subscription.order(Column("id")).fetchAll(db) }
+  }
+
+  /// Saves every field of an existing subscription (sync's validators, errors, renames).
+  public func updateSubscription(_ subscription: Subscription) throws {
+    guard let id = subscription.id else {
+      throw LibraryError.unknownSubscription(id: 0)
+    }
+    try SubscriptionName.validate(subscription.name)
+    if let keep = subscription.keep, keep < 1 { throw LibraryError.invalidKeep(keep) }
+    try write { db in
+      try Self.refuseDuplicate(
+        db, name: subscription.name, feedURL: subscription.feedURL, except: id)
+      guard try Subscription.exists(db, key: id) else {
+        throw LibraryError.unknownSubscription(id: id)
+      }
+      try subscription.update(db)
+    }
+  }
+
+  /// Resolves a number (1-based, as `podcast subscriptions` shows), an exact name or feed URL,
+  /// or a case-insensitive name prefix that only one subscription has.
+  public func subscription(matching text: String) throws -> Subscription {
+    let all = try subscriptions()
+    let wanted = text.trimmingCharacters(in: .whitespaces)
+    if let number = Int(wanted) {
+      guard number >= 1, number <= all.count else {
+        throw LibraryError.noSubscriptionNumber(number, count: all.count)
+      }
+      return all[number - 1]
+    }
+    if let exact = all.first(where: { $0.name == wanted || $0.feedURL == wanted }) {
+      return exact
+    }
+    let lowered = wanted.lowercased()
+    if let exact = Self.single(all.filter { $0.name.lowercased() == lowered }) { return exact }
+    let candidates = all.filter { $0.name.lowercased().hasPrefix(lowered) }
+    if !wanted.isEmpty, let match = Self.single(candidates) { return match }
+    if candidates.count > 1, !wanted.isEmpty {
+      throw LibraryError.ambiguousSubscription(text, candidates: candidates.map(\.name))
+    }
+    throw LibraryError.noSubscription(text, count: all.count)
+  }
+
+  /// A name based on `base` that no subscription uses yet: `base`, `base-2`, `base-3`...
+  public func availableName(basedOn base: String) throws -> String {
+    let taken = Set(try subscriptions().map { $0.name.lowercased() })
+    var candidate = base
+    var suffix = 2
+    while taken.contains(candidate.lowercased()) {
+      candidate = "\(base)-\(suffix)"
+      suffix += 1
+    }
+    return candidate
+  }
+
+  private static func single(_ subscriptions: [Subscription]) -> Subscription? {
+    subscriptions.count == 1 ? subscriptions[0] : nil
+  }
+
+  private static func refuseDuplicate(
+    _ db: Database, name: String, feedURL: String, except id: Int64?
+  ) throws {
+    var others = Subscription.all()
+    if let id { others = others.filter(Column("id") != id) }
+    if let clash = try others.filter(Column("feedURL") == feedURL).fetchOne(db) {
+      throw LibraryError.duplicateFeed(url: feedURL, name: clash.name)
+    }
+    let lowered = name.lowercased()
+    if try others.filter(Column("name").lowercased == lowered).fetchCount(db) > 0 {
+      throw LibraryError.duplicateName(name)
+    }
+  }
+}

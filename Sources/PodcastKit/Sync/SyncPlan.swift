@@ -1,0 +1,32 @@
+import Foundation
+
+/// What one sync found: per subscription what happened, and the downloads it calls for.
+public struct SyncPlan: Sendable {
+  public enum FeedOutcome: Sendable, Equatable {
+    /// 304, or a fresh copy with nothing new.
+    case unchanged
+    case updated(newEpisodes: Int)
+    case failed(reason: String)
+  }
+
+  public struct FeedReport: Sendable {
+    public var subscription: Subscription
+    public var outcome: FeedOutcome
+    /// Set when a permanent redirect or `itunes:new-feed-url` moved the feed.
+    public var movedFrom: String?
+  }
+
+  /// A download with the subscription episode it belongs to, so the result can be recorded.
+  public struct PlannedDownload: Sendable {
+    public var job: DownloadJob
+    public var subscriptionId: Int64
+    public var episodeKey: String
+  }
+
+  public var feeds: [FeedReport] = []
+  public var downloads: [PlannedDownload] = []
+
+  public var failedFeeds: [FeedReport] {
+    feeds.filter { if case .failed = $0.outcome { true } else { false } }
+  }
+}

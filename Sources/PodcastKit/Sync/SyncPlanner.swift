@@ -1,0 +1,153 @@
+import Foundation
+
+/// The cron job's first half: refresh subscriptions with conditional GETs and decide what to
+/// download. The CLI runs the downloads (with its progress display), then `SyncFinisher`
+/// records and prunes.
+public struct SyncPlanner: Sendable {
+  private let store: LibraryStore
+  private let loader: FeedLoader
+  private let namer: FileNamer
+  private let dryRun: Bool
+
+  public init(store: LibraryStore, loader: FeedLoader, namer: FileNamer, dryRun: Bool) {
+    self.store = store
+    self.loader = loader
+    self.namer = namer
+    self.dryRun = dryRun
+  }
+
+  /// Refreshes every subscription, `concurrency` feeds at a time; one failing never stops the
+  /// others.
+  public func plan(_ subscriptions: [Subscription], concurrency: Int = 8) async -> SyncPlan {
+    let slots = HostSlots(total: concurrency, perHost: max(2, concurrency / 2))
+    let parts = await withTaskGroup(of: (Int, SyncPlan).self) { group in
+      for (index, subscription) in subscriptions.enumerated() {
+        group.addTask {
+          let host = URL(string: subscription.feedURL)?.host ?? ""
+          await slots.acquire(host: host)
+          let part = await self.refresh(subscription)
+          await slots.release(host: host)
+          return (index, part)
+        }
+      }
+      var parts: [(Int, SyncPlan)] = []
+      for await part in group { parts.append(part) }
+      return parts.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+    var plan = SyncPlan()
+    for part in parts {
+      plan.feeds += part.feeds
+      plan.downloads += part.downloads
+    }
+    if !dryRun { markQueued(plan.downloads) }
+    return plan
+  }
+
+  /// Written before any download starts, so a run killed now still leaves the work for the next.
+  private func markQueued(_ downloads: [SyncPlan.PlannedDownload]) {
+    for planned in downloads where (try? store.download(url: planned.job.url)) == nil {
+      try? store.save(
+        LedgerEntry(
+          url: planned.job.url, state: .queued, podcastTitle: planned.job.podcastTitle,
+          episodeTitle: planned.job.title))
+    }
+  }
+
+  private func refresh(_ original: Subscription) async -> SyncPlan {
+    var subscription = original
+    var plan = SyncPlan()
+    do {
+      switch try await fetch(subscription) {
+      case .notModified:
+        plan.feeds.append(.init(subscription: subscription, outcome: .unchanged))
+        plan.downloads = try unfinishedDownloads(of: subscription, feed: nil)
+      case .fetched(let feed, _, let newValidators, let movedTo):
+        let movedFrom = move(&subscription, redirectedTo: movedTo, newFeedURL: feed.podcast.newFeedURL)
+        subscription.etag = movedFrom == nil ? newValidators.etag : nil
+        subscription.lastModified = movedFrom == nil ? newValidators.lastModified : nil
+        if subscription.title == nil { subscription.title = feed.podcast.title }
+        let fresh = try newEpisodes(in: feed, for: subscription)
+        plan.downloads = try fresh + unfinishedDownloads(of: subscription, feed: feed)
+        let outcome: SyncPlan.FeedOutcome = fresh.isEmpty ? .unchanged : .updated(newEpisodes: fresh.count)
+        plan.feeds.append(.init(subscription: subscription, outcome: outcome, movedFrom: movedFrom))
+      }
+      subscription.lastChecked = Date()
+      subscription.lastError = nil
+    } catch {
+      subscription.lastError = String(describing: error)
+      plan.feeds.append(.init(subscription: subscription, outcome: .failed(reason: String(describing: error))))
+    }
+    if !dryRun { try? store.updateSubscription(subscription) }
+    return plan
+  }
+
+  /// A conditional GET for feeds on the web; local feed files are simply read.
+  private func fetch(_ subscription: Subscription) async throws -> FeedLoader.Fetch {
+    guard subscription.feedURL.contains("://") else {
+      let feed = try loader.load(file: subscription.feedURL)
+      return .fetched(feed, url: subscription.feedURL, validators: Validators(), movedTo: nil)
+    }
+    let validators = Validators(etag: subscription.etag, lastModified: subscription.lastModified)
+    return try await loader.fetch(url: subscription.feedURL, validators: validators)
+  }
+
+  /// Follows a permanent redirect or the publisher's `itunes:new-feed-url`; returns the old URL.
+  private func move(_ subscription: inout Subscription, redirectedTo: String?, newFeedURL: String?) -> String? {
+    let target = redirectedTo ?? newFeedURL.flatMap { URLPolicy.isAllowed($0) ? $0 : nil }
+    guard let target, target != subscription.feedURL else { return nil }
+    let old = subscription.feedURL
+    subscription.feedURL = target
+    return old
+  }
+
+  /// Episodes never seen before. On a subscription's first sync only the newest is wanted, so
+  /// subscribing to a 700-episode feed does not fetch 700 files.
+  private func newEpisodes(in feed: Feed, for subscription: Subscription) throws -> [SyncPlan.PlannedDownload] {
+    guard let id = subscription.id else { return [] }
+    let seen = feed.episodes.map {
+      SeenEpisode(subscriptionId: id, guid: $0.guid, enclosureURL: $0.enclosure.url, title: $0.title, published: $0.published)
+    }
+    let added: [SeenEpisode]
+    if dryRun {
+      let known = Set(try store.seenEpisodes(subscriptionId: id).flatMap(\.identityKeys))
+      added = seen.filter { Set($0.identityKeys).isDisjoint(with: known) }
+    } else {
+      added = try store.recordSeen(subscriptionId: id, episodes: seen)
+    }
+    let addedKeys = Set(added.map(\.key))
+    let firstSync = subscription.lastChecked == nil
+    var planned: [SyncPlan.PlannedDownload] = []
+    for (offset, episode) in feed.episodes.enumerated() where addedKeys.contains(seen[offset].key) {
+      if firstSync && offset > 0 { break }
+      planned.append(plannedDownload(episode, podcast: feed.podcast, index: offset + 1, subscription: subscription, key: seen[offset].key))
+    }
+    return planned
+  }
+
+  /// Downloads an earlier sync wanted but did not finish (failed, interrupted, killed).
+  private func unfinishedDownloads(of subscription: Subscription, feed: Feed?) throws -> [SyncPlan.PlannedDownload] {
+    guard let id = subscription.id else { return [] }
+    let pending = Set(try store.downloads(in: [.queued, .downloading, .paused, .failed]).map(\.url))
+    guard !pending.isEmpty else { return [] }
+    let podcast = feed?.podcast ?? Podcast(title: subscription.title, feedURL: subscription.feedURL)
+    return try store.seenEpisodes(subscriptionId: id).compactMap { seen -> SyncPlan.PlannedDownload? in
+      guard seen.downloadedFile == nil, let url = seen.enclosureURL, pending.contains(url) else { return nil }
+      let index = feed?.episodes.firstIndex { $0.enclosure.url == url }
+      let episode = index.flatMap { feed?.episodes[$0] }
+        ?? Episode(guid: seen.guid, title: seen.title, published: seen.published, enclosure: Enclosure(url: url))
+      return plannedDownload(episode, podcast: podcast, index: (index ?? 0) + 1, subscription: subscription, key: seen.key)
+    }
+  }
+
+  private func plannedDownload(
+    _ episode: Episode, podcast: Podcast, index: Int, subscription: Subscription, key: String
+  ) -> SyncPlan.PlannedDownload {
+    var podcast = podcast
+    if podcast.title == nil { podcast.title = subscription.title ?? subscription.name }
+    let job = DownloadJob(
+      url: episode.enclosure.url, title: episode.title, podcastTitle: podcast.title,
+      relativePath: namer.relativePath(for: episode, podcast: podcast, index: index),
+      mimeType: episode.enclosure.type)
+    return SyncPlan.PlannedDownload(job: job, subscriptionId: subscription.id ?? 0, episodeKey: key)
+  }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import PodcastKit
+
+struct Import: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Subscribe to every feed in an OPML file; feeds already subscribed are skipped."
+  )
+
+  @OptionGroup var libraryOptions: LibraryOptions
+
+  @Argument(help: "OPML file exported by another podcast app.")
+  var file: String
+
+  func run() throws {
+    try CommandFailure.reported {
+      let entries = try readEntries()
+      let store = try libraryOptions.openStore()
+      let subscribed = Set(try store.subscriptions().map(\.feedURL))
+      var added = 0
+      var failed = 0
+      for entry in entries where !subscribed.contains(entry.feedURL) {
+        do {
+          let base = entry.title.map(SubscriptionName.slug)
+            ?? SubscriptionName.guess(fromFeed: entry.feedURL)
+          try store.addSubscription(
+            name: try store.availableName(basedOn: base), feedURL: entry.feedURL,
+            title: entry.title, keep: nil)
+          added += 1
+        } catch {
+          Console.error("cannot import \(entry.feedURL): \(error)")
+          failed += 1
+        }
+      }
+      let skipped = entries.count - added - failed
+      Console.print(
+        "Imported \(added) subscription\(added == 1 ? "" : "s") from \(file)"
+          + (skipped > 0 ? " (\(skipped) already subscribed)." : "."))
+      if failed > 0 { throw ExitCode(1) }
+    }
+  }
+
+  private func readEntries() throws -> [OPMLEntry] {
+    guard FileManager.default.fileExists(atPath: file) else {
+      throw ImportError(file: file, reason: "no such file")
+    }
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: file))
+    } catch {
+      throw ImportError(file: file, reason: "cannot read it (\(error.localizedDescription))")
+    }
+    do {
+      return try OPML.parse(data)
+    } catch {
+      throw ImportError(file: file, reason: "\(error)")
+    }
+  }
+}
+
+struct ImportError: Error, CustomStringConvertible {
+  var file: String
+  var reason: String
+  var description: String { "cannot import \(file): \(reason)" }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import PodcastKit
+
+struct Subscribe: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Follow a feed, so `podcast sync` downloads its new episodes."
+  )
+
+  @OptionGroup var libraryOptions: LibraryOptions
+
+  @Argument(help: "Feed URL, Apple Podcasts link, itunes:ID, or local feed file.")
+  var feed: String
+
+  @Option(help: "Short name to refer to the subscription (default: from the feed's title).")
+  var name: String?
+
+  @Option(help: "Keep only the newest N downloaded episodes when syncing.")
+  var keep: Int?
+
+  func validate() throws {
+    if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
+  }
+
+  func run() async throws {
+    if case .subscription = try? FeedSource.classify(feed) {
+      Console.error("cannot subscribe to \(feed): give an http(s) feed URL, an Apple Podcasts link, itunes:ID or a feed file")
+      throw ExitCode.failure
+    }
+    // Fetching first proves it is a feed, and gives the title to name the subscription after.
+    let resolved = try await CommandContext(libraryOptions: libraryOptions).resolveOrExit(feed)
+    try CommandFailure.reported {
+      let location = resolved.location.contains("://")
+        ? resolved.location : URL(fileURLWithPath: resolved.location).standardizedFileURL.path
+      let store = try libraryOptions.openStore()
+      let title = resolved.feed.podcast.title
+      let base = title.map(SubscriptionName.slug).flatMap { $0.isEmpty ? nil : $0 }
+        ?? SubscriptionName.guess(fromFeed: location)
+      let chosenName = try name ?? store.availableName(basedOn: base)
+      let subscription = try store.addSubscription(name: chosenName, feedURL: location, title: title, keep: keep)
+      let number = try store.subscriptions().firstIndex { $0.id == subscription.id }.map { $0 + 1 }
+      Console.print(
+        "Subscribed to \(title ?? location) as \"\(subscription.name)\"\(number.map { " (number \($0))" } ?? "").")
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import PodcastKit
+
+struct Subscriptions: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "List subscriptions; the number shown selects one in other commands."
+  )
+
+  @OptionGroup var libraryOptions: LibraryOptions
+
+  @Flag(help: "Print JSON.")
+  var json = false
+
+  func run() throws {
+    try CommandFailure.reported {
+      let store = try libraryOptions.openStore()
+      let subscriptions = try store.subscriptions()
+      let counts = try store.episodeCounts()
+      if json {
+        Console.print(Self.document(subscriptions, counts: counts).rendered())
+      } else if subscriptions.isEmpty {
+        Console.print("No subscriptions yet. Add one with `podcast subscribe FEED`.")
+      } else {
+        Self.table(subscriptions, counts: counts).forEach(Console.print)
+      }
+    }
+  }
+
+  static func document(_ subscriptions: [Subscription], counts: [Int64: Int]) -> JSONValue {
+    .array(
+      subscriptions.enumerated().map { offset, subscription in
+        .object([
+          ("index", .int(offset + 1)),
+          ("name", .string(subscription.name)),
+          ("feedURL", .string(subscription.feedURL)),
+          ("title", .string(subscription.title)),
+          ("episodeCount", .int(counts[subscription.id ?? -1] ?? 0)),
+          ("lastChecked", .date(subscription.lastChecked)),
+        ])
+      })
+  }
+
+  static func table(_ subscriptions: [Subscription], counts: [Int64: Int]) -> [String] {
+    let rows = subscriptions.enumerated().map { offset, subscription in
+      [
+        "\(offset + 1)", subscription.name, "\(counts[subscription.id ?? -1] ?? 0)",
+        subscription.lastChecked.map(ISO8601.string) ?? "never",
+        subscription.title.map { "\($0)  \(subscription.feedURL)" } ?? subscription.feedURL,
+      ]
+    }
+    let header = ["#", "NAME", "EPISODES", "LAST CHECKED", "FEED"]
+    let widths = (0..<header.count - 1).map { column in
+      ([header] + rows).map { $0[column].count }.max() ?? 0
+    }
+    return ([header] + rows).map { row in
+      zip(row, widths).map { cell, width in cell.padding(toLength: width, withPad: " ", startingAt: 0) }
+        .joined(separator: "  ") + "  " + (row.last ?? "")
+    }
+  }
+}

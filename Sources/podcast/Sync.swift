@@ -1,0 +1,148 @@
+import ArgumentParser
+import Foundation
+import PodcastKit
+
+struct Sync: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Refresh subscriptions, download what is new, prune old files (the cron job).",
+    discussion: """
+      Feeds are fetched with conditional requests, so an unchanged feed costs one 304.
+      On a subscription's first sync only its newest episode is downloaded.
+      Exits 75 when another sync is running on the same library (use --wait to queue).
+      """
+  )
+
+  @OptionGroup var libraryOptions: LibraryOptions
+
+  @Argument(help: "Subscriptions to sync (name, name prefix or number); default all.")
+  var names: [String] = []
+
+  @Flag(help: "Show what would be downloaded and where, change nothing.")
+  var dryRun = false
+
+  @Flag(help: "Print nothing unless something failed.")
+  var quiet = false
+
+  @Flag(help: "Wait for another running sync to finish instead of exiting 75.")
+  var wait = false
+
+  @Option(help: "Downloads at once (at most 2 per server).")
+  var concurrency = 4
+
+  @Option(help: "File name template (see `podcast download --help`).")
+  var nameTemplate = FileNamer.defaultTemplate
+
+  @Flag(help: "Print JSON.")
+  var json = false
+
+  func validate() throws {
+    if !(1...32).contains(concurrency) { throw ValidationError("--concurrency must be from 1 to 32") }
+    do { _ = try FileNamer(template: nameTemplate) } catch { throw ValidationError(String(describing: error)) }
+  }
+
+  func run() async throws {
+    let context = CommandContext(libraryOptions: libraryOptions)
+    let library = try context.openLibraryOrExit()
+    let lock = try acquireLock(library.paths)
+    defer { lock.release() }
+    let store = library.store
+    let subscriptions = try chosenSubscriptions(store)
+    let planner = SyncPlanner(
+      store: store, loader: FeedLoader(http: context.http), namer: try FileNamer(template: nameTemplate),
+      dryRun: dryRun)
+    let plan = await planner.plan(subscriptions)
+    for feed in plan.failedFeeds {
+      if case .failed(let reason) = feed.outcome { Console.error("\(feed.subscription.name): \(reason)") }
+    }
+    if dryRun {
+      printDryRun(plan, library: library)
+      if !plan.failedFeeds.isEmpty { throw ExitCode.failure }
+      return
+    }
+    report(movedFeeds: plan)
+    var options = DownloadOptions()
+    options.concurrency = concurrency
+    let manager = DownloadManager(
+      episodesDirectory: library.paths.episodes, partialsDirectory: library.paths.partials,
+      http: context.http, ledger: store, options: options)
+    let results = await DownloadRun(manager: manager, json: json, quiet: quiet).perform(plan.downloads.map(\.job))
+    let finisher = SyncFinisher(store: store)
+    finisher.record(plan, results: results)
+    let pruned = finisher.prune(plan.feeds.map(\.subscription))
+    if json {
+      let feedFailures = plan.failedFeeds.map { feed -> JSONValue in
+        let reason = if case .failed(let reason) = feed.outcome { reason } else { "" }
+        return .object([
+          ("url", .string(feed.subscription.feedURL)), ("title", .string(feed.subscription.title ?? feed.subscription.name)),
+          ("error", .string(reason)),
+        ])
+      }
+      Console.print(DownloadRun.document(results, otherFailures: feedFailures).rendered())
+    } else if !quiet {
+      for file in pruned { Console.print("pruned      \(file)") }
+      Console.print(summary(plan, results: results, pruned: pruned.count))
+    }
+    let failedDownloads = results.contains { if case .failed = $0.outcome { true } else { false } }
+    if failedDownloads || !plan.failedFeeds.isEmpty { throw ExitCode.failure }
+  }
+
+  private func acquireLock(_ paths: LibraryPaths) throws -> LibraryLock {
+    do {
+      return try LibraryLock.acquire(paths: paths, wait: wait)
+    } catch LibraryError.busy {
+      Console.error("another sync is running on \(paths.root); try again later or use --wait")
+      throw ExitCode(75)
+    } catch {
+      Console.error(String(describing: error))
+      throw ExitCode.failure
+    }
+  }
+
+  private func chosenSubscriptions(_ store: LibraryStore) throws -> [Subscription] {
+    do {
+      if names.isEmpty { return try store.subscriptions() }
+      var chosen: [Subscription] = []
+      for name in names {
+        let subscription = try store.subscription(matching: name)
+        if !chosen.contains(where: { $0.id == subscription.id }) { chosen.append(subscription) }
+      }
+      return chosen
+    } catch {
+      Console.error(String(describing: error))
+      throw ExitCode.failure
+    }
+  }
+
+  private func report(movedFeeds plan: SyncPlan) {
+    guard !quiet, !json else { return }
+    for feed in plan.feeds {
+      if let old = feed.movedFrom {
+        Console.print("moved       \(feed.subscription.name): \(old) -> \(feed.subscription.feedURL)")
+      }
+    }
+  }
+
+  private func printDryRun(_ plan: SyncPlan, library: OpenLibrary) {
+    if json {
+      let items = plan.downloads.map { planned -> JSONValue in
+        .object([
+          ("url", .string(planned.job.url)), ("title", .string(planned.job.title)),
+          ("file", .string(library.paths.episodes + "/" + planned.job.relativePath)),
+        ])
+      }
+      Console.print(JSONValue.object([("wouldDownload", .array(items))]).rendered())
+      return
+    }
+    if plan.downloads.isEmpty && !quiet { Console.print("Nothing new.") }
+    for planned in plan.downloads {
+      Console.print("would download  \(Format.singleLine(planned.job.title ?? planned.job.url))")
+      Console.print("                -> \(library.paths.episodes)/\(planned.job.relativePath)")
+    }
+  }
+
+  private func summary(_ plan: SyncPlan, results: [DownloadResult], pruned: Int) -> String {
+    let updated = plan.feeds.filter { if case .updated = $0.outcome { true } else { false } }.count
+    let feeds = "\(plan.feeds.count) feed\(plan.feeds.count == 1 ? "" : "s") checked, \(updated) with new episodes, \(plan.failedFeeds.count) failed"
+    return results.isEmpty ? feeds + "; nothing to download." : feeds + "; " + DownloadRun.summary(results) + (pruned > 0 ? ", \(pruned) pruned" : "")
+  }
+}

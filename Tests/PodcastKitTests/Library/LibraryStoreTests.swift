@@ -1,0 +1,188 @@
+import Foundation
+import GRDB
+import XCTest
+
+@testable import PodcastKit
+
+final class LibraryStoreTests: XCTestCase {
+  func testPathsFollowTheLayoutOfTheContract() {
+    let paths = LibraryPaths(root: "/tmp/lib")
+    XCTAssertEqual(paths.episodes, "/tmp/lib/Episodes")
+    XCTAssertEqual(paths.database, "/tmp/lib/.podcast/library.sqlite")
+    XCTAssertEqual(paths.partials, "/tmp/lib/.podcast/partial")
+    XCTAssertEqual(paths.lockFile, "/tmp/lib/.podcast/sync.lock")
+    XCTAssertEqual(LibraryPaths(root: "/tmp/lib", episodes: "/media/eps").episodes, "/media/eps")
+  }
+
+  func testPrepareNamesTheDirectoryThatCannotBeCreated() throws {
+    let library = try TemporaryLibrary()
+    let blocker = library.directory.appendingPathComponent("file")
+    try Data("x".utf8).write(to: blocker)
+    let paths = LibraryPaths(root: blocker.appendingPathComponent("lib").path)
+    XCTAssertThrowsError(try paths.prepare()) { error in
+      XCTAssertTrue("\(error)".contains(blocker.path), "\(error)")
+    }
+    let notADirectory = LibraryPaths(root: library.directory.path, episodes: blocker.path)
+    XCTAssertThrowsError(try notADirectory.prepare()) { error in
+      XCTAssertEqual(error as? LibraryError, .notADirectory(path: blocker.path))
+    }
+  }
+
+  func testFreshDatabaseIsMigratedAndInWALMode() throws {
+    let library = try TemporaryLibrary()
+    let store = try library.store()
+    for directory in [library.paths.episodes, library.paths.partials] {
+      XCTAssertTrue(FileManager.default.fileExists(atPath: directory))
+    }
+    try store.read { db in
+      XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"), ["v1"])
+      XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA journal_mode"), "wal")
+      for table in ["subscriptions", "episodes", "downloads"] {
+        XCTAssertTrue(try db.tableExists(table), table)
+      }
+    }
+    XCTAssertEqual(LibraryStore.schemaVersion, 1)
+    // Reopening an up-to-date library changes nothing and keeps the data.
+    try store.addSubscription(name: "one", feedURL: "https://a.example/feed", title: nil, keep: nil)
+    XCTAssertEqual(try library.store().subscriptions().map(\.name), ["one"])
+  }
+
+  func testDatabaseFromANewerVersionIsRefusedAndLeftUnchanged() throws {
+    let library = try TemporaryLibrary()
+    try library.store().addSubscription(
+      name: "kept", feedURL: "https://a.example/feed", title: nil, keep: nil)
+    let queue = try DatabaseQueue(path: library.paths.database)
+    try queue.write { db in
+      try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99')")
+      try db.execute(sql: "CREATE TABLE future (x)")
+    }
+    try queue.close()
+    let before = try schemaAndRows(library.paths.database)
+
+    XCTAssertThrowsError(try library.store()) { error in
+      XCTAssertEqual(error as? LibraryError, .newerLibrary(path: library.paths.root))
+      XCTAssertTrue("\(error)".contains("was written by a newer podcast"))
+    }
+    XCTAssertEqual(try schemaAndRows(library.paths.database), before)
+  }
+
+  func testCorruptDatabaseIsAClearError() throws {
+    let library = try TemporaryLibrary()
+    try library.paths.prepare()
+    try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: library.paths.database))
+    XCTAssertThrowsError(try library.store()) { error in
+      XCTAssertTrue("\(error)".contains(library.paths.database), "\(error)")
+    }
+  }
+
+  func testDownloadRoundTripAndStateChanges() throws {
+    let store = try TemporaryLibrary().store()
+    let url = "https://cdn.example/a.mp3"
+    var record = DownloadRecord(
+      url: url, podcastTitle: "Show", episodeTitle: "Ep 1", partialPath: "/p/a.part",
+      episodeKey: "guid:1", pid: getpid())
+    try store.save(record)
+    XCTAssertEqual(try store.download(url: url)?.episodeTitle, "Ep 1")
+    XCTAssertEqual(try store.download(url: url)?.pid, getpid())
+
+    record.episodeTitle = "Ep 1 (renamed)"
+    try store.save(record)
+    XCTAssertEqual(try store.allDownloads().count, 1, "save is an upsert")
+
+    try store.updateProgress(url: url, bytes: 500, total: 1000, state: .downloading)
+    let running = try XCTUnwrap(store.download(url: url))
+    XCTAssertEqual(running.state, .downloading)
+    XCTAssertEqual(running.progress, 0.5)
+    XCTAssertEqual(running.episodeTitle, "Ep 1 (renamed)")
+
+    try store.markFailed(url: url, error: "HTTP 503")
+    let failed = try XCTUnwrap(store.download(url: url))
+    XCTAssertEqual(failed.state, .failed)
+    XCTAssertEqual(failed.error, "HTTP 503")
+    XCTAssertEqual(failed.bytes, 500, "bytes are kept for the resume")
+    XCTAssertNil(failed.pid)
+
+    try store.markDone(url: url, file: "/e/Show/a.mp3", bytes: 1000)
+    let done = try XCTUnwrap(store.download(url: url))
+    XCTAssertEqual(done.state, .done)
+    XCTAssertEqual(done.file, "/e/Show/a.mp3")
+    XCTAssertNil(done.error)
+    XCTAssertEqual(done.progress, 1)
+
+    try store.removeDownload(url: url)
+    XCTAssertNil(try store.download(url: url))
+    XCTAssertThrowsError(try store.markDone(url: url, file: "/x", bytes: 1)) { error in
+      XCTAssertEqual(error as? LibraryError, .unknownDownload(url: url))
+    }
+  }
+
+  func testDownloadsAreListedNewestFirstAndFilteredByState() throws {
+    let store = try TemporaryLibrary().store()
+    let now = Date()
+    for (offset, state) in [DownloadState.done, .queued, .failed].enumerated() {
+      try store.save(
+        DownloadRecord(
+          url: "https://cdn.example/\(offset).mp3", podcastTitle: "S", episodeTitle: "E\(offset)",
+          state: state, partialPath: "/p/\(offset)", updatedAt: now.addingTimeInterval(Double(offset))))
+    }
+    XCTAssertEqual(try store.allDownloads().map(\.episodeTitle), ["E2", "E1", "E0"])
+    XCTAssertEqual(
+      try store.downloads(in: [.queued, .failed]).map(\.state), [.failed, .queued])
+    XCTAssertEqual(try store.downloads(in: [.paused]), [])
+  }
+
+  func testDownloadsOfDeadProcessesAreReleased() throws {
+    let store = try TemporaryLibrary().store()
+    try store.save(
+      DownloadRecord(
+        url: "https://a/1", podcastTitle: "S", episodeTitle: "alive", state: .downloading,
+        partialPath: "/p/1", pid: getpid()))
+    try store.save(
+      DownloadRecord(
+        url: "https://a/2", podcastTitle: "S", episodeTitle: "dead", state: .downloading,
+        partialPath: "/p/2", pid: Int32.max - 1))
+    XCTAssertEqual(try store.releaseAbandonedDownloads(), 1)
+    XCTAssertEqual(try store.download(url: "https://a/1")?.state, .downloading)
+    XCTAssertEqual(try store.download(url: "https://a/2")?.state, .paused)
+  }
+
+  func testTwoStoresOnOneFileWriteAtTheSameTime() throws {
+    let library = try TemporaryLibrary()
+    let first = try library.store()
+    let second = try library.store()
+    let failures = Failures()
+    DispatchQueue.concurrentPerform(iterations: 2) { worker in
+      let store = worker == 0 ? first : second
+      for index in 0..<100 {
+        let url = "https://cdn.example/\(worker)/\(index).mp3"
+        do {
+          try store.save(
+            DownloadRecord(url: url, podcastTitle: "S", episodeTitle: "E", partialPath: "/p"))
+          try store.updateProgress(url: url, bytes: Int64(index), total: 100, state: .downloading)
+        } catch {
+          failures.append("\(error)")
+        }
+      }
+    }
+    XCTAssertEqual(failures.all, [])
+    XCTAssertEqual(try first.allDownloads().count, 200)
+  }
+
+  private func schemaAndRows(_ path: String) throws -> [String] {
+    let queue = try DatabaseQueue(path: path)
+    defer { try? queue.close() }
+    return try queue.read { db in
+      try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")
+        + String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+        + String.fetchAll(db, sql: "SELECT name FROM subscriptions")
+    }
+  }
+}
+
+/// Errors collected from concurrent workers.
+final class Failures: @unchecked Sendable {
+  private let lock = NSLock()
+  private var items: [String] = []
+  func append(_ item: String) { lock.withLock { items.append(item) } }
+  var all: [String] { lock.withLock { items } }
+}
