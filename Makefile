@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEB_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev libxml2-utils curl pkg-config
+DEB_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libxml2-utils curl time pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build debug test install uninstall bench demo fuzz soak format clean

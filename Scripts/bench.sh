@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# make bench: podcast against its natural baselines, measured in the same run on this machine.
+#   1. parsing a 20,000-episode (~90 MB) feed: podcast episodes --json vs xmllint --stream
+#   2. one 1 GiB download over loopback: podcast download vs curl -o
+#   3. 50 episodes of 20 MB: podcast download --all --concurrency 8 vs curl --parallel
+#   4. sync of 200 subscriptions: first run, then a run where nothing changed (all 304)
+set -euo pipefail
+bin="$1"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$root/bench-out"
+rm -rf "$work"
+mkdir -p "$work/files" "$work/feeds"
+timer=/usr/bin/time
+
+# measure NAME COMMAND...: wall seconds, CPU seconds, peak RSS (MB) into $work/NAME.time
+measure() {
+  local name="$1"
+  shift
+  "$timer" -f "%e %U %S %M" -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err"
+}
+wall() { awk '{print $1}' "$work/$1.time"; }
+cpu() { awk '{printf "%.2f", $2 + $3}' "$work/$1.time"; }
+rss() { awk '{printf "%.0f", $4 / 1024}' "$work/$1.time"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+row() { printf '  %-34s %8s s wall %8s s cpu %7s MB peak\n' "$1" "$(wall "$2")" "$(cpu "$2")" "$(rss "$2")"; }
+
+echo "podcast bench on $(nproc) cores, $(uname -sr)"
+
+echo
+echo "1. Parse a 20,000-episode feed"
+"$bin/podcast-testserver" generate-feed --episodes 20000 --out "$work/big-feed.xml" --base http://127.0.0.1:9
+printf '  feed: %s MB\n' "$(du -m "$work/big-feed.xml" | cut -f1)"
+measure xmllint xmllint --stream --noout "$work/big-feed.xml"
+measure parse "$bin/podcast" episodes "$work/big-feed.xml" --json
+grep -c '"index"' "$work/parse.out" | xargs printf '  podcast listed %s episodes\n'
+row "xmllint --stream --noout" xmllint
+row "podcast episodes --json" parse
+echo "  time ratio podcast/xmllint: $(ratio "$(wall parse)" "$(wall xmllint)")x (target <= 2), peak $(rss parse) MB (target < 100)"
+
+# One server for the network benchmarks.
+"$bin/podcast-testserver" serve --root "$work/files" >"$work/url" 2>/dev/null &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do [ -s "$work/url" ] && break; sleep 0.05; done
+base="$(head -n1 "$work/url")"
+
+item() { # item N FILE LENGTH
+  printf '<item><title>Episode %s</title><guid>ep-%s</guid><pubDate>Mon, 01 Jan 2024 00:%02d:00 +0000</pubDate><enclosure url="{{base}}/%s" length="%s" type="audio/mpeg"/></item>\n' "$1" "$1" "$(($1 % 60))" "$2" "$3"
+}
+feed() { # feed FILE < items
+  { echo '<?xml version="1.0"?><rss version="2.0"><channel><title>Bench</title>'; cat; echo '</channel></rss>'; } >"$1"
+}
+
+echo
+echo "2. One 1 GiB episode over loopback"
+head -c 1073741824 /dev/urandom >"$work/files/big.mp3"
+item 1 big.mp3 1073741824 | feed "$work/files/one.xml"
+measure curl1 curl -sS -o "$work/curl-big.mp3" "$base/big.mp3"
+rm -f "$work/curl-big.mp3"
+measure dl1 "$bin/podcast" download "$base/one.xml" 1 --library "$work/lib1"
+row "curl -o" curl1
+row "podcast download" dl1
+echo "  throughput podcast/curl: $(ratio "$(wall curl1)" "$(wall dl1)") (target >= 0.90), peak $(rss dl1) MB (target < 50)"
+cmp -s "$work/files/big.mp3" "$(find "$work/lib1/Episodes" -type f)" && echo "  file identical to the source" || echo "  FILE DIFFERS"
+rm -rf "$work/lib1" "$work/files/big.mp3"
+
+echo
+echo "3. 50 episodes of 20 MB, concurrency 8 (podcast caps each server at 2 connections)"
+head -c 20000000 /dev/urandom >"$work/files/ep-1.mp3"
+for n in $(seq 2 50); do ln "$work/files/ep-1.mp3" "$work/files/ep-$n.mp3"; done
+for n in $(seq 1 50); do item "$n" "ep-$n.mp3" 20000000; done | feed "$work/files/fifty.xml"
+mkdir -p "$work/curl50"
+urls=()
+for n in $(seq 1 50); do urls+=(-o "$work/curl50/ep-$n.mp3" "$base/ep-$n.mp3"); done
+measure curl50 curl -sS --parallel --parallel-max 8 "${urls[@]}"
+measure dl50 "$bin/podcast" download "$base/fifty.xml" --all --concurrency 8 --library "$work/lib50"
+row "curl --parallel-max 8" curl50
+row "podcast download --all" dl50
+echo "  throughput podcast/curl: $(ratio "$(wall curl50)" "$(wall dl50)"), $(find "$work/lib50/Episodes" -type f | wc -l) files"
+rm -rf "$work/curl50" "$work/lib50" "$work/files"/ep-*.mp3
+
+echo
+echo "4. Sync 200 subscriptions"
+mkdir -p "$work/files/feeds"
+head -c 50000 /dev/urandom >"$work/files/feeds/tiny.mp3"
+{
+  echo '<?xml version="1.0"?><opml version="2.0"><head><title>bench</title></head><body>'
+  for n in $(seq 1 200); do
+    for e in $(seq 1 20); do item "$e" "feeds/tiny.mp3?feed=$n&amp;ep=$e" 50000; done | feed "$work/files/feeds/feed-$n.xml"
+    printf '<outline type="rss" text="Feed %s" xmlUrl="%s/feeds/feed-%s.xml"/>\n' "$n" "$base" "$n"
+  done
+  echo '</body></opml>'
+} >"$work/subscriptions.opml"
+"$bin/podcast" import "$work/subscriptions.opml" --library "$work/lib200" >/dev/null
+measure sync1 "$bin/podcast" sync --quiet --library "$work/lib200"
+measure sync2 "$bin/podcast" sync --quiet --library "$work/lib200"
+row "first sync (200 feeds, 200 downloads)" sync1
+row "second sync (nothing changed)" sync2
+echo "  second sync: $(wall sync2) s (target < 1 s); $(find "$work/lib200/Episodes" -type f | wc -l) files after the first"

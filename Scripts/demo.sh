@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# make demo: the whole path, offline. Serves Demo/feed.xml (with generated audio) and a canned
+# iTunes API answer from the project's loopback test server, then runs podcast against them.
+set -euo pipefail
+bin="$1"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$root/.demo"
+rm -rf "$work"
+mkdir -p "$work/audio" "$work/api"
+
+for n in 1 2 3 4 5 6 7; do
+  "$bin/podcast-testserver" generate-audio --out "$work/audio/episode-$n.wav" --seconds $((30 + n * 7)) --hertz $((300 + n * 60))
+done
+
+# Throttled so the progress bars have something to show.
+"$bin/podcast-testserver" serve --root "$root/Demo" --mount "/audio=$work/audio" --mount "/api=$work/api" \
+  --rate 300000 >"$work/url" 2>"$work/server.log" &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do [ -s "$work/url" ] && break; sleep 0.05; done
+base="$(head -n1 "$work/url")"
+
+for endpoint in search lookup; do
+  sed "s|{{base}}|$base|g" "$root/Demo/itunes-$endpoint.json" >"$work/api/$endpoint"
+done
+
+export PODCAST_LIBRARY="$work/library"
+export PODCAST_ITUNES_URL="$base/api"
+podcast() { "$bin/podcast" "$@"; }
+step() { printf '\n\033[1m$ podcast %s\033[0m\n' "$*"; }
+
+step search small hours
+podcast search small hours
+step episodes itunes:1000000042
+podcast episodes itunes:1000000042
+step download "$base/feed.xml" 1-2
+podcast download "$base/feed.xml" 1-2
+step episodes "$base/feed.xml" --limit 3
+podcast episodes "$base/feed.xml" --limit 3
+step subscribe "$base/feed.xml" --keep 3
+podcast subscribe "$base/feed.xml" --keep 3
+step sync
+podcast sync
+step sync "(nothing changed: one 304)"
+podcast sync
+step status
+podcast status
+
+printf '\nFiles under %s:\n' "$PODCAST_LIBRARY/Episodes"
+find "$PODCAST_LIBRARY/Episodes" -type f | sed "s|$PODCAST_LIBRARY/Episodes/|  |"
+printf '\nThe demo library stays in %s; remove it with make clean.\n' "$work"
