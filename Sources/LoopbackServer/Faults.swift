@@ -1,0 +1,36 @@
+/// The ways a route misbehaves on purpose. Empty by default: a well-behaved server.
+public struct Faults: Sendable, Equatable {
+  public struct Cut: Sendable, Equatable {
+    public var afterBytes: Int
+    public var times: Int
+  }
+
+  public struct Stall: Sendable, Equatable {
+    public var afterBytes: Int
+    /// nil: until the server stops.
+    public var seconds: Double?
+    public var times: Int
+  }
+
+  public enum Encoding: Sendable, Equatable {
+    case identity
+    case gzip
+    /// gzip bytes without a Content-Encoding header.
+    case gzipUndeclared
+  }
+
+  public var ignoresRange = false
+  public var drop: Cut?
+  public var stall: Stall?
+  public var bytesPerSecond: Int?
+  /// Announced Content-Length minus the bytes really sent.
+  public var lengthLie = 0
+  public var encoding = Encoding.identity
+
+  public init() {}
+
+  /// Whether a response with these faults leaves the connection unfit for another request.
+  var spoilsConnection: Bool {
+    drop != nil || stall != nil || lengthLie != 0
+  }
+}
