@@ -11,7 +11,8 @@ enum ByteRange: Equatable {
     guard let header else { return .whole }
     let spec = header.trimmingCharacters(in: .whitespaces)
     guard spec.lowercased().hasPrefix("bytes="), !spec.contains(",") else { return .whole }
-    let bounds = spec.dropFirst("bytes=".count).split(separator: "-", omittingEmptySubsequences: false)
+    let bounds = spec.dropFirst("bytes=".count).split(
+      separator: "-", omittingEmptySubsequences: false)
     guard bounds.count == 2 else { return .whole }
     let first = bounds[0].trimmingCharacters(in: .whitespaces)
     let last = bounds[1].trimmingCharacters(in: .whitespaces)

@@ -12,7 +12,8 @@ public enum Gzip {
     var output = Data(count: capacity)
     let result: Int32 = data.withUnsafeBytes { input in
       output.withUnsafeMutableBytes { out in
-        stream.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: Bytef.self).baseAddress)
+        stream.next_in = UnsafeMutablePointer(
+          mutating: input.bindMemory(to: Bytef.self).baseAddress)
         stream.avail_in = uInt(input.count)
         stream.next_out = out.bindMemory(to: Bytef.self).baseAddress
         stream.avail_out = uInt(out.count)

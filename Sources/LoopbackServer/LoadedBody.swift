@@ -20,9 +20,12 @@ struct LoadedBody {
     case .file(let path):
       contentType = route.contentType ?? MediaType.guess(forPath: path)
       if MediaType.takesBasePlaceholder(path) || route.faults.encoding != .identity {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .fileUnreadable(path) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+          throw .fileUnreadable(path)
+        }
         let substituted =
-          MediaType.takesBasePlaceholder(path) ? BasePlaceholder.replace(in: data, with: baseURL) : data
+          MediaType.takesBasePlaceholder(path)
+          ? BasePlaceholder.replace(in: data, with: baseURL) : data
         source = .bytes(try Self.encoded(substituted, route.faults.encoding))
       } else {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)

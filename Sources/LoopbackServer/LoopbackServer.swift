@@ -61,7 +61,9 @@ public final class LoopbackServer: Sendable {
   /// Serves the files under `directory` at `prefix` ("/" or e.g. "/audio"), with ETag and
   /// Last-Modified from each file's metadata, `{{base}}` replaced in `*.xml`/`*.rss`, and
   /// `faults` applied to every file. Routes set with `set` win over directories.
-  public func setDirectory(_ directory: String, under prefix: String = "/", faults: Faults = Faults()) {
+  public func setDirectory(
+    _ directory: String, under prefix: String = "/", faults: Faults = Faults()
+  ) {
     let mount = DirectoryMount(directory: directory, prefix: prefix, faults: faults)
     state.withLock {
       $0.mounts.removeAll { $0.prefix == mount.prefix }

@@ -2,7 +2,8 @@
 enum MediaType {
   static func guess(forPath path: String) -> String {
     let name = path.split(separator: "/").last.map(String.init) ?? path
-    let ext = name.split(separator: ".").count > 1 ? name.split(separator: ".").last?.lowercased() : nil
+    let ext =
+      name.split(separator: ".").count > 1 ? name.split(separator: ".").last?.lowercased() : nil
     switch ext {
     case "rss": return "application/rss+xml"
     case "xml": return "application/xml"

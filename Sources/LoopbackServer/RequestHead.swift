@@ -35,6 +35,7 @@ struct RequestHead {
       headers[name] = headers[name].map { "\($0), \(value)" } ?? value
     }
     return RequestHead(
-      method: String(parts[0]), target: String(parts[1]), version: String(parts[2]), headers: headers)
+      method: String(parts[0]), target: String(parts[1]), version: String(parts[2]),
+      headers: headers)
   }
 }

@@ -45,7 +45,9 @@ struct ResponsePlan {
     if let tags = request.headers["if-none-match"] {
       // If-None-Match wins over If-Modified-Since (RFC 9110 13.2.2); comparison is weak.
       guard let etag = route.etag else { return }
-      let wanted = tags.split(separator: ",").map { Self.weakened($0.trimmingCharacters(in: .whitespaces)) }
+      let wanted = tags.split(separator: ",").map {
+        Self.weakened($0.trimmingCharacters(in: .whitespaces))
+      }
       if wanted.contains("*") || wanted.contains(Self.weakened(etag)) { notModified() }
     } else if let since = request.headers["if-modified-since"].flatMap(HTTPDate.parse),
       let modified = route.lastModified, HTTPDate.seconds(modified) <= since

@@ -46,7 +46,9 @@ extension Route {
     Route(body: .data(data), contentType: contentType)
   }
 
-  public static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> Route {
+  public static func text(_ text: String, contentType: String = "text/plain; charset=utf-8")
+    -> Route
+  {
     Route(body: .data(Data(text.utf8)), contentType: contentType)
   }
 

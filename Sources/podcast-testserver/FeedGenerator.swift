@@ -73,24 +73,24 @@ struct FeedGenerator {
     let published = Date(timeIntervalSince1970: 1_750_000_000 - Double(episodes - number) * 28_800)
     let notes = writer.showNotes(title: title, number: number, base: base)
     return """
-        <item>
-          <title>\(number): \(title)</title>
-          <link>\(base)/episodes/\(number)</link>
-          <guid isPermaLink="false">long-archive-\(number)-\(String(number &* 2_654_435_761 & 0xFFFF_FFFF, radix: 16))</guid>
-          <pubDate>\(Self.rfc822(published))</pubDate>
-          <description>\(Self.escaped(notes.summary))</description>
-          <content:encoded><![CDATA[\(notes.html)]]></content:encoded>
-          <enclosure url="\(base)/audio/episode-\(number).mp3" length="\(seconds * 16_000 + writer.next(9999))" type="audio/mpeg"/>
-          <itunes:title>\(title)</itunes:title>
-          <itunes:episode>\(number)</itunes:episode>
-          <itunes:season>\(1 + number / 200)</itunes:season>
-          <itunes:episodeType>\(number % 50 == 0 ? "bonus" : "full")</itunes:episodeType>
-          <itunes:duration>\(seconds / 3600):\(Self.two(seconds / 60 % 60)):\(Self.two(seconds % 60))</itunes:duration>
-          <itunes:explicit>\(number % 7 == 0 ? "true" : "false")</itunes:explicit>
-          <itunes:image href="\(base)/art/\(number % 12).jpg"/>
-        </item>
+          <item>
+            <title>\(number): \(title)</title>
+            <link>\(base)/episodes/\(number)</link>
+            <guid isPermaLink="false">long-archive-\(number)-\(String(number &* 2_654_435_761 & 0xFFFF_FFFF, radix: 16))</guid>
+            <pubDate>\(Self.rfc822(published))</pubDate>
+            <description>\(Self.escaped(notes.summary))</description>
+            <content:encoded><![CDATA[\(notes.html)]]></content:encoded>
+            <enclosure url="\(base)/audio/episode-\(number).mp3" length="\(seconds * 16_000 + writer.next(9999))" type="audio/mpeg"/>
+            <itunes:title>\(title)</itunes:title>
+            <itunes:episode>\(number)</itunes:episode>
+            <itunes:season>\(1 + number / 200)</itunes:season>
+            <itunes:episodeType>\(number % 50 == 0 ? "bonus" : "full")</itunes:episodeType>
+            <itunes:duration>\(seconds / 3600):\(Self.two(seconds / 60 % 60)):\(Self.two(seconds % 60))</itunes:duration>
+            <itunes:explicit>\(number % 7 == 0 ? "true" : "false")</itunes:explicit>
+            <itunes:image href="\(base)/art/\(number % 12).jpg"/>
+          </item>
 
-    """
+      """
   }
 
   private static func two(_ value: Int) -> String {
@@ -114,13 +114,16 @@ struct FeedGenerator {
   }
 
   private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-  private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+  private static let months = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+  ]
 
   private static func rfc822(_ date: Date) -> String {
     var seconds = time_t(date.timeIntervalSince1970)
     var parts = tm()
     gmtime_r(&seconds, &parts)
-    return "\(weekdays[Int(parts.tm_wday)]), \(two(Int(parts.tm_mday))) \(months[Int(parts.tm_mon)]) "
+    return
+      "\(weekdays[Int(parts.tm_wday)]), \(two(Int(parts.tm_mday))) \(months[Int(parts.tm_mon)]) "
       + "\(parts.tm_year + 1900) \(two(Int(parts.tm_hour))):\(two(Int(parts.tm_min))):\(two(Int(parts.tm_sec))) +0000"
   }
 }

@@ -12,7 +12,9 @@ struct ServeCommand {
     let options = try CommandLineOptions(arguments, allowed: ["root", "mount", "port", "rate"])
     var mounts = options.all("root").map { (prefix: "/", directory: $0) }
     for text in options.all("mount") {
-      guard let equals = text.firstIndex(of: "="), text.hasPrefix("/") else { throw .badMount(text) }
+      guard let equals = text.firstIndex(of: "="), text.hasPrefix("/") else {
+        throw .badMount(text)
+      }
       mounts.append((String(text[..<equals]), String(text[text.index(after: equals)...])))
     }
     guard !mounts.isEmpty else { throw .missingOption("--root or --mount") }

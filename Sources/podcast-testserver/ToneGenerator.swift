@@ -37,7 +37,8 @@ struct ToneGenerator {
       file.append(UInt8(128 + 90 * sin(phase)))
     }
     guard FileManager.default.createFile(atPath: output, contents: file) else {
-      throw TestServerError.cannotWrite(path: output, reason: "the directory is missing or not writable")
+      throw TestServerError.cannotWrite(
+        path: output, reason: "the directory is missing or not writable")
     }
   }
 

@@ -106,8 +106,10 @@ final class LoopbackServerTests: XCTestCase {
 
     let first = try get("/feed.xml")
     XCTAssertEqual(first.header("Last-Modified"), "Tue, 14 Nov 2023 22:13:20 GMT")
-    XCTAssertEqual(try get("/feed.xml", ["If-Modified-Since": "Tue, 14 Nov 2023 22:13:20 GMT"]).status, 304)
-    XCTAssertEqual(try get("/feed.xml", ["If-Modified-Since": "Tue, 14 Nov 2023 22:13:19 GMT"]).status, 200)
+    XCTAssertEqual(
+      try get("/feed.xml", ["If-Modified-Since": "Tue, 14 Nov 2023 22:13:20 GMT"]).status, 304)
+    XCTAssertEqual(
+      try get("/feed.xml", ["If-Modified-Since": "Tue, 14 Nov 2023 22:13:19 GMT"]).status, 200)
   }
 
   // MARK: Faults
@@ -198,14 +200,16 @@ final class LoopbackServerTests: XCTestCase {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    try Data("<enclosure url=\"{{base}}/audio/1.mp3\"/>".utf8).write(to: directory.appendingPathComponent("feed.xml"))
+    try Data("<enclosure url=\"{{base}}/audio/1.mp3\"/>".utf8).write(
+      to: directory.appendingPathComponent("feed.xml"))
     try body.write(to: directory.appendingPathComponent("1.mp3"))
     server.setDirectory(directory.path)
     server.setDirectory(directory.path, under: "/audio")
 
     let feed = try get("/feed.xml")
     XCTAssertEqual(
-      String(decoding: feed.body, as: UTF8.self), "<enclosure url=\"\(server.baseURL)/audio/1.mp3\"/>")
+      String(decoding: feed.body, as: UTF8.self),
+      "<enclosure url=\"\(server.baseURL)/audio/1.mp3\"/>")
     let audio = try get("/audio/1.mp3", ["Range": "bytes=99000-"])
     XCTAssertEqual(audio.status, 206)
     XCTAssertEqual(audio.body, body[99000...])
@@ -235,7 +239,8 @@ final class LoopbackServerTests: XCTestCase {
     XCTAssertEqual(try curl(["-s", "-o", "/dev/null", server.url("/ep.mp3")]).status, 18)
   }
 
-  private func curl(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+  private func curl(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String)
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
     process.arguments = ["--max-time", "5"] + arguments
@@ -247,7 +252,10 @@ final class LoopbackServerTests: XCTestCase {
     let out = output.fileHandleForReading.readDataToEndOfFile()
     let err = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    return (
+      process.terminationStatus, String(decoding: out, as: UTF8.self),
+      String(decoding: err, as: UTF8.self)
+    )
   }
 }
 

@@ -76,8 +76,10 @@ enum RawHTTPClient {
     var headers: [String: String] = [:]
     for line in lines.dropFirst() {
       guard let colon = line.firstIndex(of: ":") else { continue }
-      headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+        in: .whitespaces)
     }
-    return RawHTTPResponse(status: status, headers: headers, body: Data(received[blank.upperBound...]))
+    return RawHTTPResponse(
+      status: status, headers: headers, body: Data(received[blank.upperBound...]))
   }
 }
