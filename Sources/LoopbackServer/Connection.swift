@@ -38,7 +38,6 @@ final class Connection {
       return nil
     }
     pending.removeFirst(end + 4)
-    // Request bodies are rare here (no client of ours uploads); keep them for the record.
     while pending.count < head.contentLength {
       guard fill() else { return nil }
     }

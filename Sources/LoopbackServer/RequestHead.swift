@@ -10,6 +10,10 @@ struct RequestHead {
 
   var path: String { String(target.prefix { $0 != "?" }) }
 
+  /// Request bodies are rare here (no client of ours uploads): a small cap keeps memory flat.
+  static let maximumBodySize = 16 << 20
+
+  /// Checked by `parse`: absent, or a whole number up to `maximumBodySize`.
   var contentLength: Int { headers["content-length"].flatMap { Int($0) } ?? 0 }
 
   /// HTTP/1.1 keeps the connection unless told to close; HTTP/1.0 only when asked to keep it.
@@ -33,6 +37,9 @@ struct RequestHead {
       let name = line[..<colon].lowercased()
       let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
       headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+    }
+    if let length = headers["content-length"] {
+      guard let count = Int(length), (0...maximumBodySize).contains(count) else { return nil }
     }
     return RequestHead(
       method: String(parts[0]), target: String(parts[1]), version: String(parts[2]),

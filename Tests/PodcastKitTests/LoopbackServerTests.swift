@@ -40,6 +40,12 @@ final class LoopbackServerTests: XCTestCase {
     XCTAssertEqual(try get("/nothing").status, 404)
   }
 
+  func testMalformedRequestGets400() throws {
+    server.set("/upload", .text("ok"))
+    XCTAssertEqual(try get("/upload", ["Content-Length": "-5"]).status, 400)
+    XCTAssertEqual(try get("/upload", ["Content-Length": "0"]).status, 200)
+  }
+
   func testHeadSendsHeadersWithoutBody() throws {
     server.set("/ep.mp3", .data(body, contentType: "audio/mpeg"))
     let response = try RawHTTPClient.send("/ep.mp3", method: "HEAD", port: server.port)
