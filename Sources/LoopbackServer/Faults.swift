@@ -3,6 +3,11 @@ public struct Faults: Sendable, Equatable {
   public struct Cut: Sendable, Equatable {
     public var afterBytes: Int
     public var times: Int
+
+    public init(afterBytes: Int, times: Int = .max) {
+      self.afterBytes = afterBytes
+      self.times = times
+    }
   }
 
   public struct Stall: Sendable, Equatable {
@@ -10,6 +15,12 @@ public struct Faults: Sendable, Equatable {
     /// nil: until the server stops.
     public var seconds: Double?
     public var times: Int
+
+    public init(afterBytes: Int, seconds: Double?, times: Int = .max) {
+      self.afterBytes = afterBytes
+      self.seconds = seconds
+      self.times = times
+    }
   }
 
   public enum Encoding: Sendable, Equatable {
