@@ -40,7 +40,12 @@ let package = Package(
       ]
     ),
     // The loopback HTTP server the tests, `make demo` and `make bench` use. Not shipped.
-    .target(name: "LoopbackServer"),
+    .systemLibrary(
+      name: "CZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]
+    ),
+    .target(name: "LoopbackServer", dependencies: ["CZlib"]),
     .executableTarget(name: "podcast-testserver", dependencies: ["LoopbackServer"]),
     .testTarget(
       name: "PodcastKitTests", dependencies: ["PodcastKit", "LoopbackServer"],

@@ -1,0 +1,34 @@
+import Foundation
+
+/// One request as the server received it: what tests check to see what a client really sent.
+public struct RecordedRequest: Sendable, Equatable {
+  public let method: String
+  /// The request target exactly as sent: path plus query string.
+  public let target: String
+  /// Header fields keyed by lowercased name; repeated fields are joined with ", ".
+  public let headers: [String: String]
+  public let body: Data
+
+  public init(method: String, target: String, headers: [String: String], body: Data = Data()) {
+    self.method = method
+    self.target = target
+    self.headers = headers
+    self.body = body
+  }
+
+  /// The target without its query string: what routes are matched on.
+  public var path: String {
+    String(target.prefix { $0 != "?" })
+  }
+
+  /// The query string after "?", if any.
+  public var query: String? {
+    guard let mark = target.firstIndex(of: "?") else { return nil }
+    return String(target[target.index(after: mark)...])
+  }
+
+  /// The value of a header field, by case-insensitive name.
+  public func header(_ name: String) -> String? {
+    headers[name.lowercased()]
+  }
+}
