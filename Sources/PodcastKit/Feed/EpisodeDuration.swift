@@ -5,12 +5,16 @@ import Foundation
 public enum EpisodeDuration {
   /// Whole seconds, or nil when the text is not a duration.
   public static func seconds(_ text: String) -> Int? {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    // Quotes and brackets around a value ("\"00:13:11\"", "(20:11)") are template noise.
+    let trimmed = text.trimmingCharacters(in: Self.noise)
     guard !trimmed.isEmpty, trimmed.utf8.count <= 32 else { return nil }
     if trimmed.contains(":") { return clockSeconds(trimmed) }
     if let value = Double(trimmed) { return wholeSeconds(value) }
     return unitSeconds(trimmed.lowercased())
   }
+
+  private static let noise = CharacterSet.whitespacesAndNewlines.union(
+    CharacterSet(charactersIn: "\"'()[]"))
 
   /// `H:MM:SS`, `M:SS`, `MM:SS.fff`; the last field may carry decimals.
   private static func clockSeconds(_ text: String) -> Int? {
@@ -44,11 +48,12 @@ public enum EpisodeDuration {
           unit.append(text[index])
           index = text.index(after: index)
         }
+        if unit == "and" && number.isEmpty { continue }
         guard let value = Double(number), let scale = unitScale(unit) else { return nil }
         total += value * scale
         number = ""
         sawUnit = true
-      } else if char == " " {
+      } else if char == " " || char == "," {
         index = text.index(after: index)
       } else {
         return nil

@@ -12,6 +12,7 @@ public enum FeedDate {
     bytes = trimmed(bytes)
     guard !bytes.isEmpty, bytes.count < 128 else { return nil }
     if let date = parseISO(bytes) { return date }
+    if let date = parseNumeric(bytes) { return date }
     if let date = parseEpochSeconds(bytes) { return date }
     return parseWords(bytes)
   }
@@ -39,6 +40,39 @@ public enum FeedDate {
     return makeDate(year: year, month: month, day: day, time: time, offset: offset)
   }
 
+  /// 01/15/2017 (US order), 15.01.2016 and 26-08-2015 (day first), 20160819T16:32:18+0000;
+  /// a first field above 12 is always the day.
+  private static func parseNumeric(_ b: [UInt8]) -> Date? {
+    var scanner = ByteScanner(b)
+    guard let first = scanner.number(maxDigits: 8) else { return nil }
+    var year: Int, month: Int, day: Int
+    if scanner.consumedDigits == 8 {
+      (year, month, day) = (first / 10_000, first / 100 % 100, first % 100)
+    } else {
+      guard scanner.consumedDigits <= 2, !scanner.atEnd else { return nil }
+      let separator = scanner.peek
+      guard [0x2F, 0x2E, 0x2D].contains(separator) else { return nil }
+      scanner.position += 1
+      guard let second = scanner.number(maxDigits: 2), scanner.skip(oneOf: [separator]),
+        let third = scanner.number(maxDigits: 4)
+      else { return nil }
+      let dayFirst = separator != 0x2F || first > 12
+      (day, month) = dayFirst ? (first, second) : (second, first)
+      year = third < 100 ? third + (third < 50 ? 2000 : 1900) : third
+    }
+    var time = ClockTime()
+    var offset = 0
+    if scanner.skip(oneOf: [0x54, 0x74, 0x20]) {
+      scanner.skipSpaces()
+      if let parsed = scanner.clockTime() { time = parsed }
+      scanner.skipSpaces()
+      if let zone = scanner.zoneOffset() { offset = zone } else if let name = scanner.word() {
+        offset = namedZoneOffset(name) ?? 0
+      }
+    }
+    return makeDate(year: year, month: month, day: day, time: time, offset: offset)
+  }
+
   /// A bare 9- or 10-digit number: some generators write Unix time.
   private static func parseEpochSeconds(_ b: [UInt8]) -> Date? {
     guard (9...10).contains(b.count), b.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
@@ -55,6 +89,7 @@ public enum FeedDate {
     var time: ClockTime?
     var offset: Int?
     var pm: Bool?
+    var offsetIsGMT = false
     while !scanner.atEnd {
       let byte = scanner.peek
       if isDigit(byte) {
@@ -69,6 +104,8 @@ public enum FeedDate {
           && month != nil
         {
           year = value  // "Mon Jan 5 10:00:00 2015" (asctime) puts the year last
+        } else if day != nil && month != nil && year != nil {
+          // a stray number after a complete date ("GMT-0500", "(2)"): not ours to read
         } else if digits >= 3 || value > 31 {
           if year == nil { year = value } else { return nil }
         } else if day == nil {
@@ -79,10 +116,11 @@ public enum FeedDate {
           month = value
         }
         skipDigitsLeft(&scanner)
-      } else if (byte == 0x2B || byte == 0x2D), time != nil, offset == nil,
+      } else if (byte == 0x2B || byte == 0x2D), time != nil, offset == nil || offsetIsGMT,
         let zone = scanner.zoneOffset()
       {
-        offset = zone
+        offset = zone  // "GMT-0500": the number is the real offset
+        offsetIsGMT = false
       } else if isLetter(byte), let word = scanner.word() {
         if let m = monthNumber(word), month == nil {
           month = m
@@ -90,6 +128,7 @@ public enum FeedDate {
           pm = word == "pm"
         } else if time != nil, offset == nil, let zone = namedZoneOffset(word) {
           offset = zone
+          offsetIsGMT = zone == 0
         }  // weekday names (right, wrong or invented) and noise are ignored
       } else {
         scanner.position += 1

@@ -52,6 +52,7 @@ public enum FeedParser {
 
   private static func parse(baseURL: String?, source: ChunkSource) throws -> Feed {
     xmlInitParser()
+    podcast_xml_silence_generic_errors()
     let first = try run(baseURL: baseURL, source: source, repairEncoding: false)
     if first.stream.sawEncodingError, first.isUTF8Document {
       let second = try run(baseURL: baseURL, source: source, repairEncoding: true)
