@@ -42,7 +42,10 @@ let package = Package(
     // The loopback HTTP server the tests, `make demo` and `make bench` use. Not shipped.
     .target(name: "LoopbackServer"),
     .executableTarget(name: "podcast-testserver", dependencies: ["LoopbackServer"]),
-    .testTarget(name: "PodcastKitTests", dependencies: ["PodcastKit", "LoopbackServer"]),
+    .testTarget(
+      name: "PodcastKitTests", dependencies: ["PodcastKit", "LoopbackServer"],
+      resources: [.copy("Fixtures")]
+    ),
     .testTarget(name: "podcastTests", dependencies: ["LoopbackServer"]),
   ]
 )

@@ -44,12 +44,19 @@ final class FeedBuilder {
       if ns == .atom && name == "feed" { openChannel() }
       return
     }
-    guard capture == nil else { return }  // markup inside kept text: only its text counts
-    if item != nil {
-      itemChild(ns, name, attributes)
-    } else if (ns == .rss && name == "item") || (ns == .atom && name == "entry") {
+    let startsItem = (ns == .rss && name == "item") || (ns == .atom && name == "entry")
+    let isEnclosure = ns == .rss && name == "enclosure"
+    // Markup inside kept text only contributes its text, except for what libxml2's recovery
+    // nests there after a stray tag (`<title>a <b>b</title>` swallows the rest of the item
+    // and the next ones): an enclosure still belongs to its item, a new item still starts.
+    if capture != nil && !(startsItem || isEnclosure) { return }
+    if startsItem {
+      if capture != nil { finishCapture() }
+      if item != nil { closeItem() }
       item = ItemDraft()
       itemDepth = depth
+    } else if item != nil {
+      itemChild(ns, name, attributes)
     } else if channelDepth == nil, ns == .rss, name == "channel" {
       openChannel()
     } else if let channelDepth {
@@ -63,11 +70,7 @@ final class FeedBuilder {
   }
 
   func end() {
-    if let field = capture, depth == captureDepth {
-      capture = nil
-      store(field, String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-      text.removeAll(keepingCapacity: true)
-    }
+    if capture != nil, depth == captureDepth { finishCapture() }
     if item != nil && depth == itemDepth { closeItem() }
     if depth == imageDepth { imageDepth = nil }
     if depth == groupDepth { groupDepth = nil }
@@ -126,6 +129,10 @@ final class FeedBuilder {
       addMediaContent(attributes)
       return
     }
+    if ns == .rss && name == "enclosure" {  // at any depth: see `start`
+      addEnclosure(attributes)
+      return
+    }
     guard depth == itemDepth + 1 else { return }
     switch (ns, name) {
     case (.rss, "title"), (.atom, "title"): begin(.title)
@@ -134,11 +141,6 @@ final class FeedBuilder {
     case (.atom, "published"), (.atom, "updated"), (.dublinCore, "date"): begin(.fallbackDate)
     case (.rss, "link"): begin(.link)
     case (.atom, "link"): atomLink(attributes)
-    case (.rss, "enclosure"):
-      if let url = attributes.value("url").flatMap(resolved) {
-        item?.enclosures.append(
-          .init(url: url, length: attributes.value("length"), type: attributes.value("type")))
-      }
     case (.content, "encoded"), (.atom, "content"): begin(.contentEncoded)
     case (.rss, "description"), (.atom, "summary"):
       if item?.contentEncoded == nil { begin(.description) }
@@ -172,6 +174,12 @@ final class FeedBuilder {
     }
   }
 
+  private func addEnclosure(_ attributes: XMLAttributes) {
+    guard let url = attributes.value("url").flatMap(resolved) else { return }
+    item?.enclosures.append(
+      .init(url: url, length: attributes.value("length"), type: attributes.value("type")))
+  }
+
   private func addMediaContent(_ attributes: XMLAttributes) {
     guard let url = attributes.value("url").flatMap(resolved) else { return }
     item?.mediaContents.append(
@@ -190,6 +198,13 @@ final class FeedBuilder {
     case channelAuthor, channelAuthorName, channelRSSImage, channelNewFeedURL, channelPodcastGUID
     case title, guid, pubDate, fallbackDate, link, contentEncoded, description, summary
     case duration, season, episodeNumber, episodeType, explicit
+  }
+
+  private func finishCapture() {
+    guard let field = capture else { return }
+    capture = nil
+    store(field, String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    text.removeAll(keepingCapacity: true)
   }
 
   private func begin(_ field: TextField) {
