@@ -51,10 +51,6 @@ let package = Package(
       name: "PodcastKitTests", dependencies: ["PodcastKit", "LoopbackServer"],
       resources: [.copy("Fixtures")]
     ),
-    .testTarget(
-      name: "podcastTests", dependencies: ["LoopbackServer"],
-      // Enabled once LoopbackServer and the libcurl HTTPClient are merged.
-      exclude: ["SearchCommandTests.swift.pending"]
-    ),
+    .testTarget(name: "podcastTests", dependencies: ["LoopbackServer"]),
   ]
 )

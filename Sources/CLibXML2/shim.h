@@ -15,4 +15,15 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/uri.h>
 
+// libxml2 prints some errors (e.g. "xmlParseChunk: encoder error") straight through its
+// variadic generic-error hook, which Swift cannot implement. The feed parser reports errors
+// itself and a library must not print: this silences the hook for the calling thread.
+static inline void podcast_xml_ignore_generic_error(void *ctx, const char *msg, ...) {
+  (void)ctx;
+  (void)msg;
+}
+static inline void podcast_xml_silence_generic_errors(void) {
+  xmlSetGenericErrorFunc(NULL, podcast_xml_ignore_generic_error);
+}
+
 #endif

@@ -1,8 +1,10 @@
 import Foundation
+import LoopbackServer
 import XCTest
 
 final class SubscriptionCommandTests: XCTestCase {
   private var library: URL!
+  private var server: LoopbackServer!
 
   override func setUpWithError() throws {
     library = FileManager.default.temporaryDirectory
@@ -10,9 +12,19 @@ final class SubscriptionCommandTests: XCTestCase {
     XCTAssertTrue(
       FileManager.default.isExecutableFile(atPath: PodcastBinary.url.path),
       "build the podcast executable first (swift build)")
+    server = try LoopbackServer()
+    for (path, title) in [
+      ("/hardcore-history/rss.xml", "Dan Carlin's Hardcore History"), ("/b/feed", "Bee Show"),
+      ("/a/feed", "Alpha"), ("/daily", "The Daily"), ("/fork", "Hard Fork"),
+    ] {
+      FeedFixture.serve(FeedFixture.episodes(2, size: 100), title: title, at: path, on: server)
+    }
   }
 
+  private func url(_ path: String) -> String { server.url(path) }
+
   override func tearDownWithError() throws {
+    server.stop()
     try? FileManager.default.removeItem(at: library)
   }
 
@@ -21,19 +33,19 @@ final class SubscriptionCommandTests: XCTestCase {
   }
 
   func testSubscribeListAndUnsubscribe() throws {
-    let first = try podcast("subscribe", "https://feeds.example.com/hardcore-history/rss.xml")
+    let first = try podcast("subscribe", url("/hardcore-history/rss.xml"))
     XCTAssertEqual(first.status, 0, first.stderr)
-    XCTAssertTrue(first.stdout.contains("\"hardcore-history\""), first.stdout)
-    XCTAssertEqual(try podcast("subscribe", "https://b.example/feed", "--name", "Bee", "--keep", "2").status, 0)
+    XCTAssertTrue(first.stdout.contains("\"dan-carlin-s-hardcore-history\""), first.stdout)
+    XCTAssertEqual(try podcast("subscribe", url("/b/feed"), "--name", "Bee", "--keep", "2").status, 0)
 
     let listed = try podcast("subscriptions", "--json")
     XCTAssertEqual(listed.status, 0, listed.stderr)
     let items = try XCTUnwrap(
       JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
-    XCTAssertEqual(items.map { $0["name"] as? String }, ["hardcore-history", "Bee"])
+    XCTAssertEqual(items.map { $0["name"] as? String }, ["dan-carlin-s-hardcore-history", "Bee"])
     XCTAssertEqual(items.map { $0["index"] as? Int }, [1, 2])
-    XCTAssertEqual(items[1]["feedURL"] as? String, "https://b.example/feed")
-    XCTAssertTrue(items[0]["title"] is NSNull)
+    XCTAssertEqual(items[1]["feedURL"] as? String, url("/b/feed"))
+    XCTAssertEqual(items[0]["title"] as? String, "Dan Carlin's Hardcore History")
     XCTAssertTrue(items[0]["lastChecked"] is NSNull)
     XCTAssertEqual(items[0]["episodeCount"] as? Int, 0)
 
@@ -41,14 +53,17 @@ final class SubscriptionCommandTests: XCTestCase {
     XCTAssertEqual(gone.status, 0, gone.stderr)
     XCTAssertTrue(gone.stdout.contains("Bee"))
     XCTAssertTrue(try podcast("subscriptions").stdout.contains("hardcore-history"))
+    let missing = try podcast("subscribe", url("/nothing-here.xml"))
+    XCTAssertEqual(missing.status, 1)
+    XCTAssertTrue(missing.stderr.contains("404"), missing.stderr)
     XCTAssertFalse(try podcast("subscriptions").stdout.contains("Bee"))
   }
 
   func testErrorsAreOneLineAndExitOne() throws {
-    _ = try podcast("subscribe", "https://a.example/feed", "--name", "alpha")
-    _ = try podcast("subscribe", "https://b.example/feed", "--name", "alpine")
+    _ = try podcast("subscribe", url("/a/feed"), "--name", "alpha")
+    _ = try podcast("subscribe", url("/b/feed"), "--name", "alpine")
     for (arguments, expected) in [
-      (["subscribe", "https://a.example/feed"], "already subscribed to https://a.example/feed"),
+      (["subscribe", url("/a/feed")], "already subscribed to \(url("/a/feed"))"),
       (["subscribe", "ftp://a.example/feed"], "ftp://a.example/feed"),
       (["unsubscribe", "al"], "alpha, alpine"),
       (["unsubscribe", "zebra"], "zebra"),
@@ -67,12 +82,12 @@ final class SubscriptionCommandTests: XCTestCase {
     try Data(
       """
       <opml version="1.0"><body><outline text="Folder">
-        <outline text="The Daily" xmlUrl="https://d.example/daily"/>
-        <outline text="Hard Fork" xmlurl="https://h.example/fork"/>
+        <outline text="The Daily" xmlUrl="\(url("/daily"))"/>
+        <outline text="Hard Fork" xmlurl="\(url("/fork"))"/>
       </outline></body></opml>
       """.utf8
     ).write(to: opml)
-    _ = try podcast("subscribe", "https://d.example/daily", "--name", "daily")
+    _ = try podcast("subscribe", url("/daily"), "--name", "daily")
     let imported = try podcast("import", opml.path)
     XCTAssertEqual(imported.status, 0, imported.stderr)
     XCTAssertTrue(imported.stdout.contains("Imported 1 subscription"), imported.stdout)
@@ -81,8 +96,8 @@ final class SubscriptionCommandTests: XCTestCase {
 
     let exported = try podcast("export")
     XCTAssertEqual(exported.status, 0, exported.stderr)
-    XCTAssertTrue(exported.stdout.contains(#"xmlUrl="https://d.example/daily""#))
-    XCTAssertTrue(exported.stdout.contains(#"xmlUrl="https://h.example/fork""#))
+    XCTAssertTrue(exported.stdout.contains("xmlUrl=\"\(url("/daily"))\""))
+    XCTAssertTrue(exported.stdout.contains("xmlUrl=\"\(url("/fork"))\""))
 
     let file = library.appendingPathComponent("out.opml")
     XCTAssertEqual(try podcast("export", file.path).status, 0)

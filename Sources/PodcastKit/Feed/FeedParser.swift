@@ -1,14 +1,165 @@
+import CLibXML2
 import Foundation
 
-/// Reads RSS 2.0/0.9x and Atom 1.0 podcast feeds. Placeholder until the parser lands.
+/// Reads RSS 2.0/0.9x, RSS 1.0 and Atom 1.0 podcast feeds, streaming them through libxml2 so
+/// memory stays flat on 20,000-episode feeds.
+///
+/// Episodes come back newest first by published date; items without a date follow the dated
+/// ones, in feed order. Items with no http(s) media file (no `enclosure`, Atom enclosure link
+/// or `media:content`) are not episodes and are left out. Items sharing a GUID are all kept.
 public enum FeedParser {
+  /// libxml2 gets the document in pieces of this size: small enough to keep memory flat,
+  /// large enough that the per-call overhead vanishes.
+  static let chunkSize = 256 << 10
+
   /// Parses a feed held in memory. `baseURL` resolves relative links (the feed's own URL).
   public static func parse(_ data: Data, baseURL: String?) throws -> Feed {
-    throw FeedError.empty
+    try data.withUnsafeBytes { bytes in
+      try parse(baseURL: baseURL) { consume in
+        var offset = 0
+        while offset < bytes.count {
+          let end = min(offset + chunkSize, bytes.count)
+          consume(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+          offset = end
+        }
+      }
+    }
   }
 
   /// Parses a feed file, streaming it so memory stays flat on very large feeds.
   public static func parse(contentsOfFile path: String, baseURL: String?) throws -> Feed {
-    throw FeedError.unreadable(path: path, reason: "not implemented")
+    try parse(baseURL: baseURL) { consume in
+      let descriptor = open(path, O_RDONLY)
+      guard descriptor >= 0 else { throw FeedError.unreadable(path: path, reason: errnoReason()) }
+      defer { close(descriptor) }
+      let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+      defer { buffer.deallocate() }
+      while true {
+        let count = read(descriptor, buffer.baseAddress, chunkSize)
+        if count < 0 {
+          if errno == EINTR { continue }
+          throw FeedError.unreadable(path: path, reason: errnoReason())
+        }
+        if count == 0 { return }
+        consume(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+      }
+    }
+  }
+
+  /// A source calls its consumer once per chunk, in order; it may be called twice (the second
+  /// time to re-read a document whose bytes were not valid in its encoding).
+  typealias ChunkSource = (_ consume: (UnsafeRawBufferPointer) -> Void) throws -> Void
+
+  private static func parse(baseURL: String?, source: ChunkSource) throws -> Feed {
+    xmlInitParser()
+    podcast_xml_silence_generic_errors()
+    let first = try run(baseURL: baseURL, source: source, repairEncoding: false)
+    if first.stream.sawEncodingError, first.isUTF8Document {
+      let second = try run(baseURL: baseURL, source: source, repairEncoding: true)
+      return try result(of: second)
+    }
+    return try result(of: first)
+  }
+
+  // MARK: - One pass
+
+  /// What one pass over the document saw.
+  private struct Pass {
+    let stream: FeedStream
+    let sniff: DocumentSniff
+    var isUTF8Document: Bool {
+      guard !sniff.hasWideBOM else { return false }
+      guard let declared = stream.declaredEncoding?.lowercased() else { return true }
+      return declared == "utf-8" || declared == "utf8"
+    }
+  }
+
+  private static func run(baseURL: String?, source: ChunkSource, repairEncoding: Bool) throws
+    -> Pass
+  {
+    let stream = FeedStream(builder: FeedBuilder(baseURL: baseURL))
+    var sniff = DocumentSniff()
+    var fallback = Windows1252Fallback()
+    // libxml2 reports encoding-conversion errors through the thread's structured handler; it
+    // must not print to stderr, so errors go to the stream for the whole pass.
+    let me = Unmanaged.passUnretained(stream).toOpaque()
+    xmlSetStructuredErrorFunc(me) { ctx, error in
+      guard let ctx, let error else { return }
+      Unmanaged<FeedStream>.fromOpaque(ctx).takeUnretainedValue().record(UnsafePointer(error))
+    }
+    defer { xmlSetStructuredErrorFunc(nil, nil) }
+    var pending: [UInt8] = []  // the first bytes, held until there are 4 for BOM detection
+    try source { chunk in
+      guard !sniff.isHTML else { return }
+      if !sniff.isDecided {
+        sniff.look(at: chunk)
+        if sniff.isHTML { return }
+      }
+      if repairEncoding {
+        let repaired = fallback.repair(chunk, isLast: false)
+        repaired.withUnsafeBytes { feed(stream, $0, pending: &pending) }
+      } else {
+        feed(stream, chunk, pending: &pending)
+      }
+    }
+    if repairEncoding {
+      let rest = fallback.repair(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true)
+      pending.append(contentsOf: rest)
+    }
+    if !pending.isEmpty { pending.withUnsafeBytes { stream.feed($0) } }
+    if !sniff.isHTML { stream.finish() }
+    return Pass(stream: stream, sniff: sniff)
+  }
+
+  private static func feed(
+    _ stream: FeedStream, _ chunk: UnsafeRawBufferPointer, pending: inout [UInt8]
+  ) {
+    if pending.isEmpty && chunk.count >= 4 || !pending.isEmpty && pending.count + chunk.count >= 4 {
+      if pending.isEmpty {
+        stream.feed(chunk)
+      } else {
+        pending.append(contentsOf: chunk)
+        pending.withUnsafeBytes { stream.feed($0) }
+        pending.removeAll()
+      }
+    } else {
+      pending.append(contentsOf: chunk)
+    }
+  }
+
+  // MARK: - Verdict
+
+  private static func result(of pass: Pass) throws -> Feed {
+    let builder = pass.stream.builder
+    if pass.sniff.isHTML { throw FeedError.htmlPage }
+    guard let root = builder.rootElement else {
+      if !pass.sniff.hasContent { throw FeedError.empty }
+      let error = pass.stream.firstError ?? (line: 1, reason: "no root element")
+      throw FeedError.malformed(line: error.line, reason: error.reason)
+    }
+    if root.lowercased() == "html" { throw FeedError.htmlPage }
+    guard ["rss", "RDF", "feed", "channel"].contains(root) else {
+      throw FeedError.notAFeed(rootElement: root)
+    }
+    if !builder.sawChannel && builder.episodes.isEmpty, let error = pass.stream.firstError {
+      throw FeedError.malformed(line: error.line, reason: error.reason)
+    }
+    return Feed(podcast: builder.podcast, episodes: newestFirst(builder.episodes))
+  }
+
+  /// Newest first; undated episodes after the dated ones, keeping feed order among equals.
+  static func newestFirst(_ episodes: [Episode]) -> [Episode] {
+    episodes.enumerated().sorted { a, b in
+      switch (a.element.published, b.element.published) {
+      case let (x?, y?) where x != y: return x > y
+      case (.some, nil): return true
+      case (nil, .some): return false
+      default: return a.offset < b.offset
+      }
+    }.map(\.element)
+  }
+
+  private static func errnoReason() -> String {
+    String(cString: strerror(errno))
   }
 }

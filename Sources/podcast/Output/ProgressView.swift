@@ -43,7 +43,7 @@ final class ProgressView: Sendable {
     state.withLock { state in
       guard !state.stopped else { return }
       var out = state.drawnLines > 0 ? "\r\u{1B}[\(state.drawnLines)A" : "\r"
-      for message in state.messages { out += "\u{1B}[2K" + TextWidth.truncate(message, to: width - 1) + "\n" }
+      for message in state.messages { out += "\u{1B}[2K" + TerminalText.truncated(message, to: width - 1) + "\n" }
       state.messages = []
       let bars = final ? [] : lines(for: snapshot, width: width)
       for line in bars { out += "\u{1B}[2K" + line + "\n" }
@@ -83,9 +83,9 @@ final class ProgressView: Sendable {
     let barWidth = 20
     let filled = Int((entry.fraction ?? 0) * Double(barWidth))
     let bar = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled) + "]"
-    let titleWidth = max(10, width - TextWidth.of(right) - barWidth - 2 - 4 - 6)
-    let title = TextWidth.truncate(Format.singleLine(entry.title ?? "episode"), to: titleWidth)
-    let padding = String(repeating: " ", count: max(0, titleWidth - TextWidth.of(title)))
+    let titleWidth = max(10, width - TerminalText.width(right) - barWidth - 2 - 4 - 6)
+    let title = TerminalText.truncated(Format.singleLine(entry.title ?? "episode"), to: titleWidth)
+    let padding = String(repeating: " ", count: max(0, titleWidth - TerminalText.width(title)))
     return "\(title)\(padding) \(bar) \(percent)  \(right)"
   }
 }

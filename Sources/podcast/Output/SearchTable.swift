@@ -27,7 +27,7 @@ enum SearchTable {
     let episodesWidth = "EPISODES".count
     let idWidth = max("ITUNES ID".count, results.map { "itunes:\($0.id)".count }.max() ?? 0)
     let fixed = numberWidth + episodesWidth + idWidth + 4 * gap.count
-    let flexible = max(20, width - fixed)
+    let flexible = max(12, width - fixed)
     let titleWidth = flexible * 3 / 5
     let authorWidth = flexible - titleWidth
     let indent = String(repeating: " ", count: numberWidth + gap.count)

@@ -1,10 +1,3 @@
-// PENDING: enable (rename to .swift) once `LoopbackServer` and the libcurl `HTTPClient` are
-// merged. Assumed server API, all in `serve(_:_:)`, `lastRequestTarget(_:)` and `response(...)`
-// below so adapting it is a few-line change:
-//   let server = try LoopbackServer()
-//   server.set("/search", LoopbackServer.Response(status:headers:body:))   // body: Data
-//   server.baseURL        // "http://127.0.0.1:PORT", no trailing slash
-//   server.requests       // [Request], each with `target` ("/search?term=...")
 import Foundation
 import LoopbackServer
 import XCTest
@@ -144,16 +137,16 @@ final class SearchCommandTests: XCTestCase {
 
   // MARK: - Helpers (the only code that knows the LoopbackServer API)
 
-  private func serve(_ path: String, _ response: LoopbackServer.Response) throws -> LoopbackServer {
+  private func serve(_ path: String, _ response: Route) throws -> LoopbackServer {
     let server = try LoopbackServer()
     server.set(path, response)
     return server
   }
 
-  private func response(status: Int = 200, headers: [String: String] = [:], body: String)
-    -> LoopbackServer.Response
-  {
-    LoopbackServer.Response(status: status, headers: headers, body: Data(body.utf8))
+  private func response(status: Int = 200, headers: [String: String] = [:], body: String) -> Route {
+    var route = Route.text(body, contentType: "text/javascript; charset=utf-8").withStatus(status)
+    for (name, value) in headers.sorted(by: { $0.key < $1.key }) { route = route.withHeader(name, value) }
+    return route
   }
 
   private func lastRequestTarget(_ server: LoopbackServer) -> String? {
@@ -162,7 +155,7 @@ final class SearchCommandTests: XCTestCase {
 
   private func search(
     _ arguments: [String], _ server: LoopbackServer, environment: [String: String] = [:]
-  ) throws -> PodcastBinary.Run {
+  ) throws -> PodcastBinary.Result {
     try PodcastBinary.run(
       ["search"] + arguments,
       environment: environment.merging(["PODCAST_ITUNES_URL": server.baseURL]) { mine, _ in mine })

@@ -1,0 +1,251 @@
+import Foundation
+
+/// Turns the element and text events of a feed document into a `Podcast` and its episodes.
+/// Knows RSS 2.0/0.9x, RSS 1.0 (RDF), Atom 1.0, iTunes, content, Media RSS, Dublin Core and
+/// Podcasting 2.0 elements; ignores everything else. Text is collected only for elements it
+/// keeps, so a 90 MB feed costs little more than its episodes.
+final class FeedBuilder {
+  /// Longest text kept for one element: a safety cap, far above any real show notes.
+  static let textLimit = 8 << 20
+
+  private(set) var rootElement: String?
+  private(set) var sawChannel = false
+  private(set) var podcast: Podcast
+  private(set) var episodes: [Episode] = []
+
+  private let baseURL: String?
+  private var depth = 0
+  private var channelDepth: Int?
+  private var item: ItemDraft?
+  private var itemDepth = 0
+  private var imageDepth: Int?
+  private var groupDepth: Int?
+  private var authorDepth: Int?
+  private var bases: [(depth: Int, url: String)] = []
+  private var capture: TextField?
+  private var captureDepth = 0
+  private var text: [UInt8] = []
+
+  init(baseURL: String?) {
+    self.baseURL = baseURL
+    self.podcast = Podcast(feedURL: baseURL)
+  }
+
+  /// Whether character data should be handed over at all (cheap check for the hot path).
+  var isCapturing: Bool { capture != nil }
+
+  func start(_ ns: FeedNamespace, _ name: String, attributes: XMLAttributes) {
+    depth += 1
+    if let base = attributes.xmlBase {
+      bases.append((depth, FeedURL.resolve(base, against: currentBase) ?? base))
+    }
+    if depth == 1 {
+      rootElement = name
+      if ns == .atom && name == "feed" { openChannel() }
+      return
+    }
+    let startsItem = (ns == .rss && name == "item") || (ns == .atom && name == "entry")
+    let isEnclosure = ns == .rss && name == "enclosure"
+    // Markup inside kept text only contributes its text, except for what libxml2's recovery
+    // nests there after a stray tag (`<title>a <b>b</title>` swallows the rest of the item
+    // and the next ones): an enclosure still belongs to its item, a new item still starts.
+    if capture != nil && !(startsItem || isEnclosure) { return }
+    if startsItem {
+      if capture != nil { finishCapture() }
+      if item != nil { closeItem() }
+      item = ItemDraft()
+      itemDepth = depth
+    } else if item != nil {
+      itemChild(ns, name, attributes)
+    } else if channelDepth == nil, ns == .rss, name == "channel" {
+      openChannel()
+    } else if let channelDepth {
+      channelChild(ns, name, attributes, directChild: depth == channelDepth + 1)
+    }
+  }
+
+  func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard capture != nil, text.count + bytes.count <= Self.textLimit else { return }
+    text.append(contentsOf: bytes)
+  }
+
+  func end() {
+    if capture != nil, depth == captureDepth { finishCapture() }
+    if item != nil && depth == itemDepth { closeItem() }
+    if depth == imageDepth { imageDepth = nil }
+    if depth == groupDepth { groupDepth = nil }
+    if depth == authorDepth { authorDepth = nil }
+    if depth == channelDepth, depth > 1 { channelDepth = nil }
+    if bases.last?.depth == depth { bases.removeLast() }
+    depth -= 1
+  }
+
+  /// Keeps what a document cut short had already said: the open item counts if it is complete
+  /// enough to download.
+  func finishTruncated() {
+    if item != nil { closeItem() }
+  }
+
+  // MARK: - Channel
+
+  private func openChannel() {
+    channelDepth = depth
+    sawChannel = true
+  }
+
+  private func channelChild(
+    _ ns: FeedNamespace, _ name: String, _ attributes: XMLAttributes, directChild: Bool
+  ) {
+    if !directChild {
+      if depth == (imageDepth ?? -2) + 1, ns == .rss, name == "url" { begin(.channelRSSImage) }
+      if depth == (authorDepth ?? -2) + 1, ns == .atom, name == "name" { begin(.channelAuthorName) }
+      return
+    }
+    switch (ns, name) {
+    case (.rss, "title"), (.atom, "title"): begin(.channelTitle)
+    case (.rss, "link"): begin(.channelLink)
+    case (.atom, "link"):
+      let rel = attributes.value("rel") ?? "alternate"
+      if rel == "alternate", let href = attributes.value("href") { podcast.link = resolved(href) }
+    case (.rss, "description"), (.atom, "subtitle"): begin(.channelDescription)
+    case (.itunes, "summary"): begin(.channelSummary)
+    case (.rss, "language"): begin(.channelLanguage)
+    case (.itunes, "author"): begin(.channelAuthor)
+    case (.atom, "author"): authorDepth = depth
+    case (.rss, "image"): imageDepth = depth
+    case (.atom, "logo"), (.atom, "icon"): begin(.channelRSSImage)
+    case (.itunes, "image"):
+      if let href = attributes.value("href") { podcast.imageURL = resolved(href) }
+    case (.itunes, "new-feed-url"): begin(.channelNewFeedURL)
+    case (.podcast, "guid"): begin(.channelPodcastGUID)
+    default: break
+    }
+  }
+
+  // MARK: - Items
+
+  private func itemChild(_ ns: FeedNamespace, _ name: String, _ attributes: XMLAttributes) {
+    if depth == (groupDepth ?? -2) + 1, ns == .media, name == "content" {
+      addMediaContent(attributes)
+      return
+    }
+    if ns == .rss && name == "enclosure" {  // at any depth: see `start`
+      addEnclosure(attributes)
+      return
+    }
+    guard depth == itemDepth + 1 else { return }
+    switch (ns, name) {
+    case (.rss, "title"), (.atom, "title"): begin(.title)
+    case (.rss, "guid"), (.atom, "id"): begin(.guid)
+    case (.rss, "pubDate"): begin(.pubDate)
+    case (.atom, "published"), (.atom, "updated"), (.dublinCore, "date"): begin(.fallbackDate)
+    case (.rss, "link"): begin(.link)
+    case (.atom, "link"): atomLink(attributes)
+    case (.content, "encoded"), (.atom, "content"): begin(.contentEncoded)
+    case (.rss, "description"), (.atom, "summary"):
+      if item?.contentEncoded == nil { begin(.description) }
+    case (.itunes, "summary"):
+      if item?.contentEncoded == nil && item?.descriptionText == nil { begin(.summary) }
+    case (.itunes, "duration"): begin(.duration)
+    case (.itunes, "season"): begin(.season)
+    case (.itunes, "episode"): begin(.episodeNumber)
+    case (.itunes, "episodeType"): begin(.episodeType)
+    case (.itunes, "explicit"): begin(.explicit)
+    case (.itunes, "image"):
+      if let href = attributes.value("href") { item?.imageURL = resolved(href) }
+    case (.media, "content"): addMediaContent(attributes)
+    case (.media, "group"): groupDepth = depth
+    case (.podcast, "transcript"):
+      if let url = attributes.value("url").flatMap(resolved) { item?.transcriptURLs.append(url) }
+    case (.podcast, "chapters"):
+      if let url = attributes.value("url") { item?.chaptersURL = resolved(url) }
+    default: break
+    }
+  }
+
+  private func atomLink(_ attributes: XMLAttributes) {
+    guard let href = attributes.value("href").flatMap(resolved) else { return }
+    switch attributes.value("rel") ?? "alternate" {
+    case "enclosure":
+      item?.enclosures.append(
+        .init(url: href, length: attributes.value("length"), type: attributes.value("type")))
+    case "alternate": if item?.link == nil { item?.link = href }
+    default: break
+    }
+  }
+
+  private func addEnclosure(_ attributes: XMLAttributes) {
+    guard let url = attributes.value("url").flatMap(resolved) else { return }
+    item?.enclosures.append(
+      .init(url: url, length: attributes.value("length"), type: attributes.value("type")))
+  }
+
+  private func addMediaContent(_ attributes: XMLAttributes) {
+    guard let url = attributes.value("url").flatMap(resolved) else { return }
+    item?.mediaContents.append(
+      .init(url: url, length: attributes.value("fileSize"), type: attributes.value("type")))
+  }
+
+  private func closeItem() {
+    if let episode = item?.episode() { episodes.append(episode) }
+    item = nil
+  }
+
+  // MARK: - Text
+
+  private enum TextField {
+    case channelTitle, channelLink, channelDescription, channelSummary, channelLanguage
+    case channelAuthor, channelAuthorName, channelRSSImage, channelNewFeedURL, channelPodcastGUID
+    case title, guid, pubDate, fallbackDate, link, contentEncoded, description, summary
+    case duration, season, episodeNumber, episodeType, explicit
+  }
+
+  private func finishCapture() {
+    guard let field = capture else { return }
+    capture = nil
+    store(field, String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    text.removeAll(keepingCapacity: true)
+  }
+
+  private func begin(_ field: TextField) {
+    capture = field
+    captureDepth = depth
+  }
+
+  private func store(_ field: TextField, _ value: String) {
+    guard !value.isEmpty else { return }
+    switch field {
+    case .channelTitle: podcast.title = value
+    case .channelLink: podcast.link = resolved(value)
+    case .channelDescription: podcast.description = value
+    case .channelSummary: if podcast.description == nil { podcast.description = value }
+    case .channelLanguage: podcast.language = value
+    case .channelAuthor: podcast.author = value
+    case .channelAuthorName: if podcast.author == nil { podcast.author = value }
+    case .channelRSSImage: if podcast.imageURL == nil { podcast.imageURL = resolved(value) }
+    case .channelNewFeedURL: podcast.newFeedURL = resolved(value)
+    case .channelPodcastGUID: podcast.podcastGUID = value
+    case .title: item?.title = value
+    case .guid: item?.guid = value
+    case .pubDate: item?.pubDate = value
+    case .fallbackDate: item?.fallbackDates.append(value)
+    case .link: item?.link = resolved(value)
+    case .contentEncoded: item?.contentEncoded = value
+    case .description: item?.descriptionText = value
+    case .summary: item?.summary = value
+    case .duration: item?.duration = value
+    case .season: item?.season = value
+    case .episodeNumber: item?.episodeNumber = value
+    case .episodeType: item?.episodeType = value
+    case .explicit: item?.explicit = value
+    }
+  }
+
+  // MARK: - URLs
+
+  private var currentBase: String? { bases.last?.url ?? baseURL }
+
+  private func resolved(_ url: String) -> String? {
+    FeedURL.resolve(url, against: currentBase)
+  }
+}

@@ -1,0 +1,189 @@
+import CLibXML2
+import Foundation
+
+/// One pass of libxml2's SAX2 push parser over a document fed in chunks, handing elements and
+/// text to a `FeedBuilder`. This is where the XML safety rules live:
+/// - `XML_PARSE_NONET`, never `XML_PARSE_NOENT`, no DTD loading;
+/// - the `getEntity` handler never returns a DTD-declared entity (and DTDs are not recorded:
+///   `internalSubset`/`entityDecl` stay NULL), so entity bombs and external entities expand to
+///   nothing; it only answers HTML named entities (`&nbsp;`, `&eacute;`) that feeds use
+///   undeclared;
+/// - `XML_PARSE_RECOVER`, so a bare `&` or a cut-off document still yields what came before.
+final class FeedStream {
+  /// The first error libxml2 reported, for `FeedError.malformed`.
+  private(set) var firstError: (line: Int, reason: String)?
+  /// Input that is not valid in the document's encoding (usually stray Windows-1252 bytes).
+  private(set) var sawEncodingError = false
+  let builder: FeedBuilder
+
+  private var context: xmlParserCtxtPtr?
+  private var namespaces: [UnsafeRawPointer: FeedNamespace] = [:]
+  private var htmlEntities: [String: UnsafeMutablePointer<xmlEntity>] = [:]
+
+  init(builder: FeedBuilder) {
+    self.builder = builder
+  }
+
+  deinit {
+    if let context { xmlFreeParserCtxt(context) }
+    for entity in htmlEntities.values {
+      free(entity.pointee.name.map { UnsafeMutableRawPointer(mutating: $0) })
+      free(entity.pointee.content)
+      entity.deallocate()
+    }
+  }
+
+  /// The encoding named in the XML declaration, if any (read after the first chunk).
+  var declaredEncoding: String? {
+    guard let encoding = context?.pointee.encoding else { return nil }
+    return String(cString: encoding)
+  }
+
+  /// Parses the next piece of the document. The first call must carry at least 4 bytes when
+  /// the document has them, so libxml2 can detect UTF-16/32 from the BOM.
+  func feed(_ bytes: UnsafeRawBufferPointer) {
+    let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+    guard let context else {
+      start(first: base, count: Int32(bytes.count))
+      return
+    }
+    xmlParseChunk(context, base, Int32(bytes.count), 0)
+  }
+
+  /// Tells libxml2 the document is over, so a truncated one reports its error.
+  func finish() {
+    if context == nil { start(first: nil, count: 0) }
+    if let context { xmlParseChunk(context, nil, 0, 1) }
+    builder.finishTruncated()
+  }
+
+  /// Stops reading: the root element already told us this is not a feed.
+  func stop() {
+    if let context { xmlStopParser(context) }
+  }
+
+  private func start(first: UnsafePointer<CChar>?, count: Int32) {
+    var handler = Self.handler()
+    let me = Unmanaged.passUnretained(self).toOpaque()
+    context = xmlCreatePushParserCtxt(&handler, me, first, count, nil)
+    guard let context else { return }
+    let options = XML_PARSE_NONET.rawValue | XML_PARSE_RECOVER.rawValue
+      | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+    xmlCtxtUseOptions(context, Int32(options))
+  }
+
+  // MARK: - Events from libxml2
+
+  fileprivate func startElement(
+    _ localName: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?,
+    _ uri: UnsafePointer<xmlChar>?, _ attributeCount: Int,
+    _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+  ) {
+    keepEntitiesFlowing()
+    let name = String(cString: localName)
+    let ns = namespace(uri: uri, prefix: prefix)
+    builder.start(ns, name, attributes: XMLAttributes(attributes, count: attributeCount))
+    if builder.rootElement == name && !isFeedRoot(name) { stop() }
+  }
+
+  fileprivate func endElement() {
+    keepEntitiesFlowing()
+    builder.end()
+  }
+
+  fileprivate func characters(_ bytes: UnsafePointer<xmlChar>, _ count: Int) {
+    keepEntitiesFlowing()
+    guard builder.isCapturing else { return }
+    builder.characters(UnsafeBufferPointer(start: bytes, count: count))
+  }
+
+  func record(_ error: UnsafePointer<xmlError>) {
+    let code = Int(error.pointee.code)
+    if code == Int(XML_ERR_INVALID_CHAR.rawValue) || code == Int(XML_ERR_INVALID_ENCODING.rawValue) {
+      sawEncodingError = true
+    }
+    guard firstError == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+    let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+    firstError = (Int(error.pointee.line), message.trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+
+  /// The answer to `&name;`. DTD-declared entities are never expanded: nil. HTML names become
+  /// a predefined-style entity whose text libxml2 inlines (like `&amp;`).
+  fileprivate func entity(named name: UnsafePointer<xmlChar>) -> xmlEntityPtr? {
+    keepEntitiesFlowing()
+    let key = String(cString: name)
+    if let known = htmlEntities[key] { return known }
+    guard htmlEntities.count < 512, let description = htmlEntityLookup(name),
+      let scalar = Unicode.Scalar(description.pointee.value)
+    else { return nil }
+    let entity = UnsafeMutablePointer<xmlEntity>.allocate(capacity: 1)
+    entity.initialize(to: xmlEntity())
+    entity.pointee.type = XML_ENTITY_DECL
+    entity.pointee.etype = XML_INTERNAL_PREDEFINED_ENTITY
+    entity.pointee.name = UnsafePointer(strdup(key).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: xmlChar.self) })
+    let text = String(Character(scalar))
+    entity.pointee.content = strdup(text).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: xmlChar.self) }
+    entity.pointee.length = Int32(text.utf8.count)
+    htmlEntities[key] = entity
+    return entity
+  }
+
+  /// libxml2 (2.9) drops every entity reference in content once the document has had a
+  /// well-formedness error, even `&amp;`. In recovery mode we want them: we keep our own error
+  /// record, so the flag is reset. This enables nothing unsafe: entities still only come from
+  /// the predefined five and `entity(named:)`.
+  private func keepEntitiesFlowing() {
+    if let context, context.pointee.wellFormed == 0 { context.pointee.wellFormed = 1 }
+  }
+
+  private func namespace(uri: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> FeedNamespace {
+    guard let uri else {
+      guard let prefix else { return .rss }
+      return FeedNamespace(undeclaredPrefix: String(cString: prefix))
+    }
+    // Namespace URIs are interned in the parser's dictionary, so the pointer identifies them.
+    let key = UnsafeRawPointer(uri)
+    if let known = namespaces[key] { return known }
+    let ns = FeedNamespace(uri: String(cString: uri))
+    namespaces[key] = ns
+    return ns
+  }
+
+  private func isFeedRoot(_ name: String) -> Bool {
+    name == "rss" || name == "RDF" || name == "feed" || name == "channel"
+  }
+
+  // MARK: - The C handler table
+
+  private static func stream(_ ctx: UnsafeMutableRawPointer?) -> FeedStream? {
+    guard let ctx else { return nil }
+    return Unmanaged<FeedStream>.fromOpaque(ctx).takeUnretainedValue()
+  }
+
+  private static func handler() -> xmlSAXHandler {
+    var handler = xmlSAXHandler()
+    handler.initialized = UInt32(XML_SAX2_MAGIC)
+    handler.startElementNs = { ctx, localName, prefix, uri, _, _, count, _, attributes in
+      guard let localName else { return }
+      FeedStream.stream(ctx)?.startElement(localName, prefix, uri, Int(count), attributes)
+    }
+    handler.endElementNs = { ctx, _, _, _ in FeedStream.stream(ctx)?.endElement() }
+    handler.characters = { ctx, bytes, count in
+      guard let bytes else { return }
+      FeedStream.stream(ctx)?.characters(bytes, Int(count))
+    }
+    handler.cdataBlock = { ctx, bytes, count in
+      guard let bytes else { return }
+      FeedStream.stream(ctx)?.characters(bytes, Int(count))
+    }
+    handler.getEntity = { ctx, name in
+      guard let name else { return nil }
+      return FeedStream.stream(ctx)?.entity(named: name)
+    }
+    handler.serror = { ctx, error in
+      guard let error else { return }
+      FeedStream.stream(ctx)?.record(UnsafePointer(error))
+    }
+    return handler
+  }
+}

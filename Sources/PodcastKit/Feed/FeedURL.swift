@@ -1,0 +1,41 @@
+import Foundation
+
+/// Turns the URLs a feed writes into absolute http(s) URLs: relative ones are resolved against
+/// the feed's own URL (or an `xml:base`), anything that is not http or https is refused.
+enum FeedURL {
+  /// `text` made absolute against `base`; nil when empty or not resolvable.
+  static func resolve(_ text: String, against base: String?) -> String? {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty else { return nil }
+    if hasWebScheme(trimmed) || hasScheme(trimmed) { return trimmed }
+    guard let base, let baseURL = URL(string: base),
+      let resolved = URL(string: trimmed, relativeTo: baseURL)
+        ?? URL(string: percentEscapedSpaces(trimmed), relativeTo: baseURL)
+    else { return trimmed }
+    return resolved.absoluteString
+  }
+
+  /// Whether `text` is an http or https URL: the only ones the program fetches.
+  static func hasWebScheme(_ text: String) -> Bool {
+    let head = text.utf8.prefix(8).map { $0 | 0x20 }
+    return head.starts(with: Array("http://".utf8)) || head.starts(with: Array("https://".utf8))
+  }
+
+  /// `scheme:` at the start (RFC 3986: a letter, then letters, digits, + - .).
+  private static func hasScheme(_ text: String) -> Bool {
+    var sawLetter = false
+    for byte in text.utf8 {
+      if byte == 0x3A { return sawLetter }
+      let lower = byte | 0x20
+      let isLetter = lower >= 0x61 && lower <= 0x7A
+      let isOther = (byte >= 0x30 && byte <= 0x39) || byte == 0x2B || byte == 0x2D || byte == 0x2E
+      if !(isLetter || (sawLetter && isOther)) { return false }
+      sawLetter = true
+    }
+    return false
+  }
+
+  private static func percentEscapedSpaces(_ text: String) -> String {
+    text.replacingOccurrences(of: " ", with: "%20")
+  }
+}

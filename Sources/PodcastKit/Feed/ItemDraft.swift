@@ -1,0 +1,74 @@
+import Foundation
+
+/// The raw strings of one `<item>` or `<entry>` while it is being read. Turned into an
+/// `Episode` when the element closes, or dropped when it has nothing to download.
+struct ItemDraft {
+  struct MediaFile {
+    var url: String
+    var length: String?
+    var type: String?
+  }
+
+  var guid: String?
+  var title: String?
+  var pubDate: String?
+  /// Atom `published`, then `updated`, then `dc:date`: used when there is no `pubDate`.
+  var fallbackDates: [String] = []
+  var duration: String?
+  var link: String?
+  var contentEncoded: String?
+  var descriptionText: String?
+  var summary: String?
+  var season: String?
+  var episodeNumber: String?
+  var episodeType: String?
+  var explicit: String?
+  var imageURL: String?
+  var transcriptURLs: [String] = []
+  var chaptersURL: String?
+  /// `<enclosure>` elements and Atom `link rel="enclosure"`, in feed order.
+  var enclosures: [MediaFile] = []
+  /// `media:content`, only used when there is no usable enclosure.
+  var mediaContents: [MediaFile] = []
+
+  /// nil when the item has no http(s) media file: such items are not episodes.
+  func episode() -> Episode? {
+    guard let file = enclosures.first(where: { FeedURL.hasWebScheme($0.url) })
+      ?? mediaContents.first(where: { FeedURL.hasWebScheme($0.url) })
+    else { return nil }
+    let enclosure = Enclosure(
+      url: file.url, length: file.length.flatMap(EnclosureLength.bytes),
+      type: nonEmpty(file.type))
+    return Episode(
+      guid: guid, title: title, published: publishedDate(), duration: duration.flatMap(EpisodeDuration.seconds),
+      enclosure: enclosure, link: link, description: contentEncoded ?? descriptionText ?? summary,
+      season: season.flatMap(positiveInt), number: episodeNumber.flatMap(positiveInt),
+      episodeType: episodeType?.lowercased(), explicit: explicit.flatMap(Self.explicitFlag),
+      imageURL: imageURL, transcriptURLs: transcriptURLs, chaptersURL: chaptersURL)
+  }
+
+  private func publishedDate() -> Date? {
+    if let pubDate, let date = FeedDate.parse(pubDate) { return date }
+    for text in fallbackDates { if let date = FeedDate.parse(text) { return date } }
+    return nil
+  }
+
+  /// `itunes:explicit`: Apple documents true/false, older feeds say yes/no/clean.
+  static func explicitFlag(_ text: String) -> Bool? {
+    switch text.lowercased() {
+    case "yes", "true", "explicit": return true
+    case "no", "false", "clean": return false
+    default: return nil
+    }
+  }
+
+  private func positiveInt(_ text: String) -> Int? {
+    guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0 else { return nil }
+    return value
+  }
+
+  private func nonEmpty(_ text: String?) -> String? {
+    guard let text, !text.isEmpty else { return nil }
+    return text
+  }
+}
