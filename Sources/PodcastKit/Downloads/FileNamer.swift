@@ -76,10 +76,7 @@ public struct FileNamer: Sendable {
 
   /// Replaces what filesystems (or shells, or Windows shares) choke on.
   static func clean(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "/", "\\", ":", "|": out += "-"
+XX
       case "*", "?", "\"", "<", ">": out += "_"
       case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += " "
       case _ where scalar.properties.generalCategory == .format: continue
