@@ -76,7 +76,11 @@ public struct FileNamer: Sendable {
 
   /// Replaces what filesystems (or shells, or Windows shares) choke on.
   static func clean(_ text: String) -> String {
-XX
+    var out = ""
+    // "Part 1: The Start" reads better as "Part 1 - The Start" than "Part 1- The Start".
+    for scalar in text.replacingOccurrences(of: ": ", with: " - ").unicodeScalars {
+      switch scalar {
+      case "/", "\\", ":", "|": out += "-"
       case "*", "?", "\"", "<", ">": out += "_"
       case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += " "
       case _ where scalar.properties.generalCategory == .format: continue
