@@ -8,13 +8,14 @@ work="$root/.demo"
 rm -rf "$work"
 mkdir -p "$work/audio" "$work/api"
 
-for n in 1 2 3 4 5 6 7; do
-  "$bin/podcast-testserver" generate-audio --out "$work/audio/episode-$n.wav" --seconds $((30 + n * 7)) --hertz $((300 + n * 60))
+# Each file's size matches its <enclosure length> in Demo/feed.xml (44 + 8000 bytes a second).
+for spec in 1:2 3:6 4:3 5:4 6:7 7:5 8:6; do # episode:seconds
+  "$bin/podcast-testserver" generate-audio --out "$work/audio/episode-${spec%:*}.wav" --seconds "${spec#*:}"
 done
 
 # Throttled so the progress bars have something to show.
 "$bin/podcast-testserver" serve --root "$root/Demo" --mount "/audio=$work/audio" --mount "/api=$work/api" \
-  --rate 300000 >"$work/url" 2>"$work/server.log" &
+  --rate 24000 >"$work/url" 2>"$work/server.log" &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do [ -s "$work/url" ] && break; sleep 0.05; done

@@ -34,6 +34,8 @@ struct Download: AsyncParsableCommand {
   @Flag(help: "Print JSON.")
   var json = false
 
+  @OptionGroup var backgroundOptions: BackgroundOptions
+
   func validate() throws {
     let modes = [!selection.isEmpty, latest != nil, all].filter { $0 }.count
     if modes > 1 { throw ValidationError("use a selection, --latest or --all, not several") }
@@ -61,6 +63,10 @@ struct Download: AsyncParsableCommand {
         mimeType: episodes[index - 1].enclosure.type)
     }
     let library = try context.openLibraryOrExit()
+    if backgroundOptions.background {
+      try startInBackground(library)
+      return
+    }
     var options = DownloadOptions()
     options.concurrency = concurrency
     let manager = DownloadManager(
@@ -72,7 +78,19 @@ struct Download: AsyncParsableCommand {
     } else if jobs.count > 1 {
       Console.print(DownloadRun.summary(results))
     }
-    if results.contains(where: { if case .failed = $0.outcome { true } else { false } }) {
+    let completed = backgroundOptions.runCompletionCommand(files: results.downloadedFiles)
+    if !completed || results.contains(where: { if case .failed = $0.outcome { true } else { false } }) {
+      throw ExitCode.failure
+    }
+  }
+
+  private func startInBackground(_ library: OpenLibrary) throws {
+    do {
+      let pid = try backgroundOptions.detach(logDirectory: library.paths.stateDirectory)
+      Console.print("Downloading in the background (pid \(pid)); follow it with `podcast status`.")
+      Console.print("Log: \(library.paths.stateDirectory)/background.log")
+    } catch {
+      Console.error("cannot start in the background: \(error)")
       throw ExitCode.failure
     }
   }

@@ -26,10 +26,20 @@ struct Episodes: AsyncParsableCommand {
     let context = CommandContext(libraryOptions: libraryOptions)
     let resolved = try await context.resolveOrExit(feed)
     let shown = Array(resolved.feed.episodes.prefix(limit ?? .max))
+    let reader = progressReader()
+    let statuses = shown.map { reader.status(of: $0.enclosure.url) }
     if json {
-      Console.print(EpisodeListJSON.document(podcast: resolved.feed.podcast, episodes: shown).rendered())
+      EpisodeListJSON.print(podcast: resolved.feed.podcast, episodes: shown, statuses: statuses)
     } else {
-      EpisodeTable.print(podcast: resolved.feed.podcast, episodes: shown, total: resolved.feed.episodes.count)
+      EpisodeTable.print(
+        podcast: resolved.feed.podcast, episodes: shown, statuses: statuses, total: resolved.feed.episodes.count)
     }
+  }
+
+  /// Reads an existing library only: listing a feed never creates one.
+  private func progressReader() -> DownloadProgressReader {
+    let paths = libraryOptions.paths
+    let store = FileManager.default.fileExists(atPath: paths.database) ? try? LibraryStore(paths: paths) : nil
+    return DownloadProgressReader(ledger: store, partialsDirectory: paths.partials)
   }
 }

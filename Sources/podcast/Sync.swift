@@ -35,6 +35,8 @@ struct Sync: AsyncParsableCommand {
   @Flag(help: "Print JSON.")
   var json = false
 
+  @OptionGroup var backgroundOptions: BackgroundOptions
+
   func validate() throws {
     if !(1...32).contains(concurrency) { throw ValidationError("--concurrency must be from 1 to 32") }
     do { _ = try FileNamer(template: nameTemplate) } catch { throw ValidationError(String(describing: error)) }
@@ -43,6 +45,11 @@ struct Sync: AsyncParsableCommand {
   func run() async throws {
     let context = CommandContext(libraryOptions: libraryOptions)
     let library = try context.openLibraryOrExit()
+    if backgroundOptions.background {
+      let pid = try CommandFailure.reported { try backgroundOptions.detach(logDirectory: library.paths.stateDirectory) }
+      if !quiet { Console.print("Syncing in the background (pid \(pid)); follow it with `podcast status`.") }
+      return
+    }
     let lock = try acquireLock(library.paths)
     defer { lock.release() }
     let store = library.store
@@ -82,7 +89,8 @@ struct Sync: AsyncParsableCommand {
       for file in pruned { Console.print("pruned      \(file)") }
       Console.print(summary(plan, results: results, pruned: pruned.count))
     }
-    let failedDownloads = results.contains { if case .failed = $0.outcome { true } else { false } }
+    let completed = backgroundOptions.runCompletionCommand(files: results.downloadedFiles)
+    let failedDownloads = !completed || results.contains { if case .failed = $0.outcome { true } else { false } }
     if failedDownloads || !plan.failedFeeds.isEmpty { throw ExitCode.failure }
   }
 

@@ -77,7 +77,8 @@ public struct FileNamer: Sendable {
   /// Replaces what filesystems (or shells, or Windows shares) choke on.
   static func clean(_ text: String) -> String {
     var out = ""
-    for scalar in text.unicodeScalars {
+    // "Part 1: The Start" reads better as "Part 1 - The Start" than "Part 1- The Start".
+    for scalar in text.replacingOccurrences(of: ": ", with: " - ").unicodeScalars {
       switch scalar {
       case "/", "\\", ":", "|": out += "-"
       case "*", "?", "\"", "<", ">": out += "_"

@@ -203,8 +203,9 @@ final class FeedBuilder {
   private func finishCapture() {
     guard let field = capture else { return }
     capture = nil
-    store(field, String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    let value = text.withUnsafeBufferPointer { FeedText.trimmedString($0) }
     text.removeAll(keepingCapacity: true)
+    store(field, value)
   }
 
   private func begin(_ field: TextField) {

@@ -43,7 +43,10 @@ enum Console {
   }
 
   static func write(_ text: String, to descriptor: Int32) {
-    let bytes = Array(text.utf8)
+    write(Array(text.utf8), to: descriptor)
+  }
+
+  static func write(_ bytes: [UInt8], to descriptor: Int32) {
     var offset = 0
     while offset < bytes.count {
       let written = bytes.withUnsafeBytes { buffer in

@@ -72,3 +72,13 @@ struct DownloadRun {
     return .object([("downloaded", .array(downloaded)), ("skipped", .array(skipped)), ("failed", .array(failed))])
   }
 }
+
+extension [DownloadResult] {
+  /// Files this run put in place, for `--exec`.
+  var downloadedFiles: [(file: String, title: String?, podcast: String?)] {
+    compactMap { result in
+      guard case .downloaded(let file, _) = result.outcome else { return nil }
+      return (file, result.job.title, result.job.podcastTitle)
+    }
+  }
+}

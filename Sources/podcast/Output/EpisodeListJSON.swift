@@ -1,12 +1,25 @@
+import Foundation
 import PodcastKit
 
 /// The `episodes --json` document of the contract.
 enum EpisodeListJSON {
-  static func document(podcast: Podcast, episodes: [Episode]) -> JSONValue {
-    .object([
-      ("podcast", podcastObject(podcast)),
-      ("episodes", .array(episodes.enumerated().map { episodeObject($1, index: $0 + 1) })),
-    ])
+  /// Streams the document to stdout, one episode at a time.
+  static func print(podcast: Podcast, episodes: [Episode], statuses: [EpisodeDownloadStatus]) {
+    var writer = JSONWriter(streamingTo: STDOUT_FILENO)
+    writer.open("{")
+    writer.element(first: true, indent: 2)
+    writer.key("podcast")
+    writer.write(podcastObject(podcast), indent: 2)
+    writer.element(first: false, indent: 2)
+    writer.key("episodes")
+    writer.open("[")
+    for (offset, episode) in episodes.enumerated() {
+      writer.element(first: offset == 0, indent: 4)
+      writer.write(episodeObject(episode, index: offset + 1, status: statuses[offset]), indent: 4)
+    }
+    writer.close("]", empty: episodes.isEmpty, indent: 2)
+    writer.close("}", empty: false, indent: 0)
+    writer.finish()
   }
 
   static func podcastObject(_ podcast: Podcast) -> JSONValue {
@@ -21,7 +34,7 @@ enum EpisodeListJSON {
     ])
   }
 
-  static func episodeObject(_ episode: Episode, index: Int) -> JSONValue {
+  static func episodeObject(_ episode: Episode, index: Int, status: EpisodeDownloadStatus) -> JSONValue {
     .object([
       ("index", .int(index)),
       ("guid", .string(episode.guid)),
@@ -43,9 +56,9 @@ enum EpisodeListJSON {
       ("episodeType", .string(episode.episodeType)),
       ("explicit", .bool(episode.explicit)),
       ("imageURL", .string(episode.imageURL)),
-      ("state", .string("new")),
-      ("progress", .int(0)),
-      ("file", .null),
+      ("state", .string(status.state.rawValue)),
+      ("progress", status.state == .downloaded ? .int(1) : status.progress == 0 ? .int(0) : .double(status.progress)),
+      ("file", .string(status.file)),
     ])
   }
 }

@@ -16,61 +16,122 @@ enum JSONValue: Sendable {
   static func bool(_ value: Bool?) -> JSONValue { value.map { .bool($0) } ?? .null }
   static func date(_ value: Date?) -> JSONValue { value.map { .string(ISO8601.string($0)) } ?? .null }
 
-  func rendered(pretty: Bool = true) -> String {
-    var out = ""
-    write(to: &out, indent: pretty ? 0 : nil)
-    return out
+  func rendered() -> String {
+    var writer = JSONWriter()
+    writer.write(self)
+    return writer.takeString()
+  }
+}
+
+/// Writes JSON as UTF-8 bytes, pretty-printed with two-space indents, optionally flushing to a
+/// file descriptor as it goes so a 20,000-episode listing never sits in memory as one string.
+struct JSONWriter {
+  private var bytes: [UInt8] = []
+  private let descriptor: Int32?
+
+  /// Collects into memory (`takeString`).
+  init() {
+    descriptor = nil
   }
 
-  private func write(to out: inout String, indent: Int?) {
-    switch self {
-    case .null: out += "null"
-    case .bool(let value): out += value ? "true" : "false"
-    case .int(let value): out += String(value)
-    case .double(let value): out += value.isFinite ? String(value) : "null"
-    case .string(let value): JSONValue.writeString(value, to: &out)
+  /// Streams to `descriptor`, flushing every 64 KiB.
+  init(streamingTo descriptor: Int32) {
+    self.descriptor = descriptor
+    bytes.reserveCapacity(1 << 17)
+  }
+
+  mutating func takeString() -> String {
+    defer { bytes = [] }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  mutating func write(_ value: JSONValue, indent: Int = 0) {
+    switch value {
+    case .null: raw("null")
+    case .bool(let flag): raw(flag ? "true" : "false")
+    case .int(let number): raw(String(number))
+    case .double(let number): raw(number.isFinite ? String(number) : "null")
+    case .string(let text): string(text)
     case .array(let items):
-      writeContainer(items.map { (nil, $0) }, open: "[", close: "]", to: &out, indent: indent)
+      open("[")
+      for (offset, item) in items.enumerated() {
+        element(first: offset == 0, indent: indent + 2)
+        write(item, indent: indent + 2)
+      }
+      close("]", empty: items.isEmpty, indent: indent)
     case .object(let pairs):
-      writeContainer(pairs.map { ($0.0, $0.1) }, open: "{", close: "}", to: &out, indent: indent)
+      open("{")
+      for (offset, (key, item)) in pairs.enumerated() {
+        element(first: offset == 0, indent: indent + 2)
+        string(key)
+        raw(": ")
+        write(item, indent: indent + 2)
+      }
+      close("}", empty: pairs.isEmpty, indent: indent)
     }
+    flushIfLarge()
   }
 
-  private func writeContainer(
-    _ items: [(String?, JSONValue)], open: String, close: String, to out: inout String,
-    indent: Int?
-  ) {
-    out += open
-    if items.isEmpty { out += close; return }
-    let inner = indent.map { $0 + 2 }
-    for (offset, (key, value)) in items.enumerated() {
-      if offset > 0 { out += "," }
-      if let inner { out += "\n" + String(repeating: " ", count: inner) }
-      if let key {
-        JSONValue.writeString(key, to: &out)
-        out += indent == nil ? ":" : ": "
-      }
-      value.write(to: &out, indent: inner)
-    }
-    if let indent { out += "\n" + String(repeating: " ", count: indent) }
-    out += close
+  // Pieces for callers that stream a container element by element.
+  mutating func open(_ bracket: String) { raw(bracket) }
+
+  mutating func element(first: Bool, indent: Int) {
+    if !first { bytes.append(UInt8(ascii: ",")) }
+    bytes.append(UInt8(ascii: "\n"))
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
   }
 
-  private static func writeString(_ value: String, to out: inout String) {
-    out += "\""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        out += String(format: "\\u%04x", scalar.value)
-      default: out.unicodeScalars.append(scalar)
+  mutating func close(_ bracket: String, empty: Bool, indent: Int) {
+    if !empty {
+      bytes.append(UInt8(ascii: "\n"))
+      bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
+    }
+    raw(bracket)
+  }
+
+  mutating func key(_ name: String) {
+    string(name)
+    raw(": ")
+  }
+
+  mutating func finish() {
+    bytes.append(UInt8(ascii: "\n"))
+    flush()
+  }
+
+  private mutating func raw(_ text: String) {
+    bytes.append(contentsOf: text.utf8)
+  }
+
+  private mutating func string(_ text: String) {
+    bytes.append(UInt8(ascii: "\""))
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): raw("\\\"")
+      case UInt8(ascii: "\\"): raw("\\\\")
+      case UInt8(ascii: "\n"): raw("\\n")
+      case UInt8(ascii: "\r"): raw("\\r")
+      case UInt8(ascii: "\t"): raw("\\t")
+      case 0..<0x20:
+        raw("\\u00")
+        bytes.append(Self.hex[Int(byte >> 4)])
+        bytes.append(Self.hex[Int(byte & 0xF)])
+      default: bytes.append(byte)
       }
     }
-    out += "\""
+    bytes.append(UInt8(ascii: "\""))
+  }
+
+  private static let hex = Array("0123456789abcdef".utf8)
+
+  private mutating func flushIfLarge() {
+    if descriptor != nil && bytes.count >= 1 << 16 { flush() }
+  }
+
+  private mutating func flush() {
+    guard let descriptor, !bytes.isEmpty else { return }
+    Console.write(bytes, to: descriptor)
+    bytes.removeAll(keepingCapacity: true)
   }
 }
 

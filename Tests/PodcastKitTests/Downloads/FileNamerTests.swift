@@ -1,0 +1,79 @@
+import Foundation
+import XCTest
+
+@testable import PodcastKit
+
+final class FileNamerTests: XCTestCase {
+  private let show = Podcast(title: "The Show", feedURL: "https://example.com/feed.xml")
+
+  private func episode(_ title: String?, url: String = "https://cdn.example.com/a/media.mp3", type: String? = "audio/mpeg")
+    -> Episode
+  {
+    Episode(
+      guid: "g1", title: title, published: Date(timeIntervalSince1970: 1_715_335_200),
+      enclosure: Enclosure(url: url, type: type), season: 2, number: 7)
+  }
+
+  func testDefaultNameIsDateTitleAndExtension() throws {
+    let path = try FileNamer().relativePath(for: episode("Hello World"), podcast: show, index: 1)
+    XCTAssertEqual(path, "The Show/2024-05-10 Hello World.mp3")
+  }
+
+  func testTitlesCannotAddPathComponentsOrEscape() throws {
+    let namer = try FileNamer()
+    for title in ["../../etc/passwd", "a/b/c", "..", "/", "\u{1}\u{7}bell\n\ttab", ".hidden"] {
+      let path = namer.relativePath(for: episode(title), podcast: show, index: 1)
+      let parts = path.split(separator: "/")
+      XCTAssertEqual(parts.count, 2, "\(title) -> \(path)")
+      XCTAssertFalse(parts.contains(".."), path)
+      XCTAssertFalse(parts[1].hasPrefix("."), path)
+      XCTAssertFalse(path.unicodeScalars.contains { $0.value < 0x20 }, path)
+    }
+  }
+
+  func testLongTitlesAreCappedAtACharacterBoundary() throws {
+    let title = String(repeating: "é", count: 300)
+    let path = try FileNamer().relativePath(for: episode(title), podcast: show, index: 1)
+    let file = try XCTUnwrap(path.split(separator: "/").last)
+    XCTAssertLessThanOrEqual(file.utf8.count, 200)
+    XCTAssertTrue(file.hasSuffix(".mp3"))
+  }
+
+  func testExtensionComesFromTheURLElseTheMIMEType() throws {
+    let namer = try FileNamer(template: "{title}.{ext}")
+    XCTAssertEqual(namer.relativePath(for: episode("a", url: "https://x/e.m4a?x=1"), podcast: show, index: 1), "The Show/a.m4a")
+    XCTAssertEqual(
+      namer.relativePath(for: episode("a", url: "https://x/download", type: "audio/x-m4a"), podcast: show, index: 1),
+      "The Show/a.m4a")
+    XCTAssertEqual(
+      namer.relativePath(for: episode("a", url: "https://x/stream", type: "video/mp4"), podcast: show, index: 1),
+      "The Show/a.mp4")
+  }
+
+  func testTemplatePlaceholders() throws {
+    let namer = try FileNamer(template: "S{season}/{number} {title} ({index}) [{filename}] {guid}.{ext}")
+    XCTAssertEqual(
+      namer.relativePath(for: episode("T"), podcast: show, index: 3), "The Show/S2/7 T (3) [media] g1.mp3")
+  }
+
+  func testBadTemplatesAreRejected() {
+    XCTAssertThrowsError(try FileNamer(template: "{nope}.{ext}"))
+    XCTAssertThrowsError(try FileNamer(template: "{title"))
+    XCTAssertThrowsError(try FileNamer(template: "/etc/{title}"))
+  }
+
+  func testFolderFallsBackToTheFeedHost() {
+    XCTAssertEqual(FileNamer.folderName(for: Podcast(feedURL: "https://feeds.example.org/x.xml")), "feeds.example.org")
+    XCTAssertEqual(FileNamer.folderName(for: Podcast(title: "../..")), "Podcast")
+  }
+
+  func testFinisherRefusesPathsOutsideTheEpisodesDirectory() {
+    XCTAssertThrowsError(try Finisher.safeTarget(episodesDirectory: "/tmp/E", relativePath: "../x.mp3"))
+    XCTAssertThrowsError(try Finisher.safeTarget(episodesDirectory: "/tmp/E", relativePath: "a/../../x.mp3"))
+    XCTAssertEqual(try Finisher.safeTarget(episodesDirectory: "/tmp/E", relativePath: "a/x.mp3"), "/tmp/E/a/x.mp3")
+  }
+
+  func testDuplicateNamesGetANumber() {
+    XCTAssertEqual(Array(Finisher.candidates(for: "/E/a.mp3").prefix(3)), ["/E/a.mp3", "/E/a (2).mp3", "/E/a (3).mp3"])
+  }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import LoopbackServer
+import XCTest
+
+/// `--background` hands the work to a detached process; `--exec` runs after each file.
+final class BackgroundTests: XCTestCase {
+  func testBackgroundDownloadFinishesAfterTheCommandReturnsAndRunsExec() throws {
+    let server = try LoopbackServer()
+    defer { server.stop() }
+    let episodes = FeedFixture.episodes(2, size: 300_000)
+    let feed = FeedFixture.serve(episodes, title: "Later", on: server) { $0.trickling(bytesPerSecond: 600_000) }
+    let podcast = try PodcastBinary()
+    let marker = podcast.library + "/exec-ran"
+
+    let started = try podcast.run([
+      "download", feed, "1-2", "--background", "--exec", "printf '%s\\n' {file} >> \(marker)",
+    ])
+
+    XCTAssertEqual(started.status, 0, started.stderr)
+    XCTAssertTrue(started.stdout.contains("in the background"), started.stdout)
+    XCTAssertTrue(podcast.episodeFiles().isEmpty, "the command returns before the downloads finish")
+    let deadline = Date().addingTimeInterval(30)
+    var states: [String] = []
+    while Date() < deadline {
+      let status = try podcast.run(["status", "--json"])
+      states = ((try? status.json() as? [[String: Any]]) ?? []).compactMap { $0["state"] as? String }
+      if states == ["done", "done"], FileManager.default.fileExists(atPath: marker) { break }
+      usleep(200_000)
+    }
+    XCTAssertEqual(states, ["done", "done"])
+    let files = podcast.episodeFiles()
+    XCTAssertEqual(files.count, 2)
+    for episode in episodes {
+      let file = try XCTUnwrap(files.first { $0.hasSuffix("\(episode.title).mp3") })
+      XCTAssertEqual(FileManager.default.contents(atPath: podcast.episodesDirectory + "/" + file), episode.body)
+    }
+    usleep(300_000)
+    let ran = (try? String(contentsOfFile: marker, encoding: .utf8)) ?? ""
+    XCTAssertEqual(ran.split(separator: "\n").count, 2, ran)
+    XCTAssertTrue(ran.contains(podcast.episodesDirectory + "/Later/2024-05-10 Episode 2.mp3"), ran)
+  }
+
+  func testExecPlaceholdersAreShellQuoted() throws {
+    let server = try LoopbackServer()
+    defer { server.stop() }
+    var episodes = FeedFixture.episodes(1, size: 1_000)
+    episodes[0].title = "It's $HOME; rm -rf `x`"
+    let feed = FeedFixture.serve(episodes, title: "Quotes", on: server)
+    let podcast = try PodcastBinary()
+    let marker = podcast.library + "/titles"
+    let result = try podcast.run(["download", feed, "--exec", "printf '%s' {title} > \(marker)"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(try String(contentsOfFile: marker, encoding: .utf8), "It's $HOME; rm -rf `x`")
+  }
+}
