@@ -29,7 +29,8 @@ final class DownloadCommandTests: XCTestCase {
       scenario.assertEpisodesHold(indexes.map(scenario.episode))
       for episode in scenario.episodes {
         let expected = indexes.contains { scenario.episode($0).guid == episode.guid } ? 1 : 0
-        XCTAssertEqual(scenario.gets(episode).count, expected, "\(arguments): GETs of \(episode.title)")
+        XCTAssertEqual(
+          scenario.gets(episode).count, expected, "\(arguments): GETs of \(episode.title)")
       }
     }
   }
@@ -124,7 +125,8 @@ final class DownloadCommandTests: XCTestCase {
     scenario.assertFile(file, equals: second.body)
 
     let skipped = try XCTUnwrap(document["skipped"])
-    XCTAssertEqual(skipped.map { $0["url"] as? String }, [scenario.server.url(scenario.episode(1).path)])
+    XCTAssertEqual(
+      skipped.map { $0["url"] as? String }, [scenario.server.url(scenario.episode(1).path)])
     XCTAssertEqual(skipped.first?["title"] as? String, scenario.episode(1).title)
 
     let failed = try XCTUnwrap(document["failed"])

@@ -18,7 +18,9 @@ final class DownloadFaultTests: XCTestCase {
 
   func testServerThatIgnoresRangeStillGivesTheExactFile() throws {
     let episodes = FeedFixture.episodes(1, size: 200_000)
-    let scenario = try DownloadScenario(episodes) { $0.dropping(after: 60_000, times: 1).ignoringRange() }
+    let scenario = try DownloadScenario(episodes) {
+      $0.dropping(after: 60_000, times: 1).ignoringRange()
+    }
     let result = try scenario.download()
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(scenario.gets(episodes[0]).count, 2)
@@ -41,7 +43,9 @@ final class DownloadFaultTests: XCTestCase {
     let result = try scenario.download()
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(scenario.gets(episodes[0]).count, 2)
-    scenario.assertFile(scenario.binary.episodesDirectory + "/" + scenario.defaultPath(episodes[0]), equals: replacement)
+    scenario.assertFile(
+      scenario.binary.episodesDirectory + "/" + scenario.defaultPath(episodes[0]),
+      equals: replacement)
     XCTAssertEqual(scenario.binary.episodeFiles().count, 1)
   }
 
@@ -54,7 +58,10 @@ final class DownloadFaultTests: XCTestCase {
     scenario.serve(always, DownloadScenario.plainRoute(always).lyingAboutLength(by: 5_000))
     scenario.serve(
       once,
-      .sequence([DownloadScenario.plainRoute(once).lyingAboutLength(by: 5_000), DownloadScenario.plainRoute(once)]))
+      .sequence([
+        DownloadScenario.plainRoute(once).lyingAboutLength(by: 5_000),
+        DownloadScenario.plainRoute(once),
+      ]))
     let result = try scenario.download("--all", timeout: 20)
     XCTAssertEqual(result.status, 1, result.stderr)
     scenario.assertEpisodesHold([once])
@@ -65,7 +72,8 @@ final class DownloadFaultTests: XCTestCase {
   func testHTMLPageWithStatus200IsNotAnEpisode() throws {
     let episodes = FeedFixture.episodes(2, size: 10_000)
     let scenario = try DownloadScenario(episodes)
-    let page = "<!DOCTYPE html><html><head><title>Log in</title></head><body>Please log in</body></html>\n"
+    let page =
+      "<!DOCTYPE html><html><head><title>Log in</title></head><body>Please log in</body></html>\n"
     scenario.serve(episodes[0], .html(page))
     scenario.serve(episodes[1], .html(page).withContentType("audio/mpeg"))
     let result = try scenario.download("--all")
@@ -84,7 +92,8 @@ final class DownloadFaultTests: XCTestCase {
     let episodes = FeedFixture.episodes(2, size: 150_000)
     let scenario = try DownloadScenario(episodes, environment: ["PODCAST_TIMEOUT": "2"])
     let (once, always) = (episodes[0], episodes[1])
-    scenario.serve(once, DownloadScenario.plainRoute(once).stalling(after: 50_000, seconds: nil, times: 1))
+    scenario.serve(
+      once, DownloadScenario.plainRoute(once).stalling(after: 50_000, seconds: nil, times: 1))
     // After the head, not one byte: no attempt makes progress.
     scenario.serve(always, DownloadScenario.plainRoute(always).stalling(after: 0, seconds: nil))
     let started = Date()
@@ -102,7 +111,8 @@ final class DownloadFaultTests: XCTestCase {
   func testServerErrorThenSuccessIsRetried() throws {
     let episodes = FeedFixture.episodes(1, size: 30_000)
     let scenario = try DownloadScenario(episodes)
-    scenario.serve(episodes[0], .sequence([.status(500), DownloadScenario.plainRoute(episodes[0])]))
+    scenario.serve(
+      episodes[0], .sequence([.status(500), DownloadScenario.plainRoute(episodes[0])]))
     let result = try scenario.download()
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(scenario.gets(episodes[0]).count, 2)
@@ -113,11 +123,13 @@ final class DownloadFaultTests: XCTestCase {
     let episodes = FeedFixture.episodes(1, size: 30_000)
     let scenario = try DownloadScenario(episodes)
     scenario.serve(
-      episodes[0], .sequence([.tooManyRequests(retryAfter: 1), DownloadScenario.plainRoute(episodes[0])]))
+      episodes[0],
+      .sequence([.tooManyRequests(retryAfter: 1), DownloadScenario.plainRoute(episodes[0])]))
     let started = Date()
     let result = try scenario.download()
     XCTAssertEqual(result.status, 0, result.stderr)
-    XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 1, "Retry-After was not honoured")
+    XCTAssertGreaterThanOrEqual(
+      Date().timeIntervalSince(started), 1, "Retry-After was not honoured")
     XCTAssertEqual(scenario.gets(episodes[0]).count, 2)
     scenario.assertEpisodesHold(episodes)
   }
@@ -128,7 +140,8 @@ final class DownloadFaultTests: XCTestCase {
     let scenario = try DownloadScenario(episodes)
     scenario.serve(episodes[0], .redirect(to: scenario.server.url("/cdn/r2"), status: 301))
     scenario.server.set("/cdn/r2", .redirect(to: "/edge/r3", status: 302))
-    scenario.server.set("/edge/r3", .redirect(to: scenario.server.url("/files/real.mp3"), status: 307))
+    scenario.server.set(
+      "/edge/r3", .redirect(to: scenario.server.url("/files/real.mp3"), status: 307))
     scenario.server.set("/files/real.mp3", DownloadScenario.plainRoute(episodes[0]))
     let result = try scenario.download()
     XCTAssertEqual(result.status, 0, result.stderr)

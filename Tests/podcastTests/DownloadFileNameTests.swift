@@ -6,7 +6,8 @@ import XCTest
 /// path, never a path outside the Episodes directory whatever the feed says.
 final class DownloadFileNameTests: XCTestCase {
   func testDefaultNameIsDateAndTitleInThePodcastFolder() throws {
-    let scenario = try DownloadScenario(FeedFixture.episodes(2, size: 2_000), title: "Hardcore History")
+    let scenario = try DownloadScenario(
+      FeedFixture.episodes(2, size: 2_000), title: "Hardcore History")
     let result = try scenario.download("--all")
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(
@@ -47,7 +48,8 @@ final class DownloadFileNameTests: XCTestCase {
       "-rf --no-preserve-root",
       "   ",
     ]
-    let episodes = FeedFixture.episodes(hostile.count, size: 1_000).enumerated().map { offset, episode in
+    let episodes = FeedFixture.episodes(hostile.count, size: 1_000).enumerated().map {
+      offset, episode in
       var renamed = episode
       renamed.title = hostile[offset]
       return renamed
@@ -60,7 +62,8 @@ final class DownloadFileNameTests: XCTestCase {
     let library = scenario.binary.library
     let top = try FileManager.default.contentsOfDirectory(atPath: library).sorted()
     XCTAssertEqual(top, [".podcast", "Episodes"], "something was written outside Episodes")
-    let folders = try FileManager.default.contentsOfDirectory(atPath: scenario.binary.episodesDirectory)
+    let folders = try FileManager.default.contentsOfDirectory(
+      atPath: scenario.binary.episodesDirectory)
     XCTAssertEqual(folders.count, 1, "\(folders)")
     XCTAssertFalse(FileManager.default.fileExists(atPath: library + "/../Escaped"))
     for path in scenario.binary.episodeFiles() {
@@ -72,18 +75,23 @@ final class DownloadFileNameTests: XCTestCase {
           component.unicodeScalars.contains { $0.properties.generalCategory == .control },
           "\(path.debugDescription): control character in a file name")
         XCTAssertFalse(component.contains("\\"), "\(path)")
-        XCTAssertEqual(component, component.trimmingCharacters(in: .whitespaces), "\(path.debugDescription)")
+        XCTAssertEqual(
+          component, component.trimmingCharacters(in: .whitespaces), "\(path.debugDescription)")
       }
     }
   }
 
   func testNameTemplatePlaceholders() throws {
     let scenario = try DownloadScenario(FeedFixture.episodes(3, size: 2_000))
-    let result = try scenario.download("2", "--name-template", "{date}/{index} {filename} {guid} {title}.{ext}")
+    let result = try scenario.download(
+      "2", "--name-template", "{date}/{index} {filename} {guid} {title}.{ext}")
     XCTAssertEqual(result.status, 0, result.stderr)
-    XCTAssertEqual(scenario.binary.episodeFiles(), ["Test Show/2024-05-09/2 episode-2 guid-Episode-2 Episode 2.mp3"])
+    XCTAssertEqual(
+      scenario.binary.episodeFiles(),
+      ["Test Show/2024-05-09/2 episode-2 guid-Episode-2 Episode 2.mp3"])
     scenario.assertFile(
-      scenario.showDirectory + "/2024-05-09/2 episode-2 guid-Episode-2 Episode 2.mp3", equals: scenario.episode(2).body)
+      scenario.showDirectory + "/2024-05-09/2 episode-2 guid-Episode-2 Episode 2.mp3",
+      equals: scenario.episode(2).body)
   }
 
   func testBadNameTemplatesAreUsageErrors() throws {

@@ -67,7 +67,10 @@ final class DownloadInterruptionTests: XCTestCase {
     let scenario = try DownloadScenario(FeedFixture.episodes(1, size: 300_000))
     let shell = try RunningPodcast(
       executable: URL(fileURLWithPath: "/bin/sh"),
-      arguments: ["-c", "ulimit -f 200; exec \"$0\" \"$@\"", PodcastBinary.url.path, "download", scenario.feedURL],
+      arguments: [
+        "-c", "ulimit -f 200; exec \"$0\" \"$@\"", PodcastBinary.url.path, "download",
+        scenario.feedURL,
+      ],
       environment: scenario.binary.environment, stdin: nil)
     let result = try shell.wait(timeout: 30)
     XCTAssertEqual(result.status, 1, result.stderr)

@@ -87,9 +87,12 @@ final class DownloadScenario {
     _ expected: [FakeEpisode], file: StaticString = #filePath, line: UInt = #line
   ) {
     let onDisk = binary.episodeFiles()
-    XCTAssertEqual(onDisk, expected.map(defaultPath).sorted(), "files under Episodes", file: file, line: line)
+    XCTAssertEqual(
+      onDisk, expected.map(defaultPath).sorted(), "files under Episodes", file: file, line: line)
     for episode in expected {
-      assertFile(binary.episodesDirectory + "/" + defaultPath(episode), equals: episode.body, file: file, line: line)
+      assertFile(
+        binary.episodesDirectory + "/" + defaultPath(episode), equals: episode.body, file: file,
+        line: line)
     }
   }
 
@@ -100,10 +103,12 @@ final class DownloadScenario {
     let contents = binary.episodeFiles().map {
       FileManager.default.contents(atPath: binary.episodesDirectory + "/" + $0) ?? Data()
     }
-    XCTAssertEqual(contents.count, expected.count, "number of files under Episodes", file: file, line: line)
+    XCTAssertEqual(
+      contents.count, expected.count, "number of files under Episodes", file: file, line: line)
     for episode in expected {
       let copies = contents.filter { $0 == episode.body }.count
-      XCTAssertEqual(copies, 1, "\(episode.title): files with its exact bytes", file: file, line: line)
+      XCTAssertEqual(
+        copies, 1, "\(episode.title): files with its exact bytes", file: file, line: line)
     }
   }
 
@@ -111,12 +116,15 @@ final class DownloadScenario {
     XCTAssertEqual(binary.episodeFiles(), [], "files under Episodes", file: file, line: line)
   }
 
-  func assertFile(_ path: String, equals body: Data, file: StaticString = #filePath, line: UInt = #line) {
+  func assertFile(
+    _ path: String, equals body: Data, file: StaticString = #filePath, line: UInt = #line
+  ) {
     guard let contents = FileManager.default.contents(atPath: path) else {
       return XCTFail("\(path) does not exist", file: file, line: line)
     }
     XCTAssertEqual(contents.count, body.count, "\(path): size", file: file, line: line)
-    XCTAssertTrue(contents == body, "\(path): bytes differ from what the server served", file: file, line: line)
+    XCTAssertTrue(
+      contents == body, "\(path): bytes differ from what the server served", file: file, line: line)
   }
 
   /// Sizes of the files in `<library>/.podcast/partial/`.
@@ -141,12 +149,18 @@ final class DownloadScenario {
 extension PodcastBinary.Result {
   /// stderr's non-empty lines.
   var stderrLines: [String] {
-    stderr.split(separator: "\n").map(String.init).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    stderr.split(separator: "\n").map(String.init).filter {
+      !$0.trimmingCharacters(in: .whitespaces).isEmpty
+    }
   }
 
   /// stdout as the `download --json` document.
-  func downloadDocument(file: StaticString = #filePath, line: UInt = #line) throws -> [String: [[String: Any]]] {
+  func downloadDocument(file: StaticString = #filePath, line: UInt = #line) throws -> [String:
+    [[String: Any]]]
+  {
     let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
-    return try XCTUnwrap(object as? [String: [[String: Any]]], "not a download document: \(stdout)", file: file, line: line)
+    return try XCTUnwrap(
+      object as? [String: [[String: Any]]], "not a download document: \(stdout)", file: file,
+      line: line)
   }
 }
