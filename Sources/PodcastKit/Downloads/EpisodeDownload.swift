@@ -120,10 +120,23 @@ struct EpisodeDownload {
     request.rangeStart = offset > 0 ? offset : nil
     request.ifRange = ifRange
     let seen = SeenHead()
+    let before = known
     let sink = DownloadSink(
       url: job.url, file: file, offset: offset, expectedTotal: offset > 0 ? known.total : nil,
       acceptsHTML: MediaType.isHTML(job.mimeType),
-      progress: progress, onHead: { head, total in seen.set(head, total) })
+      progress: progress,
+      onHead: { [job, ledger] head, total in
+        seen.set(head, total)
+        // Saved as soon as the head arrives, not when the attempt ends: after a kill -9 or
+        // Ctrl-C mid-body, these validators are what lets the next run resume the bytes on disk.
+        var entry = before
+        Self.note(head, total: total, in: &entry)
+        entry.bytes = offset
+        entry.state = .downloading
+        entry.podcastTitle = job.podcastTitle
+        entry.episodeTitle = job.title
+        try? ledger?.save(entry)
+      })
     do {
       _ = try await http.perform(request, into: sink)
     } catch TransferError.httpStatus(_, 416, _) where offset > 0 {
@@ -152,20 +165,23 @@ struct EpisodeDownload {
 
   /// Keeps what the server said (validators, total) so a later run can resume safely.
   private func remember(_ seen: SeenHead, sink: DownloadSink, in known: inout LedgerEntry, state: DownloadState) {
-    if let (head, total) = seen.value {
-      let etag = head.headers["etag"]
-      let lastModified = head.headers["last-modified"]
-      if head.status != 206 || etag != nil || lastModified != nil {
-        known.etag = etag
-        known.lastModified = lastModified
-      }
-      known.total = total
-    }
+    if let (head, total) = seen.value { Self.note(head, total: total, in: &known) }
     known.bytes = sink.written
     known.state = state
     known.podcastTitle = job.podcastTitle
     known.episodeTitle = job.title
     try? ledger?.save(known)
+  }
+
+  /// What a response head says about the file: its validators and its size.
+  static func note(_ head: ResponseHead, total: Int64?, in known: inout LedgerEntry) {
+    let etag = head.headers["etag"]
+    let lastModified = head.headers["last-modified"]
+    if head.status != 206 || etag != nil || lastModified != nil {
+      known.etag = etag
+      known.lastModified = lastModified
+    }
+    known.total = total
   }
 
   /// A strong ETag, else Last-Modified: what `If-Range` accepts.

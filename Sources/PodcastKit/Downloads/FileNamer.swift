@@ -82,7 +82,8 @@ public struct FileNamer: Sendable {
       switch scalar {
       case "/", "\\", ":", "|": out += "-"
       case "*", "?", "\"", "<", ">": out += "_"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += " "
+      // C0, DEL and C1 (U+0085 next line, U+009B is a terminal's CSI): none belongs in a name.
+      case _ where scalar.properties.generalCategory == .control: out += " "
       case _ where scalar.properties.generalCategory == .format: continue
       default: out.unicodeScalars.append(scalar)
       }

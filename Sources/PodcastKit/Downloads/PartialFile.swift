@@ -70,8 +70,10 @@ final class PartialFile {
     return read > 0 ? Array(buffer.prefix(read)) : []
   }
 
+  /// EFBIG (a `ulimit -f`) keeps its own words: calling it a full disk would send the user
+  /// looking for space that is there.
   private func writeError() -> DownloadError {
-    errno == ENOSPC || errno == EDQUOT || errno == EFBIG
+    errno == ENOSPC || errno == EDQUOT
       ? .diskFull(path: path)
       : .cannotWrite(path: path, reason: String(cString: strerror(errno)))
   }
