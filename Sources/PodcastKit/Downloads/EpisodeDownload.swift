@@ -38,7 +38,7 @@ struct EpisodeDownload {
   private func fetchAndFinish(_ file: PartialFile) async throws -> DownloadOutcome {
     var known = try ledger?.entry(for: job.url) ?? LedgerEntry(url: job.url, state: .queued)
     let bytes = try await fetchWithRetries(into: file, known: &known)
-    let finalPath = try Finisher.moveIntoPlace(
+    let finalPath = try Finisher.linkIntoPlace(
       file, episodesDirectory: episodesDirectory, relativePath: job.relativePath)
     known.state = .done
     known.bytes = bytes
@@ -46,6 +46,7 @@ struct EpisodeDownload {
     known.file = finalPath
     known.error = nil
     try? ledger?.save(known)
+    unlink(file.path)
     progress.finish(job.url, bytes: bytes)
     return .downloaded(file: finalPath, bytes: bytes)
   }
@@ -54,6 +55,11 @@ struct EpisodeDownload {
     guard let entry = try ledger?.entry(for: job.url), entry.state == .done, let file = entry.file,
       FileManager.default.fileExists(atPath: file)
     else { return nil }
+    // A run killed between recording and tidying up leaves the partial name behind.
+    let partialPath = partialsDirectory + "/" + PartialName.forURL(job.url)
+    if FileManager.default.fileExists(atPath: partialPath), (try? PartialFile(path: partialPath)) != nil {
+      unlink(partialPath)
+    }
     progress.finish(job.url, bytes: entry.bytes)
     return file
   }

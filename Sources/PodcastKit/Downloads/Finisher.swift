@@ -4,12 +4,14 @@ import Foundation
   import Glibc
 #endif
 
-/// Moves a verified partial file into the Episodes directory in one atomic step.
+/// Puts a verified partial file into the Episodes directory in one atomic step.
 ///
-/// `link(2)` then `unlink(2)` instead of `rename(2)`: link refuses to replace an existing file,
-/// so two episodes can never land on one path, and the file appears complete or not at all.
+/// `link(2)` instead of `rename(2)`: link refuses to replace an existing file, so two episodes
+/// can never land on one path, and the file appears complete or not at all. The caller records
+/// the download as done and only then removes the partial name, so a crash in between leaves
+/// a rerun that recognises its own link (same inode) instead of saving a second copy.
 enum Finisher {
-  static func moveIntoPlace(_ file: PartialFile, episodesDirectory: String, relativePath: String) throws -> String {
+  static func linkIntoPlace(_ file: PartialFile, episodesDirectory: String, relativePath: String) throws -> String {
     try file.sync()
     let target = try safeTarget(episodesDirectory: episodesDirectory, relativePath: relativePath)
     let directory = (target as NSString).deletingLastPathComponent
@@ -20,12 +22,13 @@ enum Finisher {
     }
     for candidate in candidates(for: target) {
       if link(file.path, candidate) == 0 {
-        unlink(file.path)
         syncDirectory(directory)
         return candidate
       }
       switch errno {
-      case EEXIST: continue
+      case EEXIST:
+        if isSameFile(file.path, candidate) { return candidate }
+        continue
       case EXDEV:
         if FileManager.default.fileExists(atPath: candidate) { continue }
         return try copyAcrossFilesystems(file, to: candidate)
@@ -68,12 +71,17 @@ enum Finisher {
       guard rename(hidden, target) == 0 else {
         throw DownloadError.cannotWrite(path: target, reason: String(cString: strerror(errno)))
       }
-      unlink(file.path)
       return target
     } catch {
       try? FileManager.default.removeItem(atPath: hidden)
       throw error
     }
+  }
+
+  private static func isSameFile(_ first: String, _ second: String) -> Bool {
+    var a = stat()
+    var b = stat()
+    return stat(first, &a) == 0 && stat(second, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
   }
 
   private static func syncDirectory(_ path: String) {
