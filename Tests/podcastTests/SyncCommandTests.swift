@@ -112,8 +112,10 @@ final class SyncCommandTests: LibraryTestCase {
     XCTAssertEqual(sync.status, 1, sync.stderr)
     assertEpisodeFiles(good.map(\.newest))
     let lines = sync.stderr.split(separator: "\n").map(String.init)
-    for show in broken {
-      XCTAssertEqual(lines.filter { $0.contains(show.slug) || $0.contains(show.feedURL) }.count, 1, "\(show.slug): \(sync.stderr)")
+    for (show, reason) in zip(broken, ["500", "HTML", "timed out"]) {
+      let named = lines.filter { $0.contains(show.feedURL) }
+      XCTAssertEqual(named.count, 1, "\(show.slug): \(sync.stderr)")
+      XCTAssertTrue(named.first?.contains(reason) ?? false, "\(show.slug) without \(reason): \(sync.stderr)")
     }
     XCTAssertFalse(sync.stderr.contains("good1") || sync.stderr.contains("good2"), sync.stderr)
 
@@ -222,6 +224,31 @@ final class SyncCommandTests: LibraryTestCase {
     XCTAssertEqual(try subscriptions().count, 1)
     XCTAssertEqual(try statusRow(for: show.newest)?["state"] as? String, "done")
     XCTAssertEqual(binary.partialFiles(), [])
+  }
+
+  func testCtrlCExits130AndTheNextRunFinishes() throws {
+    let show = Show("interrupted", episodes: 1, size: 200_000, on: server)
+    try subscribe(show)
+    show.enclosure = { $0.trickling(bytesPerSecond: 40_000) }
+    show.serve()
+
+    let running = try binary.start(["sync"])
+    try eventually("part of the episode to arrive") {
+      (try statusRow(for: show.newest)?["bytes"] as? Int ?? 0) > 0
+    }
+    running.signal(SIGINT)
+    let interrupted = try running.wait(timeout: 10)
+    XCTAssertEqual(interrupted.status, 130, interrupted.stderr)
+    XCTAssertTrue(interrupted.stderr.contains("interrupted"), interrupted.stderr)
+    XCTAssertEqual(binary.episodeFiles(), [])
+    XCTAssertEqual(try statusRow(for: show.newest)?["state"] as? String, "paused")
+
+    show.enclosure = { $0 }
+    show.serve()
+    let rerun = try podcast("sync")
+    XCTAssertEqual(rerun.status, 0, rerun.stderr)
+    assertEpisodeFiles([show.newest])
+    XCTAssertNotNil(server.requests(for: show.newest.path).last?.header("range"), "the rerun started over")
   }
 
   func testUnknownOrAmbiguousNameIsOneLineAndChangesNothing() throws {
