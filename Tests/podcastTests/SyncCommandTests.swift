@@ -251,6 +251,27 @@ final class SyncCommandTests: LibraryTestCase {
     XCTAssertNotNil(server.requests(for: show.newest.path).last?.header("range"), "the rerun started over")
   }
 
+  func testSyncKilledWhileCheckingFeedsStillGetsTheNewEpisodesNextTime() throws {
+    let fast = Show("fast", episodes: 1, on: server)
+    let slow = Show("slow", episodes: 1, on: server)
+    for show in [fast, slow] { try subscribe(show) }
+    XCTAssertEqual(try podcast("sync").status, 0)
+    fast.publish(1)
+    server.set(slow.feedPath, .text("<rss>", contentType: "application/rss+xml").stalling(after: 0, seconds: nil))
+
+    let running = try binary.start(["sync"])
+    eventually("the fast feed to be answered") { responses.entries.filter { $0.path == fast.feedPath }.count == 3 }
+    usleep(500_000)
+    running.signal(SIGKILL)
+    _ = try? running.wait()
+    XCTAssertEqual(requestCount(fast.newest), 0, "the killed sync got as far as downloading")
+
+    slow.serve()
+    let rerun = try podcast("sync")
+    XCTAssertEqual(rerun.status, 0, rerun.stderr)
+    assertEpisodeFiles([fast.episode(1), slow.episode(1), fast.episode(2)])
+  }
+
   func testUnknownOrAmbiguousNameIsOneLineAndChangesNothing() throws {
     for slug in ["alpha", "alpine"] { try subscribe(Show(slug, episodes: 1, on: server)) }
     let before = server.requests.count
