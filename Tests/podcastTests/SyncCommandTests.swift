@@ -175,9 +175,9 @@ final class SyncCommandTests: LibraryTestCase {
   }
 
   func testOverlappingSyncExits75UnlessAskedToWait() throws {
-    let show = Show("slow", episodes: 1, size: 120_000, on: server)
+    let show = Show("slow", episodes: 1, size: 180_000, on: server)
     try subscribe(show)
-    show.enclosure = { $0.trickling(bytesPerSecond: 60_000) }
+    show.enclosure = { $0.trickling(bytesPerSecond: 45_000) }
     show.serve()
 
     let running = try binary.start(["sync"])
