@@ -35,7 +35,8 @@ final class StatusCommandTests: LibraryTestCase {
     XCTAssertGreaterThan(after["bytes"] as? Int ?? 0, 0)
     let text = try podcast("status")
     XCTAssertEqual(text.status, 0, text.stderr)
-    XCTAssertTrue(text.stdout.contains("paused") && text.stdout.contains("live episode 1"), text.stdout)
+    XCTAssertTrue(
+      text.stdout.contains("paused") && text.stdout.contains("live episode 1"), text.stdout)
     XCTAssertFalse(text.stdout.contains("downloading"), text.stdout)
   }
 
@@ -56,12 +57,15 @@ final class StatusCommandTests: LibraryTestCase {
     XCTAssertTrue((failed["error"] as? String ?? "").contains("404"), "\(failed)")
 
     let text = try podcast("status")
-    let failedLine = text.stdout.split(separator: "\n").first { $0.contains("mixed episode 1") } ?? ""
+    let failedLine =
+      text.stdout.split(separator: "\n").first { $0.contains("mixed episode 1") } ?? ""
     XCTAssertTrue(failedLine.contains("failed") && failedLine.contains("404"), text.stdout)
   }
 
   func testEmptyLibrarySaysSo() throws {
     XCTAssertEqual(try statusRows().count, 0)
-    XCTAssertEqual(try podcast("status").stdout.trimmingCharacters(in: .whitespacesAndNewlines), "No downloads yet.")
+    XCTAssertEqual(
+      try podcast("status").stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+      "No downloads yet.")
   }
 }

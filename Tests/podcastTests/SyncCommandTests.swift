@@ -7,29 +7,37 @@ final class SyncCommandTests: LibraryTestCase {
   func testFirstSyncTakesTheNewestOfEachFeedAndTheSecondCostsOne304Each() throws {
     let shows = (1...50).map { Show("show\($0)", episodes: 3, size: 3_000, on: server) }
     let opml = binary.library + "/feeds.opml"
-    let outlines = shows.map { "<outline type=\"rss\" text=\"\($0.slug)\" xmlUrl=\"\($0.feedURL)\"/>" }
-    try Data("<opml version=\"2.0\"><body>\(outlines.joined())</body></opml>".utf8).write(to: URL(fileURLWithPath: opml))
+    let outlines = shows.map {
+      "<outline type=\"rss\" text=\"\($0.slug)\" xmlUrl=\"\($0.feedURL)\"/>"
+    }
+    try Data("<opml version=\"2.0\"><body>\(outlines.joined())</body></opml>".utf8).write(
+      to: URL(fileURLWithPath: opml))
     XCTAssertEqual(try podcast("import", opml).status, 0)
 
     let first = try podcast("sync")
     XCTAssertEqual(first.status, 0, first.stderr)
     assertEpisodeFiles(shows.map(\.newest))
     for show in shows {
-      XCTAssertEqual(requestCount(show.episode(1)) + requestCount(show.episode(2)), 0, "older episodes of \(show.slug) were fetched")
+      XCTAssertEqual(
+        requestCount(show.episode(1)) + requestCount(show.episode(2)), 0,
+        "older episodes of \(show.slug) were fetched")
     }
 
     let before = server.requests.count
     let second = try podcast("sync")
     XCTAssertEqual(second.status, 0, second.stderr)
     let again = server.requests.dropFirst(before)
-    XCTAssertEqual(Set(again.map(\.path)), Set(shows.map(\.feedPath)), "the second sync asks for the feeds only")
+    XCTAssertEqual(
+      Set(again.map(\.path)), Set(shows.map(\.feedPath)), "the second sync asks for the feeds only")
     XCTAssertEqual(again.count, 50)
     for request in again {
       let show = try XCTUnwrap(shows.first { $0.feedPath == request.path })
       XCTAssertEqual(request.header("if-none-match"), show.etag, request.path)
       XCTAssertNotNil(request.header("if-modified-since"), request.path)
     }
-    eventually("the server to log 100 feed responses") { responses.entries.filter { $0.path.hasSuffix("feed.xml") }.count == 100 }
+    eventually("the server to log 100 feed responses") {
+      responses.entries.filter { $0.path.hasSuffix("feed.xml") }.count == 100
+    }
     let answers = responses.entries.filter { $0.path.hasSuffix("feed.xml") }.suffix(50)
     XCTAssertEqual(answers.map(\.status), Array(repeating: 304, count: 50))
     assertEpisodeFiles(shows.map(\.newest))
@@ -44,7 +52,8 @@ final class SyncCommandTests: LibraryTestCase {
     show.publish(2)
     let next = try json("sync", "--json") as? [String: Any]
     let downloaded = try XCTUnwrap(next?["downloaded"] as? [[String: Any]])
-    XCTAssertEqual(Set(downloaded.compactMap { $0["title"] as? String }), ["daily episode 4", "daily episode 5"])
+    XCTAssertEqual(
+      Set(downloaded.compactMap { $0["title"] as? String }), ["daily episode 4", "daily episode 5"])
     assertEpisodeFiles([show.episode(3), show.episode(4), show.episode(5)])
     XCTAssertEqual(requestCount(show.episode(4)), 1)
     XCTAssertEqual(requestCount(show.episode(5)), 1)
@@ -53,7 +62,9 @@ final class SyncCommandTests: LibraryTestCase {
 
   func testPermanentRedirectMovesTheSubscription() throws {
     let show = Show("moved", episodes: 2, at: "/new/feed.xml", on: server)
-    server.set("/old/feed.xml", .text(FeedFixture.rss(title: "old", episodes: show.episodes, base: server.baseURL)))
+    server.set(
+      "/old/feed.xml",
+      .text(FeedFixture.rss(title: "old", episodes: show.episodes, base: server.baseURL)))
     _ = try podcast("subscribe", server.url("/old/feed.xml"), "--name", "moved")
     server.set("/old/feed.xml", .redirect(to: show.feedURL, status: 301))
 
@@ -66,7 +77,8 @@ final class SyncCommandTests: LibraryTestCase {
     let oldHits = server.requests(for: "/old/feed.xml").count
     let newHits = server.requests(for: show.feedPath).count
     XCTAssertEqual(try podcast("sync").status, 0)
-    XCTAssertEqual(server.requests(for: "/old/feed.xml").count, oldHits, "the next sync still asked the old URL")
+    XCTAssertEqual(
+      server.requests(for: "/old/feed.xml").count, oldHits, "the next sync still asked the old URL")
     XCTAssertEqual(server.requests(for: show.feedPath).count, newHits + 1)
   }
 
@@ -104,8 +116,11 @@ final class SyncCommandTests: LibraryTestCase {
     let broken = ["error500", "webpage", "silent"].map { Show($0, episodes: 2, on: server) }
     for show in good + broken { try subscribe(show) }
     server.set(broken[0].feedPath, .status(500, body: "Internal Server Error"))
-    server.set(broken[1].feedPath, .html("<html><body><h1>Welcome to the hotel wifi</h1></body></html>"))
-    server.set(broken[2].feedPath, .text("<rss>", contentType: "application/rss+xml").stalling(after: 0, seconds: nil))
+    server.set(
+      broken[1].feedPath, .html("<html><body><h1>Welcome to the hotel wifi</h1></body></html>"))
+    server.set(
+      broken[2].feedPath,
+      .text("<rss>", contentType: "application/rss+xml").stalling(after: 0, seconds: nil))
     binary.environment["PODCAST_TIMEOUT"] = "1"
 
     let sync = try podcast("sync")
@@ -115,7 +130,8 @@ final class SyncCommandTests: LibraryTestCase {
     for (show, reason) in zip(broken, ["500", "HTML", "timed out"]) {
       let named = lines.filter { $0.contains(show.feedURL) }
       XCTAssertEqual(named.count, 1, "\(show.slug): \(sync.stderr)")
-      XCTAssertTrue(named.first?.contains(reason) ?? false, "\(show.slug) without \(reason): \(sync.stderr)")
+      XCTAssertTrue(
+        named.first?.contains(reason) ?? false, "\(show.slug) without \(reason): \(sync.stderr)")
     }
     XCTAssertFalse(sync.stderr.contains("good1") || sync.stderr.contains("good2"), sync.stderr)
 
@@ -144,15 +160,21 @@ final class SyncCommandTests: LibraryTestCase {
       XCTAssertTrue(text.stdout.contains(file), "\(file) not in: \(text.stdout)")
     }
     XCTAssertEqual(binary.episodeFiles(), [])
-    XCTAssertTrue(shows.allSatisfy { requestCount($0.newest) == 0 }, "a dry run downloaded something")
-    XCTAssertTrue(try subscriptions().allSatisfy { $0["lastChecked"] is NSNull }, "a dry run marked feeds checked")
+    XCTAssertTrue(
+      shows.allSatisfy { requestCount($0.newest) == 0 }, "a dry run downloaded something")
+    XCTAssertTrue(
+      try subscriptions().allSatisfy { $0["lastChecked"] is NSNull },
+      "a dry run marked feeds checked")
 
     let real = try XCTUnwrap(try json("sync", "--json") as? [String: Any])
     XCTAssertEqual(Set(real.keys), ["downloaded", "skipped", "failed"])
     let downloaded = try XCTUnwrap(real["downloaded"] as? [[String: Any]])
     XCTAssertEqual(Set(downloaded.compactMap { $0["file"] as? String }), Set(plannedFiles))
-    XCTAssertEqual(Set(downloaded.compactMap { $0["url"] as? String }), Set(shows.map { server.url($0.newest.path) }))
-    XCTAssertEqual(Set(downloaded.compactMap { $0["title"] as? String }), Set(shows.map(\.newest.title)))
+    XCTAssertEqual(
+      Set(downloaded.compactMap { $0["url"] as? String }),
+      Set(shows.map { server.url($0.newest.path) }))
+    XCTAssertEqual(
+      Set(downloaded.compactMap { $0["title"] as? String }), Set(shows.map(\.newest.title)))
     XCTAssertEqual(downloaded.compactMap { $0["bytes"] as? Int }, [4_000, 4_000])
     XCTAssertEqual((real["failed"] as? [Any])?.count, 0)
     assertEpisodeFiles(shows.map(\.newest))
@@ -219,7 +241,8 @@ final class SyncCommandTests: LibraryTestCase {
     XCTAssertEqual(rerun.status, 0, rerun.stderr)
     assertEpisodeFiles([show.newest])
     let range = server.requests(for: show.newest.path).last?.header("range") ?? ""
-    XCTAssertTrue(range.hasPrefix("bytes=") && !range.hasPrefix("bytes=0-"), "no resuming Range: \(range)")
+    XCTAssertTrue(
+      range.hasPrefix("bytes=") && !range.hasPrefix("bytes=0-"), "no resuming Range: \(range)")
     XCTAssertEqual(requestCount(show.episode(1)), 0)
     XCTAssertEqual(try subscriptions().count, 1)
     XCTAssertEqual(try statusRow(for: show.newest)?["state"] as? String, "done")
@@ -248,7 +271,8 @@ final class SyncCommandTests: LibraryTestCase {
     let rerun = try podcast("sync")
     XCTAssertEqual(rerun.status, 0, rerun.stderr)
     assertEpisodeFiles([show.newest])
-    XCTAssertNotNil(server.requests(for: show.newest.path).last?.header("range"), "the rerun started over")
+    XCTAssertNotNil(
+      server.requests(for: show.newest.path).last?.header("range"), "the rerun started over")
   }
 
   func testSyncKilledWhileCheckingFeedsStillGetsTheNewEpisodesNextTime() throws {
@@ -257,10 +281,14 @@ final class SyncCommandTests: LibraryTestCase {
     for show in [fast, slow] { try subscribe(show) }
     XCTAssertEqual(try podcast("sync").status, 0)
     fast.publish(1)
-    server.set(slow.feedPath, .text("<rss>", contentType: "application/rss+xml").stalling(after: 0, seconds: nil))
+    server.set(
+      slow.feedPath,
+      .text("<rss>", contentType: "application/rss+xml").stalling(after: 0, seconds: nil))
 
     let running = try binary.start(["sync"])
-    eventually("the fast feed to be answered") { responses.entries.filter { $0.path == fast.feedPath }.count == 3 }
+    eventually("the fast feed to be answered") {
+      responses.entries.filter { $0.path == fast.feedPath }.count == 3
+    }
     usleep(500_000)
     running.signal(SIGKILL)
     _ = try? running.wait()
@@ -279,14 +307,18 @@ final class SyncCommandTests: LibraryTestCase {
       let result = try podcast("sync", name)
       XCTAssertEqual(result.status, 1, name)
       XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
-      for word in expected { XCTAssertTrue(result.stderr.contains(word), "\(name): \(result.stderr)") }
+      for word in expected {
+        XCTAssertTrue(result.stderr.contains(word), "\(name): \(result.stderr)")
+      }
     }
     XCTAssertEqual(server.requests.count, before, "a sync with a bad name fetched something")
     XCTAssertEqual(binary.episodeFiles(), [])
 
     let chosen = try podcast("sync", "alpi")
     XCTAssertEqual(chosen.status, 0, chosen.stderr)
-    XCTAssertEqual(server.requests.dropFirst(before).filter { $0.path.hasSuffix("feed.xml") }.map(\.path), ["/alpine/feed.xml"])
+    XCTAssertEqual(
+      server.requests.dropFirst(before).filter { $0.path.hasSuffix("feed.xml") }.map(\.path),
+      ["/alpine/feed.xml"])
   }
 
   func testLibraryThatCannotBeCreatedIsAClearError() throws {

@@ -29,13 +29,17 @@ class LibraryTestCase: XCTestCase {
   }
 
   /// Runs a command that must succeed and returns its stdout parsed as JSON.
-  func json(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) throws -> Any {
+  func json(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) throws
+    -> Any
+  {
     let result = try binary.run(arguments)
     XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)", file: file, line: line)
     return try result.json()
   }
 
-  func subscribe(_ show: Show, keep: Int? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+  func subscribe(_ show: Show, keep: Int? = nil, file: StaticString = #filePath, line: UInt = #line)
+    throws
+  {
     var arguments = ["subscribe", show.feedURL, "--name", show.slug]
     if let keep { arguments += ["--keep", String(keep)] }
     let result = try binary.run(arguments)
@@ -56,7 +60,9 @@ class LibraryTestCase: XCTestCase {
 
   /// The contents of every finished file under Episodes.
   func episodeBodies() -> [Data] {
-    binary.episodeFiles().compactMap { FileManager.default.contents(atPath: binary.episodesDirectory + "/" + $0) }
+    binary.episodeFiles().compactMap {
+      FileManager.default.contents(atPath: binary.episodesDirectory + "/" + $0)
+    }
   }
 
   /// Whether the finished files are exactly these episodes, byte for byte.
@@ -64,9 +70,11 @@ class LibraryTestCase: XCTestCase {
     _ expected: [FakeEpisode], file: StaticString = #filePath, line: UInt = #line
   ) {
     let bodies = episodeBodies()
-    XCTAssertEqual(bodies.count, expected.count, "files: \(binary.episodeFiles())", file: file, line: line)
+    XCTAssertEqual(
+      bodies.count, expected.count, "files: \(binary.episodeFiles())", file: file, line: line)
     for episode in expected where !bodies.contains(episode.body) {
-      XCTFail("no file holds \(episode.title); files: \(binary.episodeFiles())", file: file, line: line)
+      XCTFail(
+        "no file holds \(episode.title); files: \(binary.episodeFiles())", file: file, line: line)
     }
   }
 

@@ -21,7 +21,8 @@ final class ResponseLog: Sendable {
     lines.withLock { $0 }.compactMap { line in
       let parts = line.split(separator: " ")
       guard parts.count >= 3, let status = Int(parts[2]) else { return nil }
-      return Entry(method: String(parts[0]), path: String(parts[1].prefix { $0 != "?" }), status: status)
+      return Entry(
+        method: String(parts[0]), path: String(parts[1].prefix { $0 != "?" }), status: status)
     }
   }
 

@@ -17,7 +17,10 @@ final class Show {
   /// Raw XML added to the channel, e.g. `<itunes:new-feed-url>`.
   var channelExtra = ""
 
-  init(_ slug: String, episodes count: Int, size: Int = 4_000, at feedPath: String? = nil, on server: LoopbackServer) {
+  init(
+    _ slug: String, episodes count: Int, size: Int = 4_000, at feedPath: String? = nil,
+    on server: LoopbackServer
+  ) {
     self.slug = slug
     self.feedPath = feedPath ?? "/\(slug)/feed.xml"
     self.server = server
@@ -45,13 +48,16 @@ final class Show {
 
   /// Serves the feed and every enclosure again (after changing `enclosure` or `channelExtra`).
   func serve() {
-    let xml = FeedFixture.rss(title: "\(slug) show", episodes: episodes, base: server.baseURL, channelExtra: channelExtra)
+    let xml = FeedFixture.rss(
+      title: "\(slug) show", episodes: episodes, base: server.baseURL, channelExtra: channelExtra)
     server.set(
       feedPath,
       .text(xml, contentType: "application/rss+xml").withETag(etag)
         .withLastModified(Date(timeIntervalSince1970: 1_700_000_000 + Double(version) * 60)))
     for episode in episodes {
-      server.set(episode.path, enclosure(.data(episode.body, contentType: episode.type).withETag("\"\(episode.guid)\"")))
+      server.set(
+        episode.path,
+        enclosure(.data(episode.body, contentType: episode.type).withETag("\"\(episode.guid)\"")))
     }
   }
 
