@@ -21,11 +21,11 @@ struct Import: ParsableCommand {
       var failed = 0
       for entry in entries where !subscribed.contains(entry.feedURL) {
         do {
-          let base = entry.title.map(SubscriptionName.slug)
+          let base = entry.name ?? entry.title.map(SubscriptionName.slug)
             ?? SubscriptionName.guess(fromFeed: entry.feedURL)
           try store.addSubscription(
             name: try store.availableName(basedOn: base), feedURL: entry.feedURL,
-            title: entry.title, keep: nil)
+            title: entry.title, keep: entry.keep)
           added += 1
         } catch {
           Console.error("cannot import \(entry.feedURL): \(error)")

@@ -104,5 +104,13 @@ final class SubscriptionCommandTests: XCTestCase {
     let other = library.appendingPathComponent("other")
     let again = try PodcastBinary.run(["import", file.path], environment: ["PODCAST_LIBRARY": other.path])
     XCTAssertTrue(again.stdout.contains("Imported 2 subscriptions"), again.stdout)
+    XCTAssertEqual(try listed(in: other), try listed(in: library), "the export did not import into the same list")
+  }
+
+  /// Each subscription's name and feed URL, in order.
+  private func listed(in library: URL) throws -> [String] {
+    let result = try PodcastBinary.run(["subscriptions", "--json"], environment: ["PODCAST_LIBRARY": library.path])
+    let items = try XCTUnwrap(try result.json() as? [[String: Any]])
+    return items.map { "\($0["name"] ?? "") \($0["feedURL"] ?? "")" }
   }
 }

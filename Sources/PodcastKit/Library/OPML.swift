@@ -4,10 +4,16 @@ import Foundation
 public struct OPMLEntry: Sendable, Equatable {
   public var title: String?
   public var feedURL: String
+  /// The subscription's name and retention, from our own export (`podcastName`, `podcastKeep`),
+  /// so an export imports into the same list; other apps' files leave them nil.
+  public var name: String?
+  public var keep: Int?
 
-  public init(title: String?, feedURL: String) {
+  public init(title: String?, feedURL: String, name: String? = nil, keep: Int? = nil) {
     self.title = title
     self.feedURL = feedURL
+    self.name = name
+    self.keep = keep
   }
 }
 
@@ -44,8 +50,10 @@ public enum OPML {
     ]
     for subscription in subscriptions {
       let text = escaped(subscription.title ?? subscription.name)
+      // OPML 2.0 lets outlines carry extra attributes; other apps ignore these two.
+      let keep = subscription.keep.map { #" podcastKeep="\#($0)""# } ?? ""
       lines.append(
-        #"    <outline type="rss" text="\#(text)" title="\#(text)" xmlUrl="\#(escaped(subscription.feedURL))"/>"#
+        #"    <outline type="rss" text="\#(text)" title="\#(text)" xmlUrl="\#(escaped(subscription.feedURL))" podcastName="\#(escaped(subscription.name))"\#(keep)/>"#
       )
     }
     lines += ["  </body>", "</opml>", ""]
@@ -61,7 +69,12 @@ public enum OPML {
     let title = [lowered["title"], lowered["text"]]
       .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }
       .first { !$0.isEmpty }
-    return OPMLEntry(title: title, feedURL: url)
+    let name = lowered["podcastname"]?.trimmingCharacters(in: .whitespacesAndNewlines)
+    return OPMLEntry(
+      title: title, feedURL: url,
+      // All digits would read as a subscription number, so such a name is not taken.
+      name: name.flatMap { $0.isEmpty || $0.allSatisfy(\.isNumber) ? nil : $0 },
+      keep: lowered["podcastkeep"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil })
   }
 
   /// Attribute text: the five XML escapes, and line breaks kept as character references

@@ -121,6 +121,9 @@ public struct SyncPlanner: Sendable {
       if firstSync && offset > 0 { break }
       planned.append(plannedDownload(episode, podcast: feed.podcast, index: offset + 1, subscription: subscription, key: seen[offset].key))
     }
+    // Queued at once, not after every feed is checked: a run killed meanwhile has already
+    // marked these seen, and the next run would find nothing new to fetch.
+    if !dryRun { markQueued(planned) }
     return planned
   }
 

@@ -82,7 +82,7 @@ final class OPMLTests: XCTestCase {
   func testExportParsesBackToTheSameFeeds() throws {
     let subscriptions = [
       Subscription(id: 1, name: "a", feedURL: "https://a.example/feed?x=1&y=2", title: "Tom & \"Jerry\" <3>"),
-      Subscription(id: 2, name: "b-name", feedURL: "https://b.example/rss", title: nil),
+      Subscription(id: 2, name: "b-name", feedURL: "https://b.example/rss", title: nil, keep: 3),
     ]
     let document = OPML.export(subscriptions, created: Date(timeIntervalSince1970: 1_714_557_600))
     XCTAssertTrue(document.contains("<dateCreated>Wed, 01 May 2024 10:00:00 +0000</dateCreated>"))
@@ -91,8 +91,8 @@ final class OPMLTests: XCTestCase {
     XCTAssertEqual(
       try OPML.parse(Data(document.utf8)),
       [
-        OPMLEntry(title: "Tom & \"Jerry\" <3>", feedURL: "https://a.example/feed?x=1&y=2"),
-        OPMLEntry(title: "b-name", feedURL: "https://b.example/rss"),
+        OPMLEntry(title: "Tom & \"Jerry\" <3>", feedURL: "https://a.example/feed?x=1&y=2", name: "a"),
+        OPMLEntry(title: "b-name", feedURL: "https://b.example/rss", name: "b-name", keep: 3),
       ])
   }
 }

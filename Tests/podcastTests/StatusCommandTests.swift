@@ -1,0 +1,71 @@
+import Foundation
+import LoopbackServer
+import XCTest
+
+/// `podcast status`: the progress buffer as the store has it, including downloads another
+/// `podcast` process is running right now.
+final class StatusCommandTests: LibraryTestCase {
+  func testShowsALiveDownloadInAnotherProcessThenPausedAfterItIsKilled() throws {
+    let show = Show("live", episodes: 1, size: 150_000, on: server)
+    show.enclosure = { $0.trickling(bytesPerSecond: 30_000) }
+    show.serve()
+    let url = server.url(show.newest.path)
+
+    let download = try binary.start(["download", show.feedURL])
+    var live: [String: Any] = [:]
+    try eventually("status to show the download running") {
+      guard let row = try statusRow(for: show.newest), row["state"] as? String == "downloading",
+        (row["bytes"] as? Int ?? 0) > 0
+      else { return false }
+      live = row
+      return true
+    }
+    XCTAssertEqual(live["url"] as? String, url)
+    XCTAssertEqual(live["total"] as? Int, 150_000)
+    XCTAssertEqual(live["title"] as? String, "live episode 1")
+    XCTAssertEqual(live["podcast"] as? String, "live show")
+    let progress = try XCTUnwrap(live["progress"] as? Double)
+    XCTAssertTrue(progress > 0 && progress < 1, "\(progress)")
+    XCTAssertNotNil(live["updated"] as? String)
+
+    download.signal(SIGKILL)
+    _ = try? download.wait()
+    let after = try XCTUnwrap(try statusRow(for: show.newest))
+    XCTAssertEqual(after["state"] as? String, "paused")
+    XCTAssertGreaterThan(after["bytes"] as? Int ?? 0, 0)
+    let text = try podcast("status")
+    XCTAssertEqual(text.status, 0, text.stderr)
+    XCTAssertTrue(
+      text.stdout.contains("paused") && text.stdout.contains("live episode 1"), text.stdout)
+    XCTAssertFalse(text.stdout.contains("downloading"), text.stdout)
+  }
+
+  func testFailedDownloadsShowTheReasonAndFinishedOnesShowDone() throws {
+    let show = Show("mixed", episodes: 2, on: server)
+    server.set(show.episode(1).path, .status(404, body: "gone"))
+
+    let result = try podcast("download", show.feedURL, "1-2")
+    XCTAssertEqual(result.status, 1, result.stderr)
+
+    let done = try XCTUnwrap(try statusRow(for: show.episode(2)))
+    XCTAssertEqual(done["state"] as? String, "done")
+    XCTAssertEqual(done["bytes"] as? Int, 4_000)
+    XCTAssertEqual(done["total"] as? Int, 4_000)
+    XCTAssertEqual(done["progress"] as? Double, 1)
+    let failed = try XCTUnwrap(try statusRow(for: show.episode(1)))
+    XCTAssertEqual(failed["state"] as? String, "failed")
+    XCTAssertTrue((failed["error"] as? String ?? "").contains("404"), "\(failed)")
+
+    let text = try podcast("status")
+    let failedLine =
+      text.stdout.split(separator: "\n").first { $0.contains("mixed episode 1") } ?? ""
+    XCTAssertTrue(failedLine.contains("failed") && failedLine.contains("404"), text.stdout)
+  }
+
+  func testEmptyLibrarySaysSo() throws {
+    XCTAssertEqual(try statusRows().count, 0)
+    XCTAssertEqual(
+      try podcast("status").stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+      "No downloads yet.")
+  }
+}
