@@ -25,11 +25,7 @@ struct Download: AsyncParsableCommand {
   @Flag(help: "Download every episode.")
   var all = false
 
-  @Option(help: "Downloads at once (at most 2 per server).")
-  var concurrency = 4
-
-  @Option(help: "File name template: {podcast} {date} {title} {guid} {index} {season} {number} {filename} {ext}.")
-  var nameTemplate = FileNamer.defaultTemplate
+  @OptionGroup var settings: DownloadSettings
 
   @Flag(help: "Print JSON.")
   var json = false
@@ -40,10 +36,8 @@ struct Download: AsyncParsableCommand {
     let modes = [!selection.isEmpty, latest != nil, all].filter { $0 }.count
     if modes > 1 { throw ValidationError("use a selection, --latest or --all, not several") }
     if let latest, latest < 1 { throw ValidationError("--latest must be at least 1") }
-    if !(1...32).contains(concurrency) { throw ValidationError("--concurrency must be from 1 to 32") }
     do {
       _ = try EpisodeSelection(parsing: selection)
-      _ = try FileNamer(template: nameTemplate)
     } catch {
       throw ValidationError(String(describing: error))
     }
@@ -54,7 +48,7 @@ struct Download: AsyncParsableCommand {
     let resolved = try await context.resolveOrExit(feed)
     let episodes = resolved.feed.episodes
     let indexes = try chosenIndexes(episodeCount: episodes.count)
-    let namer = try FileNamer(template: nameTemplate)
+    let namer = try settings.namer()
     let jobs = indexes.map { index in
       DownloadJob(
         url: episodes[index - 1].enclosure.url, title: episodes[index - 1].title,
@@ -67,11 +61,9 @@ struct Download: AsyncParsableCommand {
       try startInBackground(library)
       return
     }
-    var options = DownloadOptions()
-    options.concurrency = concurrency
     let manager = DownloadManager(
       episodesDirectory: library.paths.episodes, partialsDirectory: library.paths.partials,
-      http: context.http, ledger: library.ledger, options: options)
+      http: context.http, ledger: library.ledger, options: settings.options)
     let results = await DownloadRun(manager: manager, json: json).perform(jobs)
     if json {
       Console.print(DownloadRun.document(results).rendered())

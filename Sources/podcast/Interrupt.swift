@@ -1,26 +1,39 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// Ctrl-C and `kill`: partial downloads are already on disk and resumable, so stopping is just
-/// tidying the terminal, one line of explanation, and exit 130.
+/// Ctrl-C and `kill`: partial downloads are already on disk and resumable, and the database is
+/// transactional, so stopping is just tidying the terminal, one line of explanation, and exit
+/// 130. Commands install it early and update the message as their work changes.
 enum Interrupt {
-  nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+  private struct Handler {
+    var message = "interrupted"
+    var beforeExit: @Sendable () -> Void = {}
+  }
 
-  static func install(message: String, beforeExit: @escaping @Sendable () -> Void = {}) {
+  private static let handler = Mutex(Handler())
+  nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+  private static let installOnce: Void = {
     for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
       signal(signalNumber, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
       source.setEventHandler {
-        beforeExit()
-        Console.error(message)
+        let current = handler.withLock { $0 }
+        current.beforeExit()
+        Console.error(current.message)
         exit(signalNumber == SIGINT ? 130 : 128 + signalNumber)
       }
       source.resume()
       sources.append(source)
     }
+  }()
+
+  static func install(message: String, beforeExit: @escaping @Sendable () -> Void = {}) {
+    _ = installOnce
+    handler.withLock { $0 = Handler(message: message, beforeExit: beforeExit) }
   }
 }

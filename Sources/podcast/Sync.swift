@@ -26,21 +26,12 @@ struct Sync: AsyncParsableCommand {
   @Flag(help: "Wait for another running sync to finish instead of exiting 75.")
   var wait = false
 
-  @Option(help: "Downloads at once (at most 2 per server).")
-  var concurrency = 4
-
-  @Option(help: "File name template (see `podcast download --help`).")
-  var nameTemplate = FileNamer.defaultTemplate
+  @OptionGroup var settings: DownloadSettings
 
   @Flag(help: "Print JSON.")
   var json = false
 
   @OptionGroup var backgroundOptions: BackgroundOptions
-
-  func validate() throws {
-    if !(1...32).contains(concurrency) { throw ValidationError("--concurrency must be from 1 to 32") }
-    do { _ = try FileNamer(template: nameTemplate) } catch { throw ValidationError(String(describing: error)) }
-  }
 
   func run() async throws {
     let context = CommandContext(libraryOptions: libraryOptions)
@@ -50,12 +41,13 @@ struct Sync: AsyncParsableCommand {
       if !quiet { Console.print("Syncing in the background (pid \(pid)); follow it with `podcast status`.") }
       return
     }
+    Interrupt.install(message: "interrupted: run podcast sync again to finish; partial downloads are kept")
     let lock = try acquireLock(library.paths)
     defer { lock.release() }
     let store = library.store
     let subscriptions = try chosenSubscriptions(store)
     let planner = SyncPlanner(
-      store: store, loader: FeedLoader(http: context.http), namer: try FileNamer(template: nameTemplate),
+      store: store, loader: FeedLoader(http: context.http), namer: try settings.namer(),
       dryRun: dryRun)
     let plan = await planner.plan(subscriptions)
     for feed in plan.failedFeeds {
@@ -67,11 +59,9 @@ struct Sync: AsyncParsableCommand {
       return
     }
     report(movedFeeds: plan)
-    var options = DownloadOptions()
-    options.concurrency = concurrency
     let manager = DownloadManager(
       episodesDirectory: library.paths.episodes, partialsDirectory: library.paths.partials,
-      http: context.http, ledger: store, options: options)
+      http: context.http, ledger: store, options: settings.options)
     let results = await DownloadRun(manager: manager, json: json, quiet: quiet).perform(plan.downloads.map(\.job))
     let finisher = SyncFinisher(store: store)
     finisher.record(plan, results: results)

@@ -7,30 +7,48 @@ extension LibraryStore {
   /// transaction. An episode counts as seen when its key is stored, or when it is a stored
   /// episode re-listed under a new GUID or URL (see `RelistedEpisodes`); such a stored row takes
   /// the new identity so it keeps its downloaded file.
+  ///
+  /// `queueing` turns the new episodes into downloads to queue; they are written in the same
+  /// transaction, so a run killed at any moment either saw nothing or queued the work too.
   @discardableResult
-  public func recordSeen(subscriptionId: Int64, episodes: [SeenEpisode]) throws -> [SeenEpisode] {
+  public func recordSeen(
+    subscriptionId: Int64, episodes: [SeenEpisode],
+    queueing: ([SeenEpisode]) -> [LedgerEntry] = { _ in [] }
+  ) throws -> [SeenEpisode] {
     try write { db in
-      guard try Subscription.exists(db, key: subscriptionId) else {
-        throw LibraryError.unknownSubscription(id: subscriptionId)
-      }
-      let stored = try SeenEpisode.filter(Column("subscriptionId") == subscriptionId).fetchAll(db)
-      var relisted = RelistedEpisodes(stored: stored, incoming: episodes)
-      var known = Set(stored.map(\.key))
-      var added: [SeenEpisode] = []
-      for var episode in episodes where !known.contains(episode.key) {
-        known.insert(episode.key)
-        if var previous = relisted.claim(episode) {
-          previous.adopt(identityOf: episode)
-          try previous.update(db)
-          continue
-        }
-        episode.id = nil
-        episode.subscriptionId = subscriptionId
-        try episode.insert(db, onConflict: .ignore)
-        added.append(episode)
+      let added = try insertSeen(db, subscriptionId: subscriptionId, episodes: episodes)
+      for entry in queueing(added) where try DownloadRecord.fetchOne(db, key: entry.url) == nil {
+        var record = DownloadRecord(
+          url: entry.url, podcastTitle: entry.podcastTitle ?? "", episodeTitle: entry.episodeTitle ?? "",
+          partialPath: paths.partials + "/" + PartialName.forURL(entry.url))
+        record.apply(entry)
+        try record.insert(db)
       }
       return added
     }
+  }
+
+  private func insertSeen(_ db: Database, subscriptionId: Int64, episodes: [SeenEpisode]) throws -> [SeenEpisode] {
+    guard try Subscription.exists(db, key: subscriptionId) else {
+      throw LibraryError.unknownSubscription(id: subscriptionId)
+    }
+    let stored = try SeenEpisode.filter(Column("subscriptionId") == subscriptionId).fetchAll(db)
+    var relisted = RelistedEpisodes(stored: stored, incoming: episodes)
+    var known = Set(stored.map(\.key))
+    var added: [SeenEpisode] = []
+    for var episode in episodes where !known.contains(episode.key) {
+      known.insert(episode.key)
+      if var previous = relisted.claim(episode) {
+        previous.adopt(identityOf: episode)
+        try previous.update(db)
+        continue
+      }
+      episode.id = nil
+      episode.subscriptionId = subscriptionId
+      try episode.insert(db, onConflict: .ignore)
+      added.append(episode)
+    }
+    return added
   }
 
   /// Oldest first: the order they were first seen in.

@@ -39,18 +39,7 @@ public struct SyncPlanner: Sendable {
       plan.feeds += part.feeds
       plan.downloads += part.downloads
     }
-    if !dryRun { markQueued(plan.downloads) }
     return plan
-  }
-
-  /// Written before any download starts, so a run killed now still leaves the work for the next.
-  private func markQueued(_ downloads: [SyncPlan.PlannedDownload]) {
-    for planned in downloads where (try? store.download(url: planned.job.url)) == nil {
-      try? store.save(
-        LedgerEntry(
-          url: planned.job.url, state: .queued, podcastTitle: planned.job.podcastTitle,
-          episodeTitle: planned.job.title))
-    }
   }
 
   private func refresh(_ original: Subscription) async -> SyncPlan {
@@ -67,7 +56,8 @@ public struct SyncPlanner: Sendable {
         subscription.lastModified = movedFrom == nil ? newValidators.lastModified : nil
         if subscription.title == nil { subscription.title = feed.podcast.title }
         let fresh = try newEpisodes(in: feed, for: subscription)
-        plan.downloads = try fresh + unfinishedDownloads(of: subscription, feed: feed)
+        let freshURLs = Set(fresh.map(\.job.url))
+        plan.downloads = try fresh + unfinishedDownloads(of: subscription, feed: feed).filter { !freshURLs.contains($0.job.url) }
         let outcome: SyncPlan.FeedOutcome = fresh.isEmpty ? .unchanged : .updated(newEpisodes: fresh.count)
         plan.feeds.append(.init(subscription: subscription, outcome: outcome, movedFrom: movedFrom))
       }
@@ -107,24 +97,34 @@ public struct SyncPlanner: Sendable {
     let seen = feed.episodes.map {
       SeenEpisode(subscriptionId: id, guid: $0.guid, enclosureURL: $0.enclosure.url, title: $0.title, published: $0.published)
     }
-    let added: [SeenEpisode]
+    let wanted = { (added: [SeenEpisode]) -> [SyncPlan.PlannedDownload] in
+      let addedKeys = Set(added.map(\.key))
+      var planned: [SyncPlan.PlannedDownload] = []
+      for (offset, episode) in feed.episodes.enumerated() where addedKeys.contains(seen[offset].key) {
+        if subscription.lastChecked == nil && offset > 0 { break }
+        planned.append(
+          self.plannedDownload(
+            episode, podcast: feed.podcast, index: offset + 1, subscription: subscription, key: seen[offset].key))
+      }
+      return planned
+    }
     if dryRun {
       let known = Set(try store.seenEpisodes(subscriptionId: id).flatMap(\.identityKeys))
-      added = seen.filter { Set($0.identityKeys).isDisjoint(with: known) }
-    } else {
-      added = try store.recordSeen(subscriptionId: id, episodes: seen)
+      return wanted(seen.filter { Set($0.identityKeys).isDisjoint(with: known) })
     }
-    let addedKeys = Set(added.map(\.key))
-    let firstSync = subscription.lastChecked == nil
     var planned: [SyncPlan.PlannedDownload] = []
-    for (offset, episode) in feed.episodes.enumerated() where addedKeys.contains(seen[offset].key) {
-      if firstSync && offset > 0 { break }
-      planned.append(plannedDownload(episode, podcast: feed.podcast, index: offset + 1, subscription: subscription, key: seen[offset].key))
+    // Seen and queued in one transaction: a run killed at any moment either saw nothing new
+    // or left the downloads queued for the next run.
+    try store.recordSeen(subscriptionId: id, episodes: seen) { added in
+      planned = wanted(added)
+      return planned.map(Self.queuedEntry)
     }
-    // Queued at once, not after every feed is checked: a run killed meanwhile has already
-    // marked these seen, and the next run would find nothing new to fetch.
-    if !dryRun { markQueued(planned) }
     return planned
+  }
+
+  private static func queuedEntry(_ planned: SyncPlan.PlannedDownload) -> LedgerEntry {
+    LedgerEntry(
+      url: planned.job.url, state: .queued, podcastTitle: planned.job.podcastTitle, episodeTitle: planned.job.title)
   }
 
   /// Downloads an earlier sync wanted but did not finish (failed, interrupted, killed).

@@ -1,0 +1,30 @@
+import ArgumentParser
+import PodcastKit
+
+/// How episodes are fetched and named; shared by `download` and `sync`.
+struct DownloadSettings: ParsableArguments {
+  @Option(help: "Downloads at once (at most 2 per server).")
+  var concurrency = 4
+
+  @Option(help: "File name template: {podcast} {date} {title} {guid} {index} {season} {number} {filename} {ext}.")
+  var nameTemplate = FileNamer.defaultTemplate
+
+  func validate() throws {
+    if !(1...32).contains(concurrency) { throw ValidationError("--concurrency must be from 1 to 32") }
+    do {
+      _ = try FileNamer(template: nameTemplate)
+    } catch {
+      throw ValidationError(String(describing: error))
+    }
+  }
+
+  func namer() throws -> FileNamer {
+    try FileNamer(template: nameTemplate)
+  }
+
+  var options: DownloadOptions {
+    var options = DownloadOptions()
+    options.concurrency = concurrency
+    return options
+  }
+}
