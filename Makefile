@@ -29,6 +29,12 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# The long versions of the reliability checks: crash-resume for SOAK_ROUNDS rounds (default 100).
+SOAK_ROUNDS ?= 100
+soak: deps
+	$(SWIFT) build --build-tests
+	PODCAST_SOAK_ROUNDS=$(SOAK_ROUNDS) $(SWIFT) test --skip-build --filter CrashResumeTests
+
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/podcast" "$(DESTDIR)$(PREFIX)/bin/podcast"
