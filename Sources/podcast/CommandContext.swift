@@ -26,7 +26,10 @@ struct CommandContext {
         return try await ITunesClient.fromEnvironment(http: http).feedURL(forPodcastID: number)
       },
       subscriptionFeedURL: { name in
-        try libraryOptions.openStore().subscription(matching: name).feedURL
+        guard let store = try libraryOptions.openExistingStore() else {
+          throw FeedSourceError.notFound(name)
+        }
+        return try store.subscription(matching: name).feedURL
       })
   }
 }

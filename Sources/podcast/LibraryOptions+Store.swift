@@ -1,3 +1,4 @@
+import Foundation
 import PodcastKit
 
 extension LibraryOptions {
@@ -5,5 +6,10 @@ extension LibraryOptions {
 
   func openStore() throws -> LibraryStore {
     try LibraryStore(paths: paths)
+  }
+
+  /// The store if this library has one; commands that only read never create a library.
+  func openExistingStore() throws -> LibraryStore? {
+    FileManager.default.fileExists(atPath: paths.database) ? try openStore() : nil
   }
 }

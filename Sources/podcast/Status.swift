@@ -15,10 +15,13 @@ struct Status: AsyncParsableCommand {
   func run() async throws {
     let records: [DownloadRecord]
     do {
-      let store = try libraryOptions.openStore()
-      // Rows a killed process left "downloading" are really paused.
-      _ = try store.releaseAbandonedDownloads()
-      records = try store.allDownloads()
+      if let store = try libraryOptions.openExistingStore() {
+        // Rows a killed process left "downloading" are really paused.
+        _ = try store.releaseAbandonedDownloads()
+        records = try store.allDownloads()
+      } else {
+        records = []
+      }
     } catch {
       Console.error(String(describing: error))
       throw ExitCode.failure

@@ -51,7 +51,7 @@ public enum FeedSourceError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .badITunesID(let text): return "\(text): an iTunes id is itunes: followed by digits"
     case .unsupportedScheme(let text): return "\(text): only http and https feeds are supported"
-    case .notFound(let text): return "\(text): no such file"
+    case .notFound(let text): return "\(text): no such file, URL or subscription"
     }
   }
 }
