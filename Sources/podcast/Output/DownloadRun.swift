@@ -21,8 +21,17 @@ struct DownloadRun {
       let failed = if case .failed = result.outcome { true } else { false }
       if json || (quiet && !failed) { return }
       let line = DownloadRun.line(for: result)
-      if let view { view.announce(line) } else { Console.print(line) }
-      if case .failed(let reason) = result.outcome { Console.error(reason) }
+      guard let view else {
+        Console.print(line)
+        if case .failed(let reason) = result.outcome { Console.error(reason) }
+        return
+      }
+      // Everything on the terminal goes through the view, or a redraw would leave garbage.
+      if case .failed(let reason) = result.outcome {
+        view.announce("podcast: \(reason)")
+      } else {
+        view.announce(line)
+      }
     }
     drawing.cancel()
     view?.stop()
