@@ -52,6 +52,20 @@ bench: deps
 	$(SWIFT) build -c release --product podcast-testserver
 	bash Scripts/bench.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
+# Fuzzes the feed parser with libFuzzer for FUZZ_SECONDS (see Fuzz/README.md). The working
+# corpus grows in .build-fuzz/corpus, seeded from Fuzz/corpus; crash inputs land in Fuzz/crashes.
+FUZZ_SECONDS ?= 300
+FUZZ_SANITIZE ?= fuzzer,address
+FUZZ_SCRATCH := .build-fuzz
+fuzz: deps
+	$(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) --product FeedFuzzer \
+	  -Xswiftc -sanitize=$(FUZZ_SANITIZE) -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
+	mkdir -p $(FUZZ_SCRATCH)/corpus Fuzz/crashes
+	cp Fuzz/corpus/* $(FUZZ_SCRATCH)/corpus/
+	SWIFT_BACKTRACE=enable=no "$$($(SWIFT) build -c release --scratch-path $(FUZZ_SCRATCH) --show-bin-path)/FeedFuzzer" \
+	  -max_total_time=$(FUZZ_SECONDS) -dict=Fuzz/feed.dict -rss_limit_mb=2048 -timeout=10 \
+	  -artifact_prefix=Fuzz/crashes/ -print_final_stats=1 $(FUZZ_SCRATCH)/corpus
+
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
 

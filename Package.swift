@@ -47,6 +47,10 @@ let package = Package(
     ),
     .target(name: "LoopbackServer", dependencies: ["CZlib"]),
     .executableTarget(name: "podcast-testserver", dependencies: ["LoopbackServer"]),
+    // The libFuzzer target for the feed parser: `make fuzz` builds it with `-sanitize=fuzzer
+    // -D FUZZING`; the ordinary build makes a replayer for saved inputs instead. Not shipped.
+    .systemLibrary(name: "CLibFuzzer"),
+    .executableTarget(name: "FeedFuzzer", dependencies: ["PodcastKit", "CLibFuzzer"]),
     .testTarget(
       name: "PodcastKitTests", dependencies: ["PodcastKit", "LoopbackServer"],
       resources: [.copy("Fixtures")]

@@ -25,7 +25,12 @@ final class FeedStream {
   }
 
   deinit {
-    if let context { xmlFreeParserCtxt(context) }
+    if let context {
+      // A DOCTYPE that declares entities makes libxml2 build a stand-in document to hold them
+      // ("SAX compat mode"); the parser context does not own it, so it would leak per feed.
+      if let document = context.pointee.myDoc { xmlFreeDoc(document) }
+      xmlFreeParserCtxt(context)
+    }
     for entity in htmlEntities.values {
       free(entity.pointee.name.map { UnsafeMutableRawPointer(mutating: $0) })
       free(entity.pointee.content)
