@@ -148,15 +148,28 @@ public enum FeedParser {
   }
 
   /// Newest first; undated episodes after the dated ones, keeping feed order among equals.
+  /// Most feeds already list episodes this way, so usually nothing is copied; otherwise the
+  /// positions are sorted, not the episodes: copying 20,000 episodes through a sort was 15 MB
+  /// of the peak memory.
   static func newestFirst(_ episodes: [Episode]) -> [Episode] {
-    episodes.enumerated().sorted { a, b in
-      switch (a.element.published, b.element.published) {
-      case let (x?, y?) where x != y: return x > y
-      case (.some, nil): return true
-      case (nil, .some): return false
-      default: return a.offset < b.offset
-      }
-    }.map(\.element)
+    let isInOrder = episodes.indices.dropFirst().allSatisfy { index in
+      !isNewer(episodes[index].published, than: episodes[index - 1].published)
+    }
+    if isInOrder { return episodes }
+    let order = episodes.indices.sorted { a, b in
+      let (first, second) = (episodes[a].published, episodes[b].published)
+      return isNewer(first, than: second) || !isNewer(second, than: first) && a < b
+    }
+    return order.map { episodes[$0] }
+  }
+
+  /// Whether an episode published `date` goes strictly before one published `other`.
+  private static func isNewer(_ date: Date?, than other: Date?) -> Bool {
+    switch (date, other) {
+    case let (x?, y?): return x > y
+    case (.some, nil): return true
+    default: return false
+    }
   }
 
   private static func errnoReason() -> String {
