@@ -25,12 +25,15 @@ struct Episodes: AsyncParsableCommand {
   func run() async throws {
     let context = CommandContext(libraryOptions: libraryOptions)
     let resolved = try await context.resolveOrExit(feed)
-    let shown = Array(resolved.feed.episodes.prefix(limit ?? .max))
+    // Without a limit, the parsed array itself: a copy of 20,000 episodes is 5 MB.
+    let shown = limit.map { Array(resolved.feed.episodes.prefix($0)) } ?? resolved.feed.episodes
     let reader = progressReader()
-    let statuses = shown.map { reader.status(of: $0.enclosure.url) }
     if json {
-      EpisodeListJSON.print(podcast: resolved.feed.podcast, episodes: shown, statuses: statuses)
+      EpisodeListJSON.print(podcast: resolved.feed.podcast, episodes: shown) {
+        reader.status(of: $0.enclosure.url)
+      }
     } else {
+      let statuses = shown.map { reader.status(of: $0.enclosure.url) }
       EpisodeTable.print(
         podcast: resolved.feed.podcast, episodes: shown, statuses: statuses, total: resolved.feed.episodes.count)
     }

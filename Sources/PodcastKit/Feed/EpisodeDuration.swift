@@ -6,7 +6,8 @@ public enum EpisodeDuration {
   /// Whole seconds, or nil when the text is not a duration.
   public static func seconds(_ text: String) -> Int? {
     // Quotes and brackets around a value ("\"00:13:11\"", "(20:11)") are template noise.
-    let trimmed = text.trimmingCharacters(in: Self.noise)
+    let trimmed =
+      FeedText.isSurelyTrimmed(text, extra: "\"'()[]") ? text : text.trimmingCharacters(in: Self.noise)
     guard !trimmed.isEmpty, trimmed.utf8.count <= 32 else { return nil }
     if trimmed.contains(":") { return clockSeconds(trimmed) }
     if let value = Double(trimmed) { return wholeSeconds(value) }

@@ -13,6 +13,11 @@ final class FeedBuilder {
   private(set) var podcast: Podcast
   private(set) var episodes: [Episode] = []
 
+  /// The document's size and how much of it libxml2 has been given, when the size is known:
+  /// they size the episode array (see `reserveForExpectedEpisodes`).
+  var documentBytes: Int?
+  var bytesFed = 0
+
   private let baseURL: String?
   private var depth = 0
   private var channelDepth: Int?
@@ -25,6 +30,9 @@ final class FeedBuilder {
   private var capture: TextField?
   private var captureDepth = 0
   private var text: [UInt8] = []
+  /// Episode image URLs seen so far: feeds give every episode the show's artwork or one of a
+  /// few, and sharing one string per URL saves an allocation per episode.
+  private var imageURLs: Set<String> = []
 
   init(baseURL: String?) {
     self.baseURL = baseURL
@@ -152,7 +160,7 @@ final class FeedBuilder {
     case (.itunes, "episodeType"): begin(.episodeType)
     case (.itunes, "explicit"): begin(.explicit)
     case (.itunes, "image"):
-      if let href = attributes.value("href") { item?.imageURL = resolved(href) }
+      if let href = attributes.value("href") { item?.imageURL = sharedImageURL(resolved(href)) }
     case (.media, "content"): addMediaContent(attributes)
     case (.media, "group"): groupDepth = depth
     case (.podcast, "transcript"):
@@ -187,8 +195,28 @@ final class FeedBuilder {
   }
 
   private func closeItem() {
-    if let episode = item?.episode() { episodes.append(episode) }
+    if let episode = item?.episode() {
+      if episodes.count == episodes.capacity { reserveForExpectedEpisodes() }
+      episodes.append(episode)
+    }
     item = nil
+  }
+
+  /// Sizes the episode array from the share of the document read so far. Left to itself the
+  /// array doubles, ending with up to twice the 240 bytes per episode it needs (8 MB instead
+  /// of 5 on a 20,000-episode feed). A short estimate costs nothing: appending grows it again.
+  private func reserveForExpectedEpisodes() {
+    guard let documentBytes, bytesFed > 0, episodes.count >= 16 else { return }
+    let expected = Double(episodes.count) * Double(documentBytes) / Double(bytesFed)
+    let capacity = max(Int(expected * 1.05), episodes.count + episodes.count / 8)
+    episodes.reserveCapacity(capacity)
+  }
+
+  private func sharedImageURL(_ url: String?) -> String? {
+    guard let url else { return nil }
+    if let known = imageURLs.firstIndex(of: url) { return imageURLs[known] }
+    if imageURLs.count < 256 { imageURLs.insert(url) }
+    return url
   }
 
   // MARK: - Text

@@ -10,12 +10,12 @@ import Foundation
 public enum FeedParser {
   /// libxml2 gets the document in pieces of this size: small enough to keep memory flat,
   /// large enough that the per-call overhead vanishes.
-  static let chunkSize = 256 << 10
+  static let chunkSize = 64 << 10
 
   /// Parses a feed held in memory. `baseURL` resolves relative links (the feed's own URL).
   public static func parse(_ data: Data, baseURL: String?) throws -> Feed {
     try data.withUnsafeBytes { bytes in
-      try parse(baseURL: baseURL) { consume in
+      try parse(baseURL: baseURL, documentBytes: bytes.count) { consume in
         var offset = 0
         while offset < bytes.count {
           let end = min(offset + chunkSize, bytes.count)
@@ -28,7 +28,7 @@ public enum FeedParser {
 
   /// Parses a feed file, streaming it so memory stays flat on very large feeds.
   public static func parse(contentsOfFile path: String, baseURL: String?) throws -> Feed {
-    try parse(baseURL: baseURL) { consume in
+    try parse(baseURL: baseURL, documentBytes: fileSize(path)) { consume in
       let descriptor = open(path, O_RDONLY)
       guard descriptor >= 0 else { throw FeedError.unreadable(path: path, reason: errnoReason()) }
       defer { close(descriptor) }
@@ -50,12 +50,17 @@ public enum FeedParser {
   /// time to re-read a document whose bytes were not valid in its encoding).
   typealias ChunkSource = (_ consume: (UnsafeRawBufferPointer) -> Void) throws -> Void
 
-  private static func parse(baseURL: String?, source: ChunkSource) throws -> Feed {
+  /// `documentBytes`, when known, only helps size the episode array.
+  private static func parse(baseURL: String?, documentBytes: Int?, source: ChunkSource) throws
+    -> Feed
+  {
     xmlInitParser()
     podcast_xml_silence_generic_errors()
-    let first = try run(baseURL: baseURL, source: source, repairEncoding: false)
+    let first = try run(
+      baseURL: baseURL, documentBytes: documentBytes, source: source, repairEncoding: false)
     if first.stream.sawEncodingError, first.isUTF8Document {
-      let second = try run(baseURL: baseURL, source: source, repairEncoding: true)
+      let second = try run(
+        baseURL: baseURL, documentBytes: documentBytes, source: source, repairEncoding: true)
       return try result(of: second)
     }
     return try result(of: first)
@@ -74,10 +79,12 @@ public enum FeedParser {
     }
   }
 
-  private static func run(baseURL: String?, source: ChunkSource, repairEncoding: Bool) throws
-    -> Pass
-  {
-    let stream = FeedStream(builder: FeedBuilder(baseURL: baseURL))
+  private static func run(
+    baseURL: String?, documentBytes: Int?, source: ChunkSource, repairEncoding: Bool
+  ) throws -> Pass {
+    let builder = FeedBuilder(baseURL: baseURL)
+    builder.documentBytes = documentBytes
+    let stream = FeedStream(builder: builder)
     var sniff = DocumentSniff()
     var fallback = Windows1252Fallback()
     // libxml2 reports encoding-conversion errors through the thread's structured handler; it
@@ -148,15 +155,34 @@ public enum FeedParser {
   }
 
   /// Newest first; undated episodes after the dated ones, keeping feed order among equals.
+  /// Most feeds already list episodes this way, so usually nothing is copied; otherwise the
+  /// positions are sorted, not the episodes: copying 20,000 episodes through a sort was 15 MB
+  /// of the peak memory.
   static func newestFirst(_ episodes: [Episode]) -> [Episode] {
-    episodes.enumerated().sorted { a, b in
-      switch (a.element.published, b.element.published) {
-      case let (x?, y?) where x != y: return x > y
-      case (.some, nil): return true
-      case (nil, .some): return false
-      default: return a.offset < b.offset
-      }
-    }.map(\.element)
+    let isInOrder = episodes.indices.dropFirst().allSatisfy { index in
+      !isNewer(episodes[index].published, than: episodes[index - 1].published)
+    }
+    if isInOrder { return episodes }
+    let order = episodes.indices.sorted { a, b in
+      let (first, second) = (episodes[a].published, episodes[b].published)
+      return isNewer(first, than: second) || !isNewer(second, than: first) && a < b
+    }
+    return order.map { episodes[$0] }
+  }
+
+  /// Whether an episode published `date` goes strictly before one published `other`.
+  private static func isNewer(_ date: Date?, than other: Date?) -> Bool {
+    switch (date, other) {
+    case let (x?, y?): return x > y
+    case (.some, nil): return true
+    default: return false
+    }
+  }
+
+  private static func fileSize(_ path: String) -> Int? {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_size > 0 else { return nil }
+    return Int(info.st_size)
   }
 
   private static func errnoReason() -> String {

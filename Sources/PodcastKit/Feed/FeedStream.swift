@@ -47,6 +47,7 @@ final class FeedStream {
   /// Parses the next piece of the document. The first call must carry at least 4 bytes when
   /// the document has them, so libxml2 can detect UTF-16/32 from the BOM.
   func feed(_ bytes: UnsafeRawBufferPointer) {
+    builder.bytesFed += bytes.count
     let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
     guard let context else {
       start(first: base, count: Int32(bytes.count))

@@ -11,6 +11,21 @@ enum FeedText {
     return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
   }
 
+  /// Whether `text` starts and ends with a printable ASCII byte that is not in `extra`, so no
+  /// trimming (Unicode whitespace included) could change it. Parsed values almost always are:
+  /// this lets callers skip Foundation's UTF-16 trimming, which dominated the per-item cost.
+  static func isSurelyTrimmed(_ text: String, extra: StaticString = "") -> Bool {
+    let utf8 = text.utf8
+    guard let first = utf8.first, let last = utf8.last else { return false }
+    return isPlainASCII(first, extra) && isPlainASCII(last, extra)
+  }
+
+  private static func isPlainASCII(_ byte: UInt8, _ extra: StaticString) -> Bool {
+    guard byte > 0x20 && byte < 0x7F else { return false }
+    let excluded = UnsafeBufferPointer(start: extra.utf8Start, count: extra.utf8CodeUnitCount)
+    return !excluded.contains(byte)
+  }
+
   private static func isWhitespace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
   }

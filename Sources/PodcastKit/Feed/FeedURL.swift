@@ -5,6 +5,8 @@ import Foundation
 enum FeedURL {
   /// `text` made absolute against `base`; nil when empty or not resolvable.
   static func resolve(_ text: String, against base: String?) -> String? {
+    // Nearly every URL in a feed is already absolute http(s) and trimmed: one check, no copy.
+    if FeedText.isSurelyTrimmed(text) && hasWebScheme(text) { return text }
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty else { return nil }
     if hasWebScheme(trimmed) || hasScheme(trimmed) { return trimmed }
@@ -17,8 +19,17 @@ enum FeedURL {
 
   /// Whether `text` is an http or https URL: the only ones the program fetches.
   static func hasWebScheme(_ text: String) -> Bool {
-    let head = text.utf8.prefix(8).map { $0 | 0x20 }
-    return head.starts(with: Array("http://".utf8)) || head.starts(with: Array("https://".utf8))
+    startsIgnoringCase(text, with: "http://") || startsIgnoringCase(text, with: "https://")
+  }
+
+  /// `prefix` is lowercase ASCII; compared byte by byte, without building arrays per call.
+  private static func startsIgnoringCase(_ text: String, with prefix: StaticString) -> Bool {
+    let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+    var bytes = text.utf8.makeIterator()
+    for byte in expected {
+      guard let actual = bytes.next(), actual | 0x20 == byte | 0x20 else { return false }
+    }
+    return true
   }
 
   /// `scheme:` at the start (RFC 3986: a letter, then letters, digits, + - .).

@@ -63,7 +63,8 @@ struct ItemDraft {
   }
 
   private func positiveInt(_ text: String) -> Int? {
-    guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0 else { return nil }
+    let trimmed = FeedText.isSurelyTrimmed(text) ? text : text.trimmingCharacters(in: .whitespaces)
+    guard let value = Int(trimmed), value >= 0 else { return nil }
     return value
   }
 

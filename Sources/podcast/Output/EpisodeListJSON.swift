@@ -3,8 +3,11 @@ import PodcastKit
 
 /// The `episodes --json` document of the contract.
 enum EpisodeListJSON {
-  /// Streams the document to stdout, one episode at a time.
-  static func print(podcast: Podcast, episodes: [Episode], statuses: [EpisodeDownloadStatus]) {
+  /// Streams the document to stdout, one episode at a time; `status` is asked as each one is
+  /// written, so no per-episode array is built on top of the feed.
+  static func print(
+    podcast: Podcast, episodes: [Episode], status: (Episode) -> EpisodeDownloadStatus
+  ) {
     var writer = JSONWriter(streamingTo: STDOUT_FILENO)
     writer.open("{")
     writer.element(first: true, indent: 2)
@@ -15,7 +18,7 @@ enum EpisodeListJSON {
     writer.open("[")
     for (offset, episode) in episodes.enumerated() {
       writer.element(first: offset == 0, indent: 4)
-      writer.write(episodeObject(episode, index: offset + 1, status: statuses[offset]), indent: 4)
+      writer.write(episodeObject(episode, index: offset + 1, status: status(episode)), indent: 4)
     }
     writer.close("]", empty: episodes.isEmpty, indent: 2)
     writer.close("}", empty: false, indent: 0)

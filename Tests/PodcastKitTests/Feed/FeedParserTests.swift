@@ -104,6 +104,24 @@ final class FeedParserTests: XCTestCase {
     XCTAssertEqual(feed.episodes.map(\.title), ["New", "Middle", "Old", "Undated A", "Undated B"])
   }
 
+  func testEpisodesWithTheSameDateKeepFeedOrderWhetherOrNotTheFeedIsSorted() throws {
+    let sameDay = "Sat, 01 Jan 2022 00:00:00 GMT"
+    let sorted = try S.parse(S.rss("""
+      \(S.item("A", date: sameDay))
+      \(S.item("B", date: sameDay))
+      \(S.item("Older", date: "Fri, 31 Dec 2021 00:00:00 GMT"))
+      \(S.item("Undated"))
+      """))
+    XCTAssertEqual(sorted.episodes.map(\.title), ["A", "B", "Older", "Undated"])
+    let unsorted = try S.parse(S.rss("""
+      \(S.item("Older", date: "Fri, 31 Dec 2021 00:00:00 GMT"))
+      \(S.item("A", date: sameDay))
+      \(S.item("Undated"))
+      \(S.item("B", date: sameDay))
+      """))
+    XCTAssertEqual(unsorted.episodes.map(\.title), ["A", "B", "Older", "Undated"])
+  }
+
   func testDuplicateGUIDsKeepBothEpisodes() throws {
     let feed = try S.parse(S.rss("""
       \(S.item("First", date: "Sat, 01 Jan 2022 00:00:00 GMT", extra: "<guid>same</guid>"))

@@ -52,7 +52,7 @@ final class FeedValueTests: XCTestCase {
       ("1:02:03", 3723), ("01:02:03", 3723), ("45:30", 2730), ("5:07", 307), ("3600", 3600),
       ("3600.75", 3600), ("00:03:36.241", 216), (" 12:00 ", 720), ("90 min", 5400),
       ("1h 30m", 5400), ("\"00:13:11\"", 791), ("", nil), ("garbage", nil), ("1::2", nil),
-      ("-5", nil), ("1:2:3:4:5", nil), ("1473256937", nil),
+      ("-5", nil), ("1:2:3:4:5", nil), ("1473256937", nil), ("\u{A0}(20:11)\u{2003}", 1211),
     ]
     for (text, seconds) in cases {
       XCTAssertEqual(EpisodeDuration.seconds(text), seconds, text)
@@ -63,10 +63,22 @@ final class FeedValueTests: XCTestCase {
     let cases: [(String, Int64?)] = [
       ("12216320", 12_216_320), ("", nil), ("0", nil), ("12216320 bytes", 12_216_320),
       ("12,216,320", 12_216_320), ("12 MB", 12_582_912), ("1.5 KB", 1536), ("-1", nil),
-      ("unknown", nil),
+      ("unknown", nil), ("000123", 123), ("\u{A0}4096\u{A0}", 4096), ("999999999999999", 999_999_999_999_999),
+      ("1000000000000000", nil),
     ]
     for (text, bytes) in cases {
       XCTAssertEqual(EnclosureLength.bytes(text), bytes, text)
     }
+  }
+
+  func testURLsAreTrimmedOnlyWhenNeededAndOnlyWebSchemesPassAsIs() {
+    XCTAssertEqual(FeedURL.resolve("https://a.example/1.mp3", against: nil), "https://a.example/1.mp3")
+    XCTAssertEqual(FeedURL.resolve("HTTP://A.example/1.mp3", against: nil), "HTTP://A.example/1.mp3")
+    XCTAssertEqual(FeedURL.resolve("\u{A0} https://a.example/1.mp3\n", against: nil), "https://a.example/1.mp3")
+    XCTAssertEqual(FeedURL.resolve("1.mp3", against: "https://a.example/feed/"), "https://a.example/feed/1.mp3")
+    XCTAssertEqual(FeedURL.resolve("httpx://a.example/1.mp3", against: nil), "httpx://a.example/1.mp3")
+    XCTAssertFalse(FeedURL.hasWebScheme("http:/a.example"))
+    XCTAssertFalse(FeedURL.hasWebScheme("ftp://a.example"))
+    XCTAssertTrue(FeedURL.hasWebScheme("hTTpS://a.example"))
   }
 }
