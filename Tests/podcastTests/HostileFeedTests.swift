@@ -38,7 +38,11 @@ final class HostileFeedTests: XCTestCase {
     let xml = feed(doctype: "<!DOCTYPE rss [\n\(dtd)]>", title: "Laughs &lol9;", items: [
       item("Episode &lol9;", url: server.url("/media/good.mp3"))
     ])
-    try assertReadSafely(xml, name: "billion laughs", expectEpisodes: 1)
+    let runs = try assertReadSafely(xml, name: "billion laughs", expectEpisodes: 1)
+    for run in runs {
+      XCTAssertFalse(run.result.stdout.contains("lollol"), "an entity was expanded")
+      XCTAssertLessThan(run.result.stdout.utf8.count, 10_000)
+    }
   }
 
   func testQuadraticBlowupIsNotExpanded() throws {
@@ -47,7 +51,11 @@ final class HostileFeedTests: XCTestCase {
     let xml = feed(doctype: "<!DOCTYPE rss [<!ENTITY a \"\(big)\">]>", title: "Quadratic", items: [
       item("Episode \(refs)", url: server.url("/media/good.mp3"))
     ])
-    try assertReadSafely(xml, name: "quadratic blowup", expectEpisodes: 1)
+    let runs = try assertReadSafely(xml, name: "quadratic blowup", expectEpisodes: 1)
+    for run in runs {
+      XCTAssertFalse(run.result.stdout.contains("aaaaaaaaaa"), "an entity was expanded")
+      XCTAssertLessThan(run.result.stdout.utf8.count, 10_000)
+    }
   }
 
   // MARK: - External entities and DTDs
@@ -136,20 +144,29 @@ final class HostileFeedTests: XCTestCase {
     try assertReadSafely(xml, name: "10,000 levels", expectEpisodes: 1)
   }
 
+  /// Stray bytes are repaired (invalid UTF-8 read as Windows-1252, C0 controls such as NUL
+  /// dropped) and no episode is lost, including the ones after the bad bytes.
   func testInvalidUTF8AndNULBytes() throws {
     var xml = Data(feed(title: "Bytes", items: [
       item("Broken TITLE1 here", url: server.url("/media/good.mp3")),
       item("Nul TITLE2 here", url: server.url("/media/good2.mp3")),
+      item("After", url: server.url("/media/good3.mp3"), day: 2),
     ]).utf8)
     xml = xml.replacing(Data("TITLE1".utf8), with: Data([0xFF, 0xFE, 0xC3, 0x28, 0xE2, 0x82]))
-    xml = xml.replacing(Data("TITLE2".utf8), with: Data([0x00, 0x41, 0x00]))
+    xml = xml.replacing(Data("TITLE2".utf8), with: Data([0x00, 0x41, 0x00, 0x07]))
     server.set("/media/good2.mp3", .data(Self.goodBody + Data("2".utf8), contentType: "audio/mpeg"))
-    let runs = try assertReadSafely(xml, name: "invalid UTF-8 and NUL", expectEpisodes: nil)
+    server.set("/media/good3.mp3", .data(Self.goodBody + Data("3".utf8), contentType: "audio/mpeg"))
+    let runs = try assertReadSafely(xml, name: "invalid UTF-8 and NUL", expectEpisodes: 3)
+    let document = try XCTUnwrap(try runs[0].result.json() as? [String: Any])
+    let titles = (document["episodes"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
+    XCTAssertEqual(titles?.first, "After")
+    XCTAssertEqual(titles?.last, "Nul A here")
+    XCTAssertTrue(titles?.contains { $0.hasPrefix("Broken ") && $0.hasSuffix(" here") } ?? false, "\(titles ?? [])")
     for run in runs {
       XCTAssertFalse(run.result.stdout.utf8.contains(0), "a NUL byte reached stdout")
     }
     for file in binary.episodeFiles() {
-      XCTAssertFalse(file.utf8.contains(0) || file.contains("\u{FFFD}\u{FFFD}\u{FFFD}"), file)
+      XCTAssertFalse(file.unicodeScalars.contains { $0.value < 0x20 }, file.debugDescription)
     }
   }
 
