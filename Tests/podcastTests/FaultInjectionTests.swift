@@ -171,7 +171,8 @@ final class FaultInjectionTests: XCTestCase {
       return XCTFail("\(name) \(error)")
     }
     let elapsed = Date().timeIntervalSince(clock)
-    let summary = "\(name) exit \(result.status), \(String(format: "%.1f", elapsed)) s, stderr: \(result.stderr)"
+    let summary =
+      "\(name) exit \(result.status), \(String(format: "%.1f", elapsed)) s, stderr: \(result.stderr)"
 
     XCTAssertLessThan(elapsed, fault.within, "\(name) took too long")
     XCTAssertFalse(
@@ -191,11 +192,13 @@ final class FaultInjectionTests: XCTestCase {
         FileManager.default.contents(atPath: binary.episodesDirectory + "/" + $0)
       }
       XCTAssertTrue(
-        saved.flatMap(Gzip.decompress) == episode.body, "\(name) saved bytes are not the gzip stream")
+        saved.flatMap(Gzip.decompress) == episode.body,
+        "\(name) saved bytes are not the gzip stream")
     case .fails(let message, let requests):
       XCTAssertEqual(result.status, 1, summary)
       XCTAssertEqual(result.stderrLines.count, 1, summary)
-      XCTAssertTrue(result.stderr.contains(message), "\(name) stderr lacks \"\(message)\": \(summary)")
+      XCTAssertTrue(
+        result.stderr.contains(message), "\(name) stderr lacks \"\(message)\": \(summary)")
       if let requests { XCTAssertEqual(gets, requests, "\(name) GETs of \(path)") }
       XCTAssertEqual(binary.episodeFiles(), [], "\(name) left files under Episodes")
       if target != .episode { XCTAssertEqual(result.stdout, "", "\(name) stdout") }
@@ -241,7 +244,8 @@ final class FaultInjectionTests: XCTestCase {
       let results = try XCTUnwrap(try result.json() as? [[String: Any]], name)
       XCTAssertEqual(results.count, 2, "\(name) search results")
     case .episode:
-      let expected = "Faulty Show/" + DownloadScenario.day(episode.published) + " "
+      let expected =
+        "Faulty Show/" + DownloadScenario.day(episode.published) + " "
         + episode.title + ".mp3"
       XCTAssertEqual(binary.episodeFiles(), [expected], "\(name) files under Episodes")
       let saved = FileManager.default.contents(atPath: binary.episodesDirectory + "/" + expected)
