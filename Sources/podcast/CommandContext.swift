@@ -10,14 +10,8 @@ struct CommandContext {
   let libraryOptions: LibraryOptions
 
   init(libraryOptions: LibraryOptions) {
-    let environment = ProcessInfo.processInfo.environment
-    var options = TransferOptions()
-    if let stall = environment["PODCAST_TIMEOUT"].flatMap(Int.init), stall > 0 {
-      options.stallTimeout = stall
-      options.connectTimeout = min(options.connectTimeout, stall)
-    }
     self.libraryOptions = libraryOptions
-    let http = HTTPClient(options: options)
+    let http = Self.httpClient()
     self.http = http
     self.resolver = FeedResolver(
       loader: FeedLoader(http: http),
@@ -31,6 +25,19 @@ struct CommandContext {
         }
         return try store.subscription(matching: name).feedURL
       })
+  }
+}
+
+extension CommandContext {
+  /// The HTTP client with the user's timeouts (`PODCAST_TIMEOUT`), for every command.
+  static func httpClient() -> HTTPClient {
+    let environment = ProcessInfo.processInfo.environment
+    var options = TransferOptions()
+    if let stall = environment["PODCAST_TIMEOUT"].flatMap(Int.init), stall > 0 {
+      options.stallTimeout = stall
+      options.connectTimeout = min(options.connectTimeout, stall)
+    }
+    return HTTPClient(options: options)
   }
 }
 

@@ -47,6 +47,11 @@ struct Download: AsyncParsableCommand {
     let context = CommandContext(libraryOptions: libraryOptions)
     let resolved = try await context.resolveOrExit(feed)
     let episodes = resolved.feed.episodes
+    if episodes.isEmpty && selection.isEmpty && !all && latest == nil {
+      // The feed's fault, not a usage error: one line and exit 1, like any failed feed.
+      Console.error("\(feed): the feed has no episodes to download")
+      throw ExitCode.failure
+    }
     let indexes = try chosenIndexes(episodeCount: episodes.count)
     let namer = try settings.namer()
     let jobs = indexes.map { index in
@@ -90,10 +95,7 @@ struct Download: AsyncParsableCommand {
   private func chosenIndexes(episodeCount: Int) throws -> [Int] {
     if all { return Array(stride(from: 1, through: episodeCount, by: 1)) }
     if let latest { return Array(stride(from: 1, through: min(latest, episodeCount), by: 1)) }
-    guard !selection.isEmpty else {
-      guard episodeCount > 0 else { throw ValidationError("the feed has no episodes to download") }
-      return [1]
-    }
+    guard !selection.isEmpty else { return [1] }
     let chosen = try EpisodeSelection(parsing: selection)
     do {
       try chosen.validate(episodeCount: episodeCount)

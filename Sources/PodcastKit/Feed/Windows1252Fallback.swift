@@ -1,7 +1,9 @@
 /// Repairs a byte stream that claims (or defaults to) UTF-8 but is not: valid UTF-8 sequences
 /// pass through, every byte that cannot start or continue one is read as Windows-1252. Feeds
 /// that mix UTF-8 titles with a stray cp1252 "smart quote" are common, and a user wants their
-/// episodes rather than an encoding error.
+/// episodes rather than an encoding error. C0 control bytes that XML 1.0 forbids anywhere
+/// (NUL, BEL, ...) are dropped too: libxml2 stops at the first one, which silently lost every
+/// item after a single stray NUL.
 struct Windows1252Fallback {
   /// Bytes of an incomplete sequence at the end of the previous chunk.
   private var carry: [UInt8] = []
@@ -16,7 +18,7 @@ struct Windows1252Fallback {
     while index < input.count {
       let byte = input[index]
       if byte < 0x80 {
-        output.append(byte)
+        if byte >= 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { output.append(byte) }
         index += 1
         continue
       }

@@ -21,6 +21,9 @@ final class CurlTransfer: @unchecked Sendable {
   private var head: ResponseHead?
   private var sinkError: Error?
   private var completion: (@Sendable (Result<ResponseHead, Error>) -> Void)?
+  /// When the server last sent anything; the stall watchdog measures from here.
+  private var lastActivity = ContinuousClock.now
+  private var stalled = false
 
   init(request: TransferRequest, sink: TransferSink) throws {
     guard let handle = curl_easy_init() else {
@@ -54,9 +57,14 @@ final class CurlTransfer: @unchecked Sendable {
     setLong(CURLOPT_FOLLOWLOCATION, 1)
     setLong(CURLOPT_MAXREDIRS, options.maxRedirects)
     setLong(CURLOPT_CONNECTTIMEOUT, options.connectTimeout)
-    // "Less than 1 byte/s for stallTimeout seconds" is how libcurl spells "stalled".
+    // libcurl's low-speed check averages over its last ~5 s, so after a burst it fires only
+    // 5-6 s late; the progress callback below enforces "no data for stallTimeout seconds"
+    // exactly. The low-speed check stays as a backstop.
     setLong(CURLOPT_LOW_SPEED_LIMIT, 1)
     setLong(CURLOPT_LOW_SPEED_TIME, options.stallTimeout)
+    setLong(CURLOPT_NOPROGRESS, 0)
+    podcast_easy_setopt_xferinfo_function(handle, progressCallback)
+    podcast_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, me)
     setLong(CURLOPT_NOSIGNAL, 1)
     setLong(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
     setString(CURLOPT_USERAGENT, PodcastKit.userAgent)
@@ -94,6 +102,7 @@ final class CurlTransfer: @unchecked Sendable {
   // MARK: Callbacks (transfer thread)
 
   fileprivate func didReceiveHeaderLine(_ line: String) {
+    lastActivity = .now
     if line.hasPrefix("HTTP/") {
       headers = [:]
       lastStatus = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
@@ -118,6 +127,7 @@ final class CurlTransfer: @unchecked Sendable {
   }
 
   fileprivate func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    lastActivity = .now
     do {
       try deliverHeadIfNeeded()
       try sink.receive(bytes)
@@ -126,6 +136,15 @@ final class CurlTransfer: @unchecked Sendable {
       sinkError = error
       return false
     }
+  }
+
+  /// Called by libcurl about once a second and whenever data moves: false aborts the transfer.
+  fileprivate func isStillAlive() -> Bool {
+    guard ContinuousClock.now - lastActivity < .seconds(request.options.stallTimeout) else {
+      stalled = true
+      return false
+    }
+    return true
   }
 
   private func deliverHeadIfNeeded() throws {
@@ -162,6 +181,7 @@ final class CurlTransfer: @unchecked Sendable {
     let url = request.url
     let detail = String(cString: errorBuffer)
     let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+    if stalled { return .timedOut(url: url, seconds: request.options.stallTimeout) }
     switch code {
     case CURLE_OPERATION_TIMEDOUT:
       return .timedOut(url: url, seconds: request.options.stallTimeout)
@@ -186,6 +206,12 @@ private let writeCallback: curl_write_callback = { data, size, count, userdata i
   let total = size * count
   guard total > 0, let data else { return total }
   return transfer.didReceiveBody(UnsafeRawBufferPointer(start: data, count: total)) ? total : 0
+}
+
+private let progressCallback: curl_xferinfo_callback = { userdata, _, _, _, _ in
+  guard let userdata else { return 0 }
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+  return transfer.isStillAlive() ? 0 : 1
 }
 
 private let headerCallback: curl_write_callback = { data, size, count, userdata in

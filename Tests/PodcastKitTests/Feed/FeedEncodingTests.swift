@@ -46,4 +46,12 @@ final class FeedEncodingTests: XCTestCase {
     data.insert(contentsOf: [0, 0, 0x41, 0], at: index)
     XCTAssertEqual(try FeedParser.parse(data, baseURL: nil).episodes.map(\.title), ["Before"])
   }
+
+  func testNULAndOtherC0BytesDoNotHideLaterEpisodes() throws {
+    var data = Data(S.rss(S.item("Before") + S.item("Nul Title") + S.item("After")).utf8)
+    let title = try XCTUnwrap(data.range(of: Data("Nul Title".utf8)))
+    data.replaceSubrange(title, with: Data("Nul".utf8) + [0, 0x07, 0x41, 0x1B] + Data("Title".utf8))
+    let titles = try FeedParser.parse(data, baseURL: nil).episodes.map(\.title)
+    XCTAssertEqual(Set(titles), ["Before", "NulATitle", "After"])
+  }
 }
