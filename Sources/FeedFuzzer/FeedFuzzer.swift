@@ -25,7 +25,9 @@ enum FeedFuzzer {
     guard let feed = try? FeedParser.parse(data, baseURL: baseURL) else { return }
     for episode in feed.episodes {
       require(isWebURL(episode.enclosure.url), "enclosure is not http(s): \(episode.enclosure.url)")
-      if let length = episode.enclosure.length { require(length >= 1, "enclosure length \(length)") }
+      if let length = episode.enclosure.length {
+        require(length >= 1, "enclosure length \(length)")
+      }
       if let duration = episode.duration { require(duration >= 0, "duration \(duration)") }
     }
   }
@@ -33,7 +35,8 @@ enum FeedFuzzer {
   private static func runFields(_ text: String) {
     _ = FeedDate.parse(text)
     if let seconds = EpisodeDuration.seconds(text) {
-      require(seconds >= 0 && seconds < 864_000, "duration \(seconds) from \(text.debugDescription)")
+      require(
+        seconds >= 0 && seconds < 864_000, "duration \(seconds) from \(text.debugDescription)")
     }
     if let bytes = EnclosureLength.bytes(text) {
       require(bytes >= 1, "length \(bytes) from \(text.debugDescription)")

@@ -9,7 +9,8 @@
     static func main() {
       let paths = CommandLine.arguments.dropFirst()
       guard !paths.isEmpty else {
-        FileHandle.standardError.write(Data("usage: FeedFuzzer INPUT...  (make fuzz runs the fuzzer)\n".utf8))
+        FileHandle.standardError.write(
+          Data("usage: FeedFuzzer INPUT...  (make fuzz runs the fuzzer)\n".utf8))
         exit(2)
       }
       for path in paths {

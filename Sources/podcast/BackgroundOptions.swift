@@ -7,7 +7,10 @@ import Foundation
 
 /// `--background` and `--exec`, shared by `download` and `sync`.
 struct BackgroundOptions: ParsableArguments {
-  @Flag(help: "Hand the work to a detached process that outlives the terminal; follow it with `podcast status`.")
+  @Flag(
+    help:
+      "Hand the work to a detached process that outlives the terminal; follow it with `podcast status`."
+  )
   var background = false
 
   @Option(
@@ -21,7 +24,9 @@ struct BackgroundOptions: ParsableArguments {
   func detach(logDirectory: String) throws -> Int32 {
     let log = logDirectory + "/background.log"
     FileManager.default.createFile(atPath: log, contents: nil)
-    guard let output = FileHandle(forWritingAtPath: log) else { throw BackgroundError.cannotLog(log) }
+    guard let output = FileHandle(forWritingAtPath: log) else {
+      throw BackgroundError.cannotLog(log)
+    }
     output.seekToEndOfFile()
     let arguments = CommandLine.arguments.dropFirst().filter { $0 != "--background" }
     output.write(Data("--- \(Date()) podcast \(arguments.joined(separator: " "))\n".utf8))
@@ -48,7 +53,8 @@ struct BackgroundOptions: ParsableArguments {
     guard let exec else { return true }
     var succeeded = true
     for item in files {
-      let command = exec
+      let command =
+        exec
         .replacingOccurrences(of: "{file}", with: ShellQuote.quote(item.file))
         .replacingOccurrences(of: "{title}", with: ShellQuote.quote(item.title ?? ""))
         .replacingOccurrences(of: "{podcast}", with: ShellQuote.quote(item.podcast ?? ""))
@@ -59,7 +65,8 @@ struct BackgroundOptions: ParsableArguments {
         try process.run()
         process.waitUntilExit()
         if process.terminationStatus != 0 {
-          Console.error("--exec command failed with status \(process.terminationStatus) for \(item.file)")
+          Console.error(
+            "--exec command failed with status \(process.terminationStatus) for \(item.file)")
           succeeded = false
         }
       } catch {

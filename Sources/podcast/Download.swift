@@ -58,7 +58,8 @@ struct Download: AsyncParsableCommand {
       DownloadJob(
         url: episodes[index - 1].enclosure.url, title: episodes[index - 1].title,
         podcastTitle: resolved.feed.podcast.title,
-        relativePath: namer.relativePath(for: episodes[index - 1], podcast: resolved.feed.podcast, index: index),
+        relativePath: namer.relativePath(
+          for: episodes[index - 1], podcast: resolved.feed.podcast, index: index),
         mimeType: episodes[index - 1].enclosure.type)
     }
     let library = try context.openLibraryOrExit()
@@ -76,7 +77,9 @@ struct Download: AsyncParsableCommand {
       Console.print(DownloadRun.summary(results))
     }
     let completed = backgroundOptions.runCompletionCommand(files: results.downloadedFiles)
-    if !completed || results.contains(where: { if case .failed = $0.outcome { true } else { false } }) {
+    if !completed
+      || results.contains(where: { if case .failed = $0.outcome { true } else { false } })
+    {
       throw ExitCode.failure
     }
   }

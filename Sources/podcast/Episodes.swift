@@ -35,14 +35,16 @@ struct Episodes: AsyncParsableCommand {
     } else {
       let statuses = shown.map { reader.status(of: $0.enclosure.url) }
       EpisodeTable.print(
-        podcast: resolved.feed.podcast, episodes: shown, statuses: statuses, total: resolved.feed.episodes.count)
+        podcast: resolved.feed.podcast, episodes: shown, statuses: statuses,
+        total: resolved.feed.episodes.count)
     }
   }
 
   /// Reads an existing library only: listing a feed never creates one.
   private func progressReader() -> DownloadProgressReader {
     let paths = libraryOptions.paths
-    let store = FileManager.default.fileExists(atPath: paths.database) ? try? LibraryStore(paths: paths) : nil
+    let store =
+      FileManager.default.fileExists(atPath: paths.database) ? try? LibraryStore(paths: paths) : nil
     return DownloadProgressReader(ledger: store, partialsDirectory: paths.partials)
   }
 }

@@ -26,7 +26,8 @@ struct Export: ParsableCommand {
         throw ExportError(file: file, reason: error.localizedDescription)
       }
       Console.print(
-        "Exported \(subscriptions.count) subscription\(subscriptions.count == 1 ? "" : "s") to \(file).")
+        "Exported \(subscriptions.count) subscription\(subscriptions.count == 1 ? "" : "s") to \(file)."
+      )
     }
   }
 }

@@ -21,7 +21,8 @@ struct Import: ParsableCommand {
       var failed = 0
       for entry in entries where !subscribed.contains(entry.feedURL) {
         do {
-          let base = entry.name ?? entry.title.map(SubscriptionName.slug)
+          let base =
+            entry.name ?? entry.title.map(SubscriptionName.slug)
             ?? SubscriptionName.guess(fromFeed: entry.feedURL)
           try store.addSubscription(
             name: try store.availableName(basedOn: base), feedURL: entry.feedURL,

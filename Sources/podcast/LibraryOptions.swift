@@ -6,7 +6,8 @@ struct LibraryOptions: ParsableArguments {
   @Option(help: "Library root (default: $PODCAST_LIBRARY or ~/Podcasts).")
   var library: String?
 
-  @Option(help: "Where finished episodes go (default: $PODCAST_EPISODES_DIR or <library>/Episodes).")
+  @Option(
+    help: "Where finished episodes go (default: $PODCAST_EPISODES_DIR or <library>/Episodes).")
   var episodesDir: String?
 
   var libraryPath: String {

@@ -3,7 +3,8 @@ import PodcastKit
 
 struct Search: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Search Apple Podcasts; prints each show's feed URL and iTunes id for the next command.",
+    abstract:
+      "Search Apple Podcasts; prints each show's feed URL and iTunes id for the next command.",
     discussion: """
       Examples:
         podcast search hardcore history
@@ -50,7 +51,8 @@ struct Search: AsyncParsableCommand {
     } else {
       Console.print(SearchTable.text(results, width: Console.width))
       if Console.isTerminal {
-        Console.print("\nNext: podcast episodes itunes:ID (or the feed URL), then podcast download FEED 1")
+        Console.print(
+          "\nNext: podcast episodes itunes:ID (or the feed URL), then podcast download FEED 1")
       }
     }
   }

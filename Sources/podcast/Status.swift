@@ -4,7 +4,8 @@ import PodcastKit
 
 struct Status: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Show every download the library knows: running (in any process), paused, failed, done."
+    abstract:
+      "Show every download the library knows: running (in any process), paused, failed, done."
   )
 
   @OptionGroup var libraryOptions: LibraryOptions
@@ -35,21 +36,31 @@ struct Status: AsyncParsableCommand {
       return
     }
     var table = Table(columns: [
-      .init(title: "STATE"), .init(title: "PROGRESS", alignment: .right), .init(title: "SIZE", alignment: .right),
+      .init(title: "STATE"), .init(title: "PROGRESS", alignment: .right),
+      .init(title: "SIZE", alignment: .right),
       .init(title: "UPDATED"), .init(title: "EPISODE", flexible: true),
     ])
     for record in records {
-      let size = [Format.bytes(record.bytes), record.total.map(Format.bytes)].compactMap { $0 }.filter { !$0.isEmpty }
-      let title = [record.podcastTitle, record.episodeTitle].filter { !$0.isEmpty }.joined(separator: ": ")
+      let size = [Format.bytes(record.bytes), record.total.map(Format.bytes)].compactMap { $0 }
+        .filter { !$0.isEmpty }
+      let title = [record.podcastTitle, record.episodeTitle].filter { !$0.isEmpty }.joined(
+        separator: ": ")
       var episode = title.isEmpty ? record.url : title
-      if let error = record.error, record.state == .failed || record.state == .paused { episode += " (\(error))" }
+      if let error = record.error, record.state == .failed || record.state == .paused {
+        episode += " (\(error))"
+      }
       table.rows.append([
-        record.state.rawValue, record.progress.map(Format.percent) ?? "", size.joined(separator: " / "),
-        record.updatedAt.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon)),
+        record.state.rawValue, record.progress.map(Format.percent) ?? "",
+        size.joined(separator: " / "),
+        record.updatedAt.formatted(
+          .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false)
+            .timeSeparator(.colon)),
         Format.singleLine(episode),
       ])
     }
-    for line in table.render(width: Console.isTerminal ? Console.width : 100_000) { Console.print(line) }
+    for line in table.render(width: Console.isTerminal ? Console.width : 100_000) {
+      Console.print(line)
+    }
   }
 
   static func object(_ record: DownloadRecord) -> JSONValue {

@@ -24,23 +24,29 @@ struct Subscribe: AsyncParsableCommand {
 
   func run() async throws {
     if case .subscription = try? FeedSource.classify(feed) {
-      Console.error("cannot subscribe to \(feed): give an http(s) feed URL, an Apple Podcasts link, itunes:ID or a feed file")
+      Console.error(
+        "cannot subscribe to \(feed): give an http(s) feed URL, an Apple Podcasts link, itunes:ID or a feed file"
+      )
       throw ExitCode.failure
     }
     // Fetching first proves it is a feed, and gives the title to name the subscription after.
     let resolved = try await CommandContext(libraryOptions: libraryOptions).resolveOrExit(feed)
     try CommandFailure.reported {
-      let location = resolved.location.contains("://")
+      let location =
+        resolved.location.contains("://")
         ? resolved.location : URL(fileURLWithPath: resolved.location).standardizedFileURL.path
       let store = try libraryOptions.openStore()
       let title = resolved.feed.podcast.title
-      let base = title.map(SubscriptionName.slug).flatMap { $0.isEmpty ? nil : $0 }
+      let base =
+        title.map(SubscriptionName.slug).flatMap { $0.isEmpty ? nil : $0 }
         ?? SubscriptionName.guess(fromFeed: location)
       let chosenName = try name ?? store.availableName(basedOn: base)
-      let subscription = try store.addSubscription(name: chosenName, feedURL: location, title: title, keep: keep)
+      let subscription = try store.addSubscription(
+        name: chosenName, feedURL: location, title: title, keep: keep)
       let number = try store.subscriptions().firstIndex { $0.id == subscription.id }.map { $0 + 1 }
       Console.print(
-        "Subscribed to \(title ?? location) as \"\(subscription.name)\"\(number.map { " (number \($0))" } ?? "").")
+        "Subscribed to \(title ?? location) as \"\(subscription.name)\"\(number.map { " (number \($0))" } ?? "")."
+      )
     }
   }
 }

@@ -54,8 +54,10 @@ struct Subscriptions: ParsableCommand {
       ([header] + rows).map { $0[column].count }.max() ?? 0
     }
     return ([header] + rows).map { row in
-      zip(row, widths).map { cell, width in cell.padding(toLength: width, withPad: " ", startingAt: 0) }
-        .joined(separator: "  ") + "  " + (row.last ?? "")
+      zip(row, widths).map { cell, width in
+        cell.padding(toLength: width, withPad: " ", startingAt: 0)
+      }
+      .joined(separator: "  ") + "  " + (row.last ?? "")
     }
   }
 }

@@ -37,11 +37,16 @@ struct Sync: AsyncParsableCommand {
     let context = CommandContext(libraryOptions: libraryOptions)
     let library = try context.openLibraryOrExit()
     if backgroundOptions.background {
-      let pid = try CommandFailure.reported { try backgroundOptions.detach(logDirectory: library.paths.stateDirectory) }
-      if !quiet { Console.print("Syncing in the background (pid \(pid)); follow it with `podcast status`.") }
+      let pid = try CommandFailure.reported {
+        try backgroundOptions.detach(logDirectory: library.paths.stateDirectory)
+      }
+      if !quiet {
+        Console.print("Syncing in the background (pid \(pid)); follow it with `podcast status`.")
+      }
       return
     }
-    Interrupt.install(message: "interrupted: run podcast sync again to finish; partial downloads are kept")
+    Interrupt.install(
+      message: "interrupted: run podcast sync again to finish; partial downloads are kept")
     let lock = try acquireLock(library.paths)
     defer { lock.release() }
     let store = library.store
@@ -51,7 +56,9 @@ struct Sync: AsyncParsableCommand {
       dryRun: dryRun)
     let plan = await planner.plan(subscriptions)
     for feed in plan.failedFeeds {
-      if case .failed(let reason) = feed.outcome { Console.error("\(feed.subscription.name): \(reason)") }
+      if case .failed(let reason) = feed.outcome {
+        Console.error("\(feed.subscription.name): \(reason)")
+      }
     }
     if dryRun {
       printDryRun(plan, library: library)
@@ -62,7 +69,8 @@ struct Sync: AsyncParsableCommand {
     let manager = DownloadManager(
       episodesDirectory: library.paths.episodes, partialsDirectory: library.paths.partials,
       http: context.http, ledger: store, options: settings.options)
-    let results = await DownloadRun(manager: manager, json: json, quiet: quiet).perform(plan.downloads.map(\.job))
+    let results = await DownloadRun(manager: manager, json: json, quiet: quiet).perform(
+      plan.downloads.map(\.job))
     let finisher = SyncFinisher(store: store)
     finisher.record(plan, results: results)
     let pruned = finisher.prune(plan.feeds.map(\.subscription))
@@ -70,7 +78,8 @@ struct Sync: AsyncParsableCommand {
       let feedFailures = plan.failedFeeds.map { feed -> JSONValue in
         let reason = if case .failed(let reason) = feed.outcome { reason } else { "" }
         return .object([
-          ("url", .string(feed.subscription.feedURL)), ("title", .string(feed.subscription.title ?? feed.subscription.name)),
+          ("url", .string(feed.subscription.feedURL)),
+          ("title", .string(feed.subscription.title ?? feed.subscription.name)),
           ("error", .string(reason)),
         ])
       }
@@ -80,7 +89,8 @@ struct Sync: AsyncParsableCommand {
       Console.print(summary(plan, results: results, pruned: pruned.count))
     }
     let completed = backgroundOptions.runCompletionCommand(files: results.downloadedFiles)
-    let failedDownloads = !completed || results.contains { if case .failed = $0.outcome { true } else { false } }
+    let failedDownloads =
+      !completed || results.contains { if case .failed = $0.outcome { true } else { false } }
     if failedDownloads || !plan.failedFeeds.isEmpty { throw ExitCode.failure }
   }
 
@@ -115,7 +125,8 @@ struct Sync: AsyncParsableCommand {
     guard !quiet, !json else { return }
     for feed in plan.feeds {
       if let old = feed.movedFrom {
-        Console.print("moved       \(feed.subscription.name): \(old) -> \(feed.subscription.feedURL)")
+        Console.print(
+          "moved       \(feed.subscription.name): \(old) -> \(feed.subscription.feedURL)")
       }
     }
   }
@@ -140,7 +151,10 @@ struct Sync: AsyncParsableCommand {
 
   private func summary(_ plan: SyncPlan, results: [DownloadResult], pruned: Int) -> String {
     let updated = plan.feeds.filter { if case .updated = $0.outcome { true } else { false } }.count
-    let feeds = "\(plan.feeds.count) feed\(plan.feeds.count == 1 ? "" : "s") checked, \(updated) with new episodes, \(plan.failedFeeds.count) failed"
-    return results.isEmpty ? feeds + "; nothing to download." : feeds + "; " + DownloadRun.summary(results) + (pruned > 0 ? ", \(pruned) pruned" : "")
+    let feeds =
+      "\(plan.feeds.count) feed\(plan.feeds.count == 1 ? "" : "s") checked, \(updated) with new episodes, \(plan.failedFeeds.count) failed"
+    return results.isEmpty
+      ? feeds + "; nothing to download."
+      : feeds + "; " + DownloadRun.summary(results) + (pruned > 0 ? ", \(pruned) pruned" : "")
   }
 }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import PodcastKit
 
 final class SmokeTests: XCTestCase {

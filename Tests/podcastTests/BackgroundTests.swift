@@ -8,7 +8,9 @@ final class BackgroundTests: XCTestCase {
     let server = try LoopbackServer()
     defer { server.stop() }
     let episodes = FeedFixture.episodes(2, size: 300_000)
-    let feed = FeedFixture.serve(episodes, title: "Later", on: server) { $0.trickling(bytesPerSecond: 600_000) }
+    let feed = FeedFixture.serve(episodes, title: "Later", on: server) {
+      $0.trickling(bytesPerSecond: 600_000)
+    }
     let podcast = try PodcastBinary()
     let marker = podcast.library + "/exec-ran"
 
@@ -23,7 +25,9 @@ final class BackgroundTests: XCTestCase {
     var states: [String] = []
     while Date() < deadline {
       let status = try podcast.run(["status", "--json"])
-      states = ((try? status.json() as? [[String: Any]]) ?? []).compactMap { $0["state"] as? String }
+      states = ((try? status.json() as? [[String: Any]]) ?? []).compactMap {
+        $0["state"] as? String
+      }
       if states == ["done", "done"], FileManager.default.fileExists(atPath: marker) { break }
       usleep(200_000)
     }
@@ -32,7 +36,8 @@ final class BackgroundTests: XCTestCase {
     XCTAssertEqual(files.count, 2)
     for episode in episodes {
       let file = try XCTUnwrap(files.first { $0.hasSuffix("\(episode.title).mp3") })
-      XCTAssertEqual(FileManager.default.contents(atPath: podcast.episodesDirectory + "/" + file), episode.body)
+      XCTAssertEqual(
+        FileManager.default.contents(atPath: podcast.episodesDirectory + "/" + file), episode.body)
     }
     usleep(300_000)
     let ran = (try? String(contentsOfFile: marker, encoding: .utf8)) ?? ""

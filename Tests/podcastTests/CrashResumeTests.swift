@@ -21,7 +21,9 @@ final class CrashResumeTests: XCTestCase {
     let episodes = FeedFixture.episodes(20, size: 120_000)
     let bodies = Dictionary(uniqueKeysWithValues: episodes.map { ("\($0.title).mp3", $0.body) })
     // Slow enough that a kill lands mid-body; each server thread trickles on its own.
-    let feed = FeedFixture.serve(episodes, title: "Crash Test", on: server) { $0.trickling(bytesPerSecond: 400_000) }
+    let feed = FeedFixture.serve(episodes, title: "Crash Test", on: server) {
+      $0.trickling(bytesPerSecond: 400_000)
+    }
     let podcast = try PodcastBinary()
     var generator = SystemRandomNumberGenerator()
 
@@ -32,7 +34,8 @@ final class CrashResumeTests: XCTestCase {
       _ = try? process.wait(timeout: 10)
       try assertEveryVisibleFileIsComplete(podcast, bodies: bodies, round: round)
       let status = try podcast.run(["status", "--json"])
-      XCTAssertEqual(status.status, 0, "round \(round): the database opens after SIGKILL: \(status.stderr)")
+      XCTAssertEqual(
+        status.status, 0, "round \(round): the database opens after SIGKILL: \(status.stderr)")
     }
 
     let final = try podcast.run(["download", feed, "--all", "--concurrency", "6"], timeout: 120)
@@ -48,14 +51,19 @@ final class CrashResumeTests: XCTestCase {
   }
 
   private func assertEveryVisibleFileIsComplete(
-    _ podcast: PodcastBinary, bodies: [String: Data], round: Int, file: StaticString = #filePath, line: UInt = #line
+    _ podcast: PodcastBinary, bodies: [String: Data], round: Int, file: StaticString = #filePath,
+    line: UInt = #line
   ) throws {
     for path in podcast.episodeFiles() {
-      let name = String(path.split(separator: "/").last ?? "").replacingOccurrences(of: "2024-05-", with: "")
+      let name = String(path.split(separator: "/").last ?? "").replacingOccurrences(
+        of: "2024-05-", with: "")
       let key = String(name.drop { $0 != " " }.dropFirst())
-      let expected = try XCTUnwrap(bodies[key], "round \(round): unexpected file \(path)", file: file, line: line)
+      let expected = try XCTUnwrap(
+        bodies[key], "round \(round): unexpected file \(path)", file: file, line: line)
       let actual = FileManager.default.contents(atPath: podcast.episodesDirectory + "/" + path)
-      XCTAssertEqual(actual, expected, "round \(round): \(path) is incomplete or corrupt", file: file, line: line)
+      XCTAssertEqual(
+        actual, expected, "round \(round): \(path) is incomplete or corrupt", file: file, line: line
+      )
     }
   }
 }

@@ -18,7 +18,8 @@ final class EpisodesCommandTests: XCTestCase {
   }
 
   private func serveFeed(at path: String = "/feed.xml", episodes count: Int = 3) -> String {
-    FeedFixture.serve(FeedFixture.episodes(count, size: 100), title: "Loopback Show", at: path, on: server)
+    FeedFixture.serve(
+      FeedFixture.episodes(count, size: 100), title: "Loopback Show", at: path, on: server)
   }
 
   func testListsEpisodesNewestFirstWithIndexes() throws {
@@ -75,18 +76,21 @@ final class EpisodesCommandTests: XCTestCase {
   }
 
   func testGzipEncodedFeedIsDecoded() throws {
-    let rss = FeedFixture.rss(title: "Zipped", episodes: FeedFixture.episodes(4, size: 10), base: server.baseURL)
+    let rss = FeedFixture.rss(
+      title: "Zipped", episodes: FeedFixture.episodes(4, size: 10), base: server.baseURL)
     server.set("/z.xml", Route.text(rss, contentType: "application/rss+xml").gzipped())
     let result = try podcast.run(["episodes", server.url("/z.xml"), "--json"])
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(((try result.json() as? [String: Any])?["episodes"] as? [Any])?.count, 4)
-    XCTAssertEqual(server.requests(for: "/z.xml").first?.headers["accept-encoding"]?.contains("gzip"), true)
+    XCTAssertEqual(
+      server.requests(for: "/z.xml").first?.headers["accept-encoding"]?.contains("gzip"), true)
   }
 
   func testSendsUserAgent() throws {
     let url = serveFeed()
     _ = try podcast.run(["episodes", url])
-    XCTAssertEqual(server.requests(for: "/feed.xml").first?.headers["user-agent"]?.hasPrefix("podcast/"), true)
+    XCTAssertEqual(
+      server.requests(for: "/feed.xml").first?.headers["user-agent"]?.hasPrefix("podcast/"), true)
   }
 
   func testHTTPErrorsNameTheURLAndStatus() throws {
@@ -97,12 +101,14 @@ final class EpisodesCommandTests: XCTestCase {
       XCTAssertEqual(result.status, 1)
       XCTAssertEqual(result.stdout, "")
       XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
-      XCTAssertTrue(result.stderr.contains(server.url(path)) && result.stderr.contains(status), result.stderr)
+      XCTAssertTrue(
+        result.stderr.contains(server.url(path)) && result.stderr.contains(status), result.stderr)
     }
   }
 
   func testAStalledServerIsAbandonedInBoundedTime() throws {
-    let rss = FeedFixture.rss(title: "Slow", episodes: FeedFixture.episodes(50, size: 10), base: server.baseURL)
+    let rss = FeedFixture.rss(
+      title: "Slow", episodes: FeedFixture.episodes(50, size: 10), base: server.baseURL)
     server.set("/stall.xml", Route.text(rss).stalling(after: 100, seconds: nil))
     var binary = podcast!
     binary.environment["PODCAST_TIMEOUT"] = "2"
@@ -114,14 +120,18 @@ final class EpisodesCommandTests: XCTestCase {
   }
 
   func testAnHTMLPageIsNotAFeed() throws {
-    server.set("/page", .html("<!DOCTYPE html><html><head><title>Welcome</title></head><body>Hi</body></html>"))
+    server.set(
+      "/page",
+      .html("<!DOCTYPE html><html><head><title>Welcome</title></head><body>Hi</body></html>"))
     let result = try podcast.run(["episodes", server.url("/page")])
     XCTAssertEqual(result.status, 1)
     XCTAssertTrue(result.stderr.contains("HTML page"), result.stderr)
   }
 
   func testRedirectsToOtherSchemesAreRefused() throws {
-    for (path, target) in [("/to-file", "file:///etc/passwd"), ("/to-ftp", "ftp://127.0.0.1/feed.xml")] {
+    for (path, target) in [
+      ("/to-file", "file:///etc/passwd"), ("/to-ftp", "ftp://127.0.0.1/feed.xml"),
+    ] {
       server.set(path, .redirect(to: target))
       let result = try podcast.run(["episodes", server.url(path)])
       XCTAssertEqual(result.status, 1, path)
@@ -145,7 +155,8 @@ final class EpisodesCommandTests: XCTestCase {
 
   func testALocalFeedFileTypedByTheUserWorks() throws {
     let path = podcast.library + "/local feed.xml"
-    let rss = FeedFixture.rss(title: "On Disk", episodes: FeedFixture.episodes(2, size: 10), base: "https://cdn.example")
+    let rss = FeedFixture.rss(
+      title: "On Disk", episodes: FeedFixture.episodes(2, size: 10), base: "https://cdn.example")
     try rss.write(toFile: path, atomically: true, encoding: .utf8)
     let result = try podcast.run(["episodes", path])
     XCTAssertEqual(result.status, 0, result.stderr)

@@ -35,7 +35,8 @@ final class SearchCommandTests: XCTestCase {
     _ = try search(["cars"], server)
 
     XCTAssertEqual(
-      lastRequestTarget(server), "/search?term=cars&media=podcast&entity=podcast&limit=10&country=US")
+      lastRequestTarget(server),
+      "/search?term=cars&media=podcast&entity=podcast&limit=10&country=US")
   }
 
   func testJSONIsTheContractsArrayWithNullsForUnknowns() throws {
@@ -49,8 +50,10 @@ final class SearchCommandTests: XCTestCase {
     XCTAssertEqual(array.count, 2)
     XCTAssertEqual(
       Set(array[0].keys),
-      ["index", "id", "title", "author", "feedURL", "episodeCount", "genre", "artworkURL",
-       "storeURL", "releaseDate"])
+      [
+        "index", "id", "title", "author", "feedURL", "episodeCount", "genre", "artworkURL",
+        "storeURL", "releaseDate",
+      ])
     XCTAssertEqual(array[0]["index"] as? Int, 1)
     XCTAssertEqual(array[0]["id"] as? Int, 253_191_823)
     XCTAssertEqual(array[0]["feedURL"] as? String, "https://www.npr.org/rss/podcast.php?id=510208")
@@ -74,7 +77,8 @@ final class SearchCommandTests: XCTestCase {
   }
 
   func testRateLimitingIsOneLineWithTheWait() throws {
-    let server = try serve("/search", response(status: 429, headers: ["Retry-After": "120"], body: ""))
+    let server = try serve(
+      "/search", response(status: 429, headers: ["Retry-After": "120"], body: ""))
 
     let run = try search(["cars"], server)
 
@@ -105,7 +109,8 @@ final class SearchCommandTests: XCTestCase {
   }
 
   func testHTMLPageInsteadOfJSONIsAClearError() throws {
-    let server = try serve("/search", response(body: "<!DOCTYPE html><html><body>Oops</body></html>"))
+    let server = try serve(
+      "/search", response(body: "<!DOCTYPE html><html><body>Oops</body></html>"))
 
     let run = try search(["cars"], server)
 
@@ -145,7 +150,9 @@ final class SearchCommandTests: XCTestCase {
 
   private func response(status: Int = 200, headers: [String: String] = [:], body: String) -> Route {
     var route = Route.text(body, contentType: "text/javascript; charset=utf-8").withStatus(status)
-    for (name, value) in headers.sorted(by: { $0.key < $1.key }) { route = route.withHeader(name, value) }
+    for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+      route = route.withHeader(name, value)
+    }
     return route
   }
 

@@ -38,7 +38,8 @@ final class SearchValidationTests: XCTestCase {
 
   func testCountryThatIsNotTwoLettersIsAUsageError() throws {
     for country in ["usa", "U", "1A"] {
-      let run = try PodcastBinary.run(["search", "cars", "--country", country], environment: nowhere)
+      let run = try PodcastBinary.run(
+        ["search", "cars", "--country", country], environment: nowhere)
 
       XCTAssertEqual(run.exitCode, 64, country)
       XCTAssertTrue(run.stderr.contains("--country '\(country)'"), run.stderr)
@@ -46,10 +47,12 @@ final class SearchValidationTests: XCTestCase {
   }
 
   func testBaseURLThatIsNotHTTPIsNamed() throws {
-    let run = try PodcastBinary.run(["search", "cars"], environment: ["PODCAST_ITUNES_URL": "ftp://x"])
+    let run = try PodcastBinary.run(
+      ["search", "cars"], environment: ["PODCAST_ITUNES_URL": "ftp://x"])
 
     XCTAssertEqual(run.exitCode, 1)
     XCTAssertEqual(
-      run.stderr, "podcast: PODCAST_ITUNES_URL: iTunes API base URL 'ftp://x' is not an http or https URL\n")
+      run.stderr,
+      "podcast: PODCAST_ITUNES_URL: iTunes API base URL 'ftp://x' is not an http or https URL\n")
   }
 }

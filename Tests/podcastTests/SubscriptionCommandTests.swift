@@ -36,7 +36,8 @@ final class SubscriptionCommandTests: XCTestCase {
     let first = try podcast("subscribe", url("/hardcore-history/rss.xml"))
     XCTAssertEqual(first.status, 0, first.stderr)
     XCTAssertTrue(first.stdout.contains("\"dan-carlin-s-hardcore-history\""), first.stdout)
-    XCTAssertEqual(try podcast("subscribe", url("/b/feed"), "--name", "Bee", "--keep", "2").status, 0)
+    XCTAssertEqual(
+      try podcast("subscribe", url("/b/feed"), "--name", "Bee", "--keep", "2").status, 0)
 
     let listed = try podcast("subscriptions", "--json")
     XCTAssertEqual(listed.status, 0, listed.stderr)
@@ -102,14 +103,18 @@ final class SubscriptionCommandTests: XCTestCase {
     let file = library.appendingPathComponent("out.opml")
     XCTAssertEqual(try podcast("export", file.path).status, 0)
     let other = library.appendingPathComponent("other")
-    let again = try PodcastBinary.run(["import", file.path], environment: ["PODCAST_LIBRARY": other.path])
+    let again = try PodcastBinary.run(
+      ["import", file.path], environment: ["PODCAST_LIBRARY": other.path])
     XCTAssertTrue(again.stdout.contains("Imported 2 subscriptions"), again.stdout)
-    XCTAssertEqual(try listed(in: other), try listed(in: library), "the export did not import into the same list")
+    XCTAssertEqual(
+      try listed(in: other), try listed(in: library), "the export did not import into the same list"
+    )
   }
 
   /// Each subscription's name and feed URL, in order.
   private func listed(in library: URL) throws -> [String] {
-    let result = try PodcastBinary.run(["subscriptions", "--json"], environment: ["PODCAST_LIBRARY": library.path])
+    let result = try PodcastBinary.run(
+      ["subscriptions", "--json"], environment: ["PODCAST_LIBRARY": library.path])
     let items = try XCTUnwrap(try result.json() as? [[String: Any]])
     return items.map { "\($0["name"] ?? "") \($0["feedURL"] ?? "")" }
   }

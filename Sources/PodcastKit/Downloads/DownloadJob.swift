@@ -9,7 +9,9 @@ public struct DownloadJob: Sendable, Hashable {
   /// The type the feed announced: an HTML enclosure is not mistaken for an error page.
   public var mimeType: String?
 
-  public init(url: String, title: String?, podcastTitle: String?, relativePath: String, mimeType: String?) {
+  public init(
+    url: String, title: String?, podcastTitle: String?, relativePath: String, mimeType: String?
+  ) {
     self.url = url
     self.title = title
     self.podcastTitle = podcastTitle

@@ -30,12 +30,15 @@ public struct DownloadProgressReader: Sendable {
 
   public func status(of url: String) -> EpisodeDownloadStatus {
     let entry = (try? ledger?.entry(for: url)) ?? nil
-    if let entry, entry.state == .done, let file = entry.file, FileManager.default.fileExists(atPath: file) {
+    if let entry, entry.state == .done, let file = entry.file,
+      FileManager.default.fileExists(atPath: file)
+    {
       return EpisodeDownloadStatus(state: .downloaded, progress: 1, file: file)
     }
     // The partial file is the truth about bytes: the ledger is written only once a second.
     let partial = partialsDirectory + "/" + PartialName.forURL(url)
-    let onDisk = (try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int64) ?? nil
+    let onDisk =
+      (try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int64) ?? nil
     guard let bytes = onDisk, bytes > 0 else { return .new }
     let fraction = entry?.total.map { $0 > 0 ? min(1, Double(bytes) / Double($0)) : 0 } ?? 0
     return EpisodeDownloadStatus(state: .partial, progress: fraction, file: nil)

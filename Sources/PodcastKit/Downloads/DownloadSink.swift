@@ -44,7 +44,9 @@ final class DownloadSink: TransferSink {
       total = head.headers["content-encoding"] == nil ? head.contentLength : nil
     }
     let type = head.headers["content-type"]?.lowercased() ?? ""
-    if type.contains("text/html") && !acceptsHTML { throw DownloadError.htmlInsteadOfMedia(url: url) }
+    if type.contains("text/html") && !acceptsHTML {
+      throw DownloadError.htmlInsteadOfMedia(url: url)
+    }
     progress.start(url, resumingAt: written, total: total)
     onHead(head, total)
   }
@@ -88,7 +90,8 @@ struct ContentRange: Equatable {
     let spec = text.dropFirst(6)
     let parts = spec.split(separator: "/", maxSplits: 1)
     let bounds = parts.first?.split(separator: "-", maxSplits: 1) ?? []
-    guard parts.count == 2, bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]),
+    guard parts.count == 2, bounds.count == 2, let start = Int64(bounds[0]),
+      let end = Int64(bounds[1]),
       start <= end
     else { return nil }
     self.start = start
@@ -104,7 +107,8 @@ enum HTMLSniffer {
     // Skip a UTF-8 byte order mark and leading white space.
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
     while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
-    let head = String(decoding: bytes[index..<min(bytes.count, index + 15)], as: UTF8.self).lowercased()
+    let head = String(decoding: bytes[index..<min(bytes.count, index + 15)], as: UTF8.self)
+      .lowercased()
     return head.hasPrefix("<!doctype html") || head.hasPrefix("<html") || head.hasPrefix("<head")
   }
 }

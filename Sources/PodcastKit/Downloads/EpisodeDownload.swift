@@ -57,7 +57,9 @@ struct EpisodeDownload {
     else { return nil }
     // A run killed between recording and tidying up leaves the partial name behind.
     let partialPath = partialsDirectory + "/" + PartialName.forURL(job.url)
-    if FileManager.default.fileExists(atPath: partialPath), (try? PartialFile(path: partialPath)) != nil {
+    if FileManager.default.fileExists(atPath: partialPath),
+      (try? PartialFile(path: partialPath)) != nil
+    {
       unlink(partialPath)
     }
     progress.finish(job.url, bytes: entry.bytes)
@@ -66,7 +68,8 @@ struct EpisodeDownload {
 
   private func failed(_ error: Error) -> DownloadOutcome {
     let reason = String(describing: error)
-    let interrupted = (error as? TransferError).map { if case .cancelled = $0 { true } else { false } } ?? false
+    let interrupted =
+      (error as? TransferError).map { if case .cancelled = $0 { true } else { false } } ?? false
     let state: DownloadState = interrupted ? .paused : .failed
     progress.fail(job.url, state: state, error: reason)
     if var entry = (try? ledger?.entry(for: job.url)) ?? nil {
@@ -79,13 +82,16 @@ struct EpisodeDownload {
 
   // MARK: Attempts
 
-  private func fetchWithRetries(into file: PartialFile, known: inout LedgerEntry) async throws -> Int64 {
+  private func fetchWithRetries(into file: PartialFile, known: inout LedgerEntry) async throws
+    -> Int64
+  {
     var attempt = 1
     while true {
       do {
         return try await fetchOnce(into: file, known: &known)
       } catch {
-        guard attempt < options.attempts, let delay = retryDelay(after: error, attempt: attempt) else {
+        guard attempt < options.attempts, let delay = retryDelay(after: error, attempt: attempt)
+        else {
           throw error
         }
         try await Task.sleep(for: delay)
@@ -170,7 +176,9 @@ struct EpisodeDownload {
   }
 
   /// Keeps what the server said (validators, total) so a later run can resume safely.
-  private func remember(_ seen: SeenHead, sink: DownloadSink, in known: inout LedgerEntry, state: DownloadState) {
+  private func remember(
+    _ seen: SeenHead, sink: DownloadSink, in known: inout LedgerEntry, state: DownloadState
+  ) {
     if let (head, total) = seen.value { Self.note(head, total: total, in: &known) }
     known.bytes = sink.written
     known.state = state

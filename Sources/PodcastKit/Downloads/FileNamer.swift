@@ -25,7 +25,8 @@ public struct FileNamer: Sendable {
       rest = rest[rest.index(after: close)...]
     }
     guard !template.hasPrefix("/") else {
-      throw FileNameError.badTemplate(template, reason: "it must be relative to the Episodes directory")
+      throw FileNameError.badTemplate(
+        template, reason: "it must be relative to the Episodes directory")
     }
     self.template = template
   }
@@ -44,7 +45,9 @@ public struct FileNamer: Sendable {
     }
     let safe = components.enumerated().map { offset, component in
       let isFile = offset == components.count - 1
-      return isFile ? Self.sanitizeFileName(component, ext: values["ext"] ?? "") : Self.sanitize(component, fallback: "_")
+      return isFile
+        ? Self.sanitizeFileName(component, ext: values["ext"] ?? "")
+        : Self.sanitize(component, fallback: "_")
     }
     return ([Self.folderName(for: podcast)] + safe).joined(separator: "/")
   }
@@ -54,7 +57,9 @@ public struct FileNamer: Sendable {
     let urlFile = (urlPath as NSString).lastPathComponent
     return [
       "podcast": podcast.title ?? "",
-      "date": episode.published.map { $0.formatted(.iso8601.year().month().day().dateSeparator(.dash)) } ?? "",
+      "date": episode.published.map {
+        $0.formatted(.iso8601.year().month().day().dateSeparator(.dash))
+      } ?? "",
       "title": episode.title ?? episode.guid ?? urlFile,
       "guid": episode.guid ?? "",
       "index": String(index),
@@ -69,7 +74,8 @@ public struct FileNamer: Sendable {
     var result = component
     for (name, value) in values {
       // Values are made safe before they go in, so a title can never add a path separator.
-      result = result.replacingOccurrences(of: "{\(name)}", with: name == "ext" ? value : clean(value))
+      result = result.replacingOccurrences(
+        of: "{\(name)}", with: name == "ext" ? value : clean(value))
     }
     return result
   }

@@ -11,7 +11,9 @@ import Foundation
 /// the download as done and only then removes the partial name, so a crash in between leaves
 /// a rerun that recognises its own link (same inode) instead of saving a second copy.
 enum Finisher {
-  static func linkIntoPlace(_ file: PartialFile, episodesDirectory: String, relativePath: String) throws -> String {
+  static func linkIntoPlace(_ file: PartialFile, episodesDirectory: String, relativePath: String)
+    throws -> String
+  {
     try file.sync()
     let target = try safeTarget(episodesDirectory: episodesDirectory, relativePath: relativePath)
     let directory = (target as NSString).deletingLastPathComponent
@@ -33,7 +35,8 @@ enum Finisher {
         if FileManager.default.fileExists(atPath: candidate) { continue }
         return try copyAcrossFilesystems(file, to: candidate)
       case ENOSPC: throw DownloadError.diskFull(path: candidate)
-      default: throw DownloadError.cannotWrite(path: candidate, reason: String(cString: strerror(errno)))
+      default:
+        throw DownloadError.cannotWrite(path: candidate, reason: String(cString: strerror(errno)))
       }
     }
     throw DownloadError.cannotWrite(path: target, reason: "too many files with this name")
@@ -44,11 +47,14 @@ enum Finisher {
     let root = URL(fileURLWithPath: episodesDirectory).standardizedFileURL.path
     let parts = relativePath.split(separator: "/").filter { !$0.isEmpty && $0 != "." }
     guard !parts.isEmpty, !parts.contains("..") else {
-      throw DownloadError.cannotWrite(path: relativePath, reason: "not a file name inside the Episodes directory")
+      throw DownloadError.cannotWrite(
+        path: relativePath, reason: "not a file name inside the Episodes directory")
     }
-    let target = URL(fileURLWithPath: root).appendingPathComponent(parts.joined(separator: "/")).standardizedFileURL.path
+    let target = URL(fileURLWithPath: root).appendingPathComponent(parts.joined(separator: "/"))
+      .standardizedFileURL.path
     guard target.hasPrefix(root + "/") else {
-      throw DownloadError.cannotWrite(path: relativePath, reason: "not a file name inside the Episodes directory")
+      throw DownloadError.cannotWrite(
+        path: relativePath, reason: "not a file name inside the Episodes directory")
     }
     return target
   }
@@ -62,7 +68,8 @@ enum Finisher {
 
   /// The Episodes directory is on another filesystem than the library: copy to a hidden name
   /// beside the target, then rename, so the visible name still appears only when complete.
-  private static func copyAcrossFilesystems(_ file: PartialFile, to target: String) throws -> String {
+  private static func copyAcrossFilesystems(_ file: PartialFile, to target: String) throws -> String
+  {
     let directory = (target as NSString).deletingLastPathComponent
     let hidden = directory + "/.podcast-" + (target as NSString).lastPathComponent + ".tmp"
     do {
@@ -81,7 +88,8 @@ enum Finisher {
   private static func isSameFile(_ first: String, _ second: String) -> Bool {
     var a = stat()
     var b = stat()
-    return stat(first, &a) == 0 && stat(second, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    return stat(first, &a) == 0 && stat(second, &b) == 0 && a.st_dev == b.st_dev
+      && a.st_ino == b.st_ino
   }
 
   private static func syncDirectory(_ path: String) {

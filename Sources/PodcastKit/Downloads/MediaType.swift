@@ -17,11 +17,13 @@ enum MediaType {
     let last = urlPath.split(separator: "/").last.map(String.init) ?? ""
     if let dot = last.lastIndex(of: "."), dot != last.startIndex {
       let ext = last[last.index(after: dot)...].lowercased()
-      if (1...5).contains(ext.count), ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+      if (1...5).contains(ext.count), ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+      {
         return ext
       }
     }
-    let type = mimeType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+    let type = mimeType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
+      .lowercased()
     if let type, let ext = extensionsByType[type] { return ext }
     if let type, type.hasPrefix("video/") { return "mp4" }
     return "mp3"

@@ -35,7 +35,8 @@ final class PartialFile {
 
   /// Starts over (the server sent the whole file, or the old bytes belong to another version).
   func truncate(to length: Int64) throws {
-    guard ftruncate(descriptor, off_t(length)) == 0, lseek(descriptor, off_t(length), SEEK_SET) >= 0 else {
+    guard ftruncate(descriptor, off_t(length)) == 0, lseek(descriptor, off_t(length), SEEK_SET) >= 0
+    else {
       throw writeError()
     }
   }

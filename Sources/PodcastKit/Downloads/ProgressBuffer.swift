@@ -44,7 +44,8 @@ public final class ProgressBuffer: Sendable {
   public func enqueue(_ url: String, title: String?, podcast: String?) -> Bool {
     entries.withLock { entries in
       guard entries[url] == nil else { return false }
-      entries[url] = Entry(state: .queued, bytes: 0, title: title, podcast: podcast, updated: Date())
+      entries[url] = Entry(
+        state: .queued, bytes: 0, title: title, podcast: podcast, updated: Date())
       return true
     }
   }

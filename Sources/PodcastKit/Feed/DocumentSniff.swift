@@ -14,15 +14,19 @@ struct DocumentSniff {
     if !sawFirstBytes, chunk.count > 0 {
       sawFirstBytes = true
       let b = Array(chunk.prefix(4))
-      hasWideBOM = b.starts(with: [0xFE, 0xFF]) || b.starts(with: [0xFF, 0xFE])
+      hasWideBOM =
+        b.starts(with: [0xFE, 0xFF]) || b.starts(with: [0xFF, 0xFE])
         || b.starts(with: [0, 0, 0xFE, 0xFF])
         || (b.count >= 2 && (b[0] == 0 || b[1] == 0))  // BOM-less UTF-16/32 "<"
     }
     for byte in chunk where !isDecided {
-      if head.isEmpty && (byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0) {
+      if head.isEmpty && (byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0)
+      {
         continue
       }
-      if head.isEmpty && (byte == 0xEF || byte == 0xBB || byte == 0xBF || byte == 0xFE || byte == 0xFF) {
+      if head.isEmpty
+        && (byte == 0xEF || byte == 0xBB || byte == 0xBF || byte == 0xFE || byte == 0xFF)
+      {
         continue  // byte order marks
       }
       hasContent = true
@@ -33,13 +37,16 @@ struct DocumentSniff {
   }
 
   private mutating func decideIfPossible() {
-    if head.count >= 14 || !"<!doctype html".utf8.starts(with: head) && !"<html".utf8.starts(with: head) {
+    if head.count >= 14
+      || !"<!doctype html".utf8.starts(with: head) && !"<html".utf8.starts(with: head)
+    {
       decide()
     }
   }
 
   private mutating func decide() {
     isDecided = true
-    isHTML = head.starts(with: Array("<!doctype html".utf8)) || head.starts(with: Array("<html".utf8))
+    isHTML =
+      head.starts(with: Array("<!doctype html".utf8)) || head.starts(with: Array("<html".utf8))
   }
 }

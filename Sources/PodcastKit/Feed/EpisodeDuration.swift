@@ -7,7 +7,8 @@ public enum EpisodeDuration {
   public static func seconds(_ text: String) -> Int? {
     // Quotes and brackets around a value ("\"00:13:11\"", "(20:11)") are template noise.
     let trimmed =
-      FeedText.isSurelyTrimmed(text, extra: "\"'()[]") ? text : text.trimmingCharacters(in: Self.noise)
+      FeedText.isSurelyTrimmed(text, extra: "\"'()[]")
+      ? text : text.trimmingCharacters(in: Self.noise)
     guard !trimmed.isEmpty, trimmed.utf8.count <= 32 else { return nil }
     if trimmed.contains(":") { return clockSeconds(trimmed) }
     if let value = Double(trimmed) { return wholeSeconds(value) }
@@ -24,7 +25,8 @@ public enum EpisodeDuration {
     var total = 0.0
     for (offset, part) in parts.enumerated() {
       let isLast = offset == parts.count - 1
-      guard !part.isEmpty, part.allSatisfy({ $0.isASCII && ($0.isNumber || (isLast && $0 == ".")) }),
+      guard !part.isEmpty,
+        part.allSatisfy({ $0.isASCII && ($0.isNumber || (isLast && $0 == ".")) }),
         let value = Double(part)
       else { return nil }
       total = total * 60 + value

@@ -33,7 +33,9 @@ public enum FeedDate {
       guard let parsed = scanner.clockTime() else { return nil }
       time = parsed
       scanner.skipSpaces()
-      if let zone = scanner.zoneOffset() { offset = zone } else if let name = scanner.word() {
+      if let zone = scanner.zoneOffset() {
+        offset = zone
+      } else if let name = scanner.word() {
         offset = namedZoneOffset(name) ?? 0
       }
     }
@@ -45,7 +47,9 @@ public enum FeedDate {
   private static func parseNumeric(_ b: [UInt8]) -> Date? {
     var scanner = ByteScanner(b)
     guard let first = scanner.number(maxDigits: 8) else { return nil }
-    var year: Int, month: Int, day: Int
+    var year: Int
+    var month: Int
+    var day: Int
     if scanner.consumedDigits == 8 {
       (year, month, day) = (first / 10_000, first / 100 % 100, first % 100)
     } else {
@@ -66,7 +70,9 @@ public enum FeedDate {
       scanner.skipSpaces()
       if let parsed = scanner.clockTime() { time = parsed }
       scanner.skipSpaces()
-      if let zone = scanner.zoneOffset() { offset = zone } else if let name = scanner.word() {
+      if let zone = scanner.zoneOffset() {
+        offset = zone
+      } else if let name = scanner.word() {
         offset = namedZoneOffset(name) ?? 0
       }
     }
@@ -85,7 +91,9 @@ public enum FeedDate {
 
   private static func parseWords(_ b: [UInt8]) -> Date? {
     var scanner = ByteScanner(b)
-    var day: Int?, month: Int?, year: Int?
+    var day: Int?
+    var month: Int?
+    var year: Int?
     var time: ClockTime?
     var offset: Int?
     var pm: Bool?
@@ -116,7 +124,7 @@ public enum FeedDate {
           month = value
         }
         skipDigitsLeft(&scanner)
-      } else if (byte == 0x2B || byte == 0x2D), time != nil, offset == nil || offsetIsGMT,
+      } else if byte == 0x2B || byte == 0x2D, time != nil, offset == nil || offsetIsGMT,
         let zone = scanner.zoneOffset()
       {
         offset = zone  // "GMT-0500": the number is the real offset
@@ -138,7 +146,11 @@ public enum FeedDate {
     if year < 100 { year += year < 50 ? 2000 : 1900 }
     var clock = time ?? ClockTime()
     if let pm {
-      if pm && clock.hour < 12 { clock.hour += 12 } else if !pm && clock.hour == 12 { clock.hour = 0 }
+      if pm && clock.hour < 12 {
+        clock.hour += 12
+      } else if !pm && clock.hour == 12 {
+        clock.hour = 0
+      }
     }
     return makeDate(year: year, month: month, day: day, time: clock, offset: offset ?? 0)
   }

@@ -13,7 +13,9 @@ enum FeedNamespace: Equatable {
 
   init(uri: String) {
     let lower = uri.lowercased()
-    let bare = lower.hasPrefix("https://") ? String(lower.dropFirst(8))
+    let bare =
+      lower.hasPrefix("https://")
+      ? String(lower.dropFirst(8))
       : lower.hasPrefix("http://") ? String(lower.dropFirst(7)) : lower
     switch bare {
     case "my.netscape.com/rdf/simple/0.9/", "purl.org/rss/1.0/", "backend.userland.com/rss2":
@@ -27,7 +29,8 @@ enum FeedNamespace: Equatable {
       self = .podcast
     default:
       // Apple's URI is written in many cases and with stray suffixes; all mean iTunes.
-      self = bare.hasPrefix("www.itunes.com/dtds/podcast") || bare.hasPrefix("itunes.com/dtds/podcast")
+      self =
+        bare.hasPrefix("www.itunes.com/dtds/podcast") || bare.hasPrefix("itunes.com/dtds/podcast")
         ? .itunes : .other
     }
   }

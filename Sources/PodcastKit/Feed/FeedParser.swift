@@ -173,7 +173,7 @@ public enum FeedParser {
   /// Whether an episode published `date` goes strictly before one published `other`.
   private static func isNewer(_ date: Date?, than other: Date?) -> Bool {
     switch (date, other) {
-    case let (x?, y?): return x > y
+    case (let x?, let y?): return x > y
     case (.some, nil): return true
     default: return false
     }

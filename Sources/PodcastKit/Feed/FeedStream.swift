@@ -73,7 +73,8 @@ final class FeedStream {
     let me = Unmanaged.passUnretained(self).toOpaque()
     context = xmlCreatePushParserCtxt(&handler, me, first, count, nil)
     guard let context else { return }
-    let options = XML_PARSE_NONET.rawValue | XML_PARSE_RECOVER.rawValue
+    let options =
+      XML_PARSE_NONET.rawValue | XML_PARSE_RECOVER.rawValue
       | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
     xmlCtxtUseOptions(context, Int32(options))
   }
@@ -105,7 +106,8 @@ final class FeedStream {
 
   func record(_ error: UnsafePointer<xmlError>) {
     let code = Int(error.pointee.code)
-    if code == Int(XML_ERR_INVALID_CHAR.rawValue) || code == Int(XML_ERR_INVALID_ENCODING.rawValue) {
+    if code == Int(XML_ERR_INVALID_CHAR.rawValue) || code == Int(XML_ERR_INVALID_ENCODING.rawValue)
+    {
       sawEncodingError = true
     }
     guard firstError == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
@@ -126,9 +128,12 @@ final class FeedStream {
     entity.initialize(to: xmlEntity())
     entity.pointee.type = XML_ENTITY_DECL
     entity.pointee.etype = XML_INTERNAL_PREDEFINED_ENTITY
-    entity.pointee.name = UnsafePointer(strdup(key).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: xmlChar.self) })
+    entity.pointee.name = UnsafePointer(
+      strdup(key).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: xmlChar.self) })
     let text = String(Character(scalar))
-    entity.pointee.content = strdup(text).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: xmlChar.self) }
+    entity.pointee.content = strdup(text).map {
+      UnsafeMutableRawPointer($0).assumingMemoryBound(to: xmlChar.self)
+    }
     entity.pointee.length = Int32(text.utf8.count)
     htmlEntities[key] = entity
     return entity
@@ -142,7 +147,9 @@ final class FeedStream {
     if let context, context.pointee.wellFormed == 0 { context.pointee.wellFormed = 1 }
   }
 
-  private func namespace(uri: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> FeedNamespace {
+  private func namespace(uri: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?)
+    -> FeedNamespace
+  {
     guard let uri else {
       guard let prefix else { return .rss }
       return FeedNamespace(undeclaredPrefix: String(cString: prefix))

@@ -33,14 +33,16 @@ struct ItemDraft {
 
   /// nil when the item has no http(s) media file: such items are not episodes.
   func episode() -> Episode? {
-    guard let file = enclosures.first(where: { FeedURL.hasWebScheme($0.url) })
-      ?? mediaContents.first(where: { FeedURL.hasWebScheme($0.url) })
+    guard
+      let file = enclosures.first(where: { FeedURL.hasWebScheme($0.url) })
+        ?? mediaContents.first(where: { FeedURL.hasWebScheme($0.url) })
     else { return nil }
     let enclosure = Enclosure(
       url: file.url, length: file.length.flatMap(EnclosureLength.bytes),
       type: nonEmpty(file.type))
     return Episode(
-      guid: guid, title: title, published: publishedDate(), duration: duration.flatMap(EpisodeDuration.seconds),
+      guid: guid, title: title, published: publishedDate(),
+      duration: duration.flatMap(EpisodeDuration.seconds),
       enclosure: enclosure, link: link, description: contentEncoded ?? descriptionText ?? summary,
       season: season.flatMap(positiveInt), number: episodeNumber.flatMap(positiveInt),
       episodeType: episodeType?.lowercased(), explicit: explicit.flatMap(Self.explicitFlag),

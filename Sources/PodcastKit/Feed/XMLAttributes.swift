@@ -36,7 +36,9 @@ struct XMLAttributes {
   }
 
   private func string(at index: Int) -> String? {
-    guard let base, let start = base[index * 5 + 3], let end = base[index * 5 + 4] else { return nil }
+    guard let base, let start = base[index * 5 + 3], let end = base[index * 5 + 4] else {
+      return nil
+    }
     let buffer = UnsafeBufferPointer(start: start, count: end - start)
     let text = FeedText.trimmedString(buffer)
     return text.isEmpty ? nil : text

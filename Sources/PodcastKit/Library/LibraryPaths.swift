@@ -15,7 +15,8 @@ public struct LibraryPaths: Sendable, Equatable {
     let rootURL = URL(fileURLWithPath: root)
     let state = rootURL.appendingPathComponent(".podcast")
     self.root = rootURL.path
-    self.episodes = episodes.map { URL(fileURLWithPath: $0).path }
+    self.episodes =
+      episodes.map { URL(fileURLWithPath: $0).path }
       ?? rootURL.appendingPathComponent("Episodes").path
     self.stateDirectory = state.path
     self.database = state.appendingPathComponent("library.sqlite").path

@@ -11,9 +11,12 @@ extension LibraryStore: DownloadLedger {
   }
 
   public func save(_ entry: LedgerEntry) throws {
-    var record = try download(url: entry.url) ?? DownloadRecord(
-      url: entry.url, podcastTitle: entry.podcastTitle ?? "", episodeTitle: entry.episodeTitle ?? "",
-      partialPath: paths.partials + "/" + PartialName.forURL(entry.url))
+    var record =
+      try download(url: entry.url)
+      ?? DownloadRecord(
+        url: entry.url, podcastTitle: entry.podcastTitle ?? "",
+        episodeTitle: entry.episodeTitle ?? "",
+        partialPath: paths.partials + "/" + PartialName.forURL(entry.url))
     record.apply(entry)
     try save(record)
   }
@@ -21,9 +24,12 @@ extension LibraryStore: DownloadLedger {
   public func saveProgress(_ entries: [LedgerEntry]) throws {
     try write { db in
       for entry in entries {
-        var record = try DownloadRecord.fetchOne(db, key: entry.url) ?? DownloadRecord(
-          url: entry.url, podcastTitle: entry.podcastTitle ?? "", episodeTitle: entry.episodeTitle ?? "",
-          partialPath: paths.partials + "/" + PartialName.forURL(entry.url))
+        var record =
+          try DownloadRecord.fetchOne(db, key: entry.url)
+          ?? DownloadRecord(
+            url: entry.url, podcastTitle: entry.podcastTitle ?? "",
+            episodeTitle: entry.episodeTitle ?? "",
+            partialPath: paths.partials + "/" + PartialName.forURL(entry.url))
         record.state = entry.state
         record.bytes = entry.bytes
         record.total = entry.total ?? record.total

@@ -74,7 +74,9 @@ extension LibraryStore {
   public func releaseAbandonedDownloads() throws -> Int {
     try write { db in
       var released = 0
-      for var record in try DownloadRecord.filter(Column("state") == DownloadState.downloading.rawValue).fetchAll(db)
+      for var record in try DownloadRecord.filter(
+        Column("state") == DownloadState.downloading.rawValue
+      ).fetchAll(db)
       where !Self.isAlive(record.pid) {
         record.state = .paused
         record.pid = nil

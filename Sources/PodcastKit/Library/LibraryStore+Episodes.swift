@@ -19,7 +19,8 @@ extension LibraryStore {
       let added = try insertSeen(db, subscriptionId: subscriptionId, episodes: episodes)
       for entry in queueing(added) where try DownloadRecord.fetchOne(db, key: entry.url) == nil {
         var record = DownloadRecord(
-          url: entry.url, podcastTitle: entry.podcastTitle ?? "", episodeTitle: entry.episodeTitle ?? "",
+          url: entry.url, podcastTitle: entry.podcastTitle ?? "",
+          episodeTitle: entry.episodeTitle ?? "",
           partialPath: paths.partials + "/" + PartialName.forURL(entry.url))
         record.apply(entry)
         try record.insert(db)
@@ -28,7 +29,9 @@ extension LibraryStore {
     }
   }
 
-  private func insertSeen(_ db: Database, subscriptionId: Int64, episodes: [SeenEpisode]) throws -> [SeenEpisode] {
+  private func insertSeen(_ db: Database, subscriptionId: Int64, episodes: [SeenEpisode]) throws
+    -> [SeenEpisode]
+  {
     guard try Subscription.exists(db, key: subscriptionId) else {
       throw LibraryError.unknownSubscription(id: subscriptionId)
     }
@@ -62,7 +65,8 @@ extension LibraryStore {
   /// Records where the episode's file is; nil when the file was pruned.
   public func markEpisodeDownloaded(subscriptionId: Int64, key: String, file: String?) throws {
     try write { db in
-      let changed = try SeenEpisode
+      let changed =
+        try SeenEpisode
         .filter(Column("subscriptionId") == subscriptionId && Column("key") == key)
         .updateAll(db, Column("downloadedFile").set(to: file))
       if changed == 0 { throw LibraryError.unknownEpisode(key: key) }

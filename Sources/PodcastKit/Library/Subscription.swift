@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 
 /// A feed the library follows. `name` is the short handle users type; `id` is assigned on insert.
-public struct Subscription: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+public struct Subscription: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord
+{
   public static let databaseTableName = "subscriptions"
 
   public var id: Int64?

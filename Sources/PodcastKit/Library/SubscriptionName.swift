@@ -6,7 +6,8 @@ public enum SubscriptionName {
 
   /// Words that say nothing about which podcast a URL is, so a name never becomes "rss".
   private static let genericWords: Set<String> = [
-    "feed", "feeds", "rss", "rss2", "atom", "xml", "podcast", "podcasts", "index", "itunes", "audio",
+    "feed", "feeds", "rss", "rss2", "atom", "xml", "podcast", "podcasts", "index", "itunes",
+    "audio",
   ]
 
   /// "The Daily (NYT)" -> "the-daily-nyt". Falls back to "podcast" when nothing is left.
@@ -41,7 +42,8 @@ public enum SubscriptionName {
       .filter { $0 != "/" }
       .map { ($0 as NSString).deletingPathExtension }
       .filter { !genericWords.contains($0.lowercased()) && !$0.isEmpty }
-    if let specific = segments.last(where: { slug($0) != "podcast" && !$0.allSatisfy(\.isNumber) }) {
+    if let specific = segments.last(where: { slug($0) != "podcast" && !$0.allSatisfy(\.isNumber) })
+    {
       return slug(specific)
     }
     let hostWords = (url?.host ?? "").lowercased().split(separator: ".").map(String.init)

@@ -105,7 +105,8 @@ public struct ITunesClient: Sendable {
 
   /// Apple signals rate limiting with 403 as well as 429.
   private static func searchError(for error: TransferError) -> SearchError {
-    if case .httpStatus(let url, let status, let retryAfter) = error, status == 403 || status == 429 {
+    if case .httpStatus(let url, let status, let retryAfter) = error, status == 403 || status == 429
+    {
       return .rateLimited(url: url, status: status, retryAfter: retryAfter)
     }
     return .unavailable(error)

@@ -35,7 +35,8 @@ public enum SearchError: Error, Equatable, CustomStringConvertible {
       return "no podcast has the iTunes id \(id)"
     case .podcastHasNoFeed(let id, let title):
       let name = title.map { " (\"\($0)\")" } ?? ""
-      return "the podcast with iTunes id \(id)\(name) has no public feed URL, so it cannot be downloaded"
+      return
+        "the podcast with iTunes id \(id)\(name) has no public feed URL, so it cannot be downloaded"
     }
   }
 }

@@ -43,10 +43,12 @@ public struct FeedResolver: Sendable {
   }
 
   private func fetch(_ url: String) async throws -> ResolvedFeed {
-    guard case .fetched(var feed, let finalURL, let validators, _) = try await loader.fetch(url: url)
+    guard
+      case .fetched(var feed, let finalURL, let validators, _) = try await loader.fetch(url: url)
     else {
       // Only a conditional request can come back 304, and this one sent no validators.
-      throw TransferError.network(url: url, reason: "server answered 304 to an unconditional request")
+      throw TransferError.network(
+        url: url, reason: "server answered 304 to an unconditional request")
     }
     feed.podcast.feedURL = finalURL
     return ResolvedFeed(feed: feed, location: finalURL, validators: validators)

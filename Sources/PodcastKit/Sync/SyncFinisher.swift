@@ -10,12 +10,14 @@ public struct SyncFinisher: Sendable {
   }
 
   public func record(_ plan: SyncPlan, results: [DownloadResult]) {
-    let keys = Dictionary(plan.downloads.map { ($0.job.url, $0) }, uniquingKeysWith: { first, _ in first })
+    let keys = Dictionary(
+      plan.downloads.map { ($0.job.url, $0) }, uniquingKeysWith: { first, _ in first })
     for result in results {
       guard let planned = keys[result.job.url] else { continue }
       switch result.outcome {
       case .downloaded(let file, _), .alreadyDownloaded(let file):
-        try? store.markEpisodeDownloaded(subscriptionId: planned.subscriptionId, key: planned.episodeKey, file: file)
+        try? store.markEpisodeDownloaded(
+          subscriptionId: planned.subscriptionId, key: planned.episodeKey, file: file)
       case .failed:
         continue
       }
@@ -34,7 +36,9 @@ public struct SyncFinisher: Sendable {
       }
       for episode in downloaded.dropFirst(max(0, keep)) {
         guard let file = episode.downloadedFile else { continue }
-        if (try? FileManager.default.removeItem(atPath: file)) != nil || !FileManager.default.fileExists(atPath: file) {
+        if (try? FileManager.default.removeItem(atPath: file)) != nil
+          || !FileManager.default.fileExists(atPath: file)
+        {
           try? store.markEpisodeDownloaded(subscriptionId: id, key: episode.key, file: nil)
           removed.append(file)
         }

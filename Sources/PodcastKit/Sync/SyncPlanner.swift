@@ -51,21 +51,28 @@ public struct SyncPlanner: Sendable {
         plan.feeds.append(.init(subscription: subscription, outcome: .unchanged))
         plan.downloads = try unfinishedDownloads(of: subscription, feed: nil)
       case .fetched(let feed, _, let newValidators, let movedTo):
-        let movedFrom = move(&subscription, redirectedTo: movedTo, newFeedURL: feed.podcast.newFeedURL)
+        let movedFrom = move(
+          &subscription, redirectedTo: movedTo, newFeedURL: feed.podcast.newFeedURL)
         subscription.etag = movedFrom == nil ? newValidators.etag : nil
         subscription.lastModified = movedFrom == nil ? newValidators.lastModified : nil
         if subscription.title == nil { subscription.title = feed.podcast.title }
         let fresh = try newEpisodes(in: feed, for: subscription)
         let freshURLs = Set(fresh.map(\.job.url))
-        plan.downloads = try fresh + unfinishedDownloads(of: subscription, feed: feed).filter { !freshURLs.contains($0.job.url) }
-        let outcome: SyncPlan.FeedOutcome = fresh.isEmpty ? .unchanged : .updated(newEpisodes: fresh.count)
+        plan.downloads =
+          try fresh
+          + unfinishedDownloads(of: subscription, feed: feed).filter {
+            !freshURLs.contains($0.job.url)
+          }
+        let outcome: SyncPlan.FeedOutcome =
+          fresh.isEmpty ? .unchanged : .updated(newEpisodes: fresh.count)
         plan.feeds.append(.init(subscription: subscription, outcome: outcome, movedFrom: movedFrom))
       }
       subscription.lastChecked = Date()
       subscription.lastError = nil
     } catch {
       subscription.lastError = String(describing: error)
-      plan.feeds.append(.init(subscription: subscription, outcome: .failed(reason: String(describing: error))))
+      plan.feeds.append(
+        .init(subscription: subscription, outcome: .failed(reason: String(describing: error))))
     }
     if !dryRun { try? store.updateSubscription(subscription) }
     return plan
@@ -82,7 +89,9 @@ public struct SyncPlanner: Sendable {
   }
 
   /// Follows a permanent redirect or the publisher's `itunes:new-feed-url`; returns the old URL.
-  private func move(_ subscription: inout Subscription, redirectedTo: String?, newFeedURL: String?) -> String? {
+  private func move(_ subscription: inout Subscription, redirectedTo: String?, newFeedURL: String?)
+    -> String?
+  {
     let target = redirectedTo ?? newFeedURL.flatMap { URLPolicy.isAllowed($0) ? $0 : nil }
     guard let target, target != subscription.feedURL else { return nil }
     let old = subscription.feedURL
@@ -92,19 +101,25 @@ public struct SyncPlanner: Sendable {
 
   /// Episodes never seen before. On a subscription's first sync only the newest is wanted, so
   /// subscribing to a 700-episode feed does not fetch 700 files.
-  private func newEpisodes(in feed: Feed, for subscription: Subscription) throws -> [SyncPlan.PlannedDownload] {
+  private func newEpisodes(in feed: Feed, for subscription: Subscription) throws -> [SyncPlan
+    .PlannedDownload]
+  {
     guard let id = subscription.id else { return [] }
     let seen = feed.episodes.map {
-      SeenEpisode(subscriptionId: id, guid: $0.guid, enclosureURL: $0.enclosure.url, title: $0.title, published: $0.published)
+      SeenEpisode(
+        subscriptionId: id, guid: $0.guid, enclosureURL: $0.enclosure.url, title: $0.title,
+        published: $0.published)
     }
     let wanted = { (added: [SeenEpisode]) -> [SyncPlan.PlannedDownload] in
       let addedKeys = Set(added.map(\.key))
       var planned: [SyncPlan.PlannedDownload] = []
-      for (offset, episode) in feed.episodes.enumerated() where addedKeys.contains(seen[offset].key) {
+      for (offset, episode) in feed.episodes.enumerated() where addedKeys.contains(seen[offset].key)
+      {
         if subscription.lastChecked == nil && offset > 0 { break }
         planned.append(
           self.plannedDownload(
-            episode, podcast: feed.podcast, index: offset + 1, subscription: subscription, key: seen[offset].key))
+            episode, podcast: feed.podcast, index: offset + 1, subscription: subscription,
+            key: seen[offset].key))
       }
       return planned
     }
@@ -124,21 +139,33 @@ public struct SyncPlanner: Sendable {
 
   private static func queuedEntry(_ planned: SyncPlan.PlannedDownload) -> LedgerEntry {
     LedgerEntry(
-      url: planned.job.url, state: .queued, podcastTitle: planned.job.podcastTitle, episodeTitle: planned.job.title)
+      url: planned.job.url, state: .queued, podcastTitle: planned.job.podcastTitle,
+      episodeTitle: planned.job.title)
   }
 
   /// Downloads an earlier sync wanted but did not finish (failed, interrupted, killed).
-  private func unfinishedDownloads(of subscription: Subscription, feed: Feed?) throws -> [SyncPlan.PlannedDownload] {
+  private func unfinishedDownloads(of subscription: Subscription, feed: Feed?) throws -> [SyncPlan
+    .PlannedDownload]
+  {
     guard let id = subscription.id else { return [] }
-    let pending = Set(try store.downloads(in: [.queued, .downloading, .paused, .failed]).map(\.url))
+    let pending = Set(
+      try store.downloads(in: [.queued, .downloading, .paused, .failed]).map(\.url))
     guard !pending.isEmpty else { return [] }
     let podcast = feed?.podcast ?? Podcast(title: subscription.title, feedURL: subscription.feedURL)
-    return try store.seenEpisodes(subscriptionId: id).compactMap { seen -> SyncPlan.PlannedDownload? in
-      guard seen.downloadedFile == nil, let url = seen.enclosureURL, pending.contains(url) else { return nil }
+    return try store.seenEpisodes(subscriptionId: id).compactMap {
+      seen -> SyncPlan.PlannedDownload? in
+      guard seen.downloadedFile == nil, let url = seen.enclosureURL, pending.contains(url) else {
+        return nil
+      }
       let index = feed?.episodes.firstIndex { $0.enclosure.url == url }
-      let episode = index.flatMap { feed?.episodes[$0] }
-        ?? Episode(guid: seen.guid, title: seen.title, published: seen.published, enclosure: Enclosure(url: url))
-      return plannedDownload(episode, podcast: podcast, index: (index ?? 0) + 1, subscription: subscription, key: seen.key)
+      let episode =
+        index.flatMap { feed?.episodes[$0] }
+        ?? Episode(
+          guid: seen.guid, title: seen.title, published: seen.published,
+          enclosure: Enclosure(url: url))
+      return plannedDownload(
+        episode, podcast: podcast, index: (index ?? 0) + 1, subscription: subscription,
+        key: seen.key)
     }
   }
 

@@ -84,7 +84,9 @@ final class CurlTransfer: @unchecked Sendable {
     var lines: [String] = []
     if let etag = request.validators?.etag { lines.append("If-None-Match: \(etag)") }
     if let date = request.validators?.lastModified { lines.append("If-Modified-Since: \(date)") }
-    if let ifRange = request.ifRange, request.rangeStart ?? 0 > 0 { lines.append("If-Range: \(ifRange)") }
+    if let ifRange = request.ifRange, request.rangeStart ?? 0 > 0 {
+      lines.append("If-Range: \(ifRange)")
+    }
     for line in lines where !line.contains("\r") && !line.contains("\n") {
       headerList = curl_slist_append(headerList, line)
     }
@@ -118,7 +120,8 @@ final class CurlTransfer: @unchecked Sendable {
   }
 
   private func didEndHeaderBlock() {
-    guard (300..<400).contains(lastStatus), lastStatus != 304, let location = headers["location"] else {
+    guard (300..<400).contains(lastStatus), lastStatus != 304, let location = headers["location"]
+    else {
       return
     }
     let base = URL(string: redirects.last?.url ?? request.url)

@@ -16,7 +16,8 @@ enum Console {
 
   /// Terminal width in columns; 80 when it cannot be known, `COLUMNS` wins when set.
   static var width: Int {
-    if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 20 {
+    if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 20
+    {
       return columns
     }
     var size = winsize()
@@ -29,7 +30,9 @@ enum Console {
   /// Width of the terminal stderr is on (progress bars go there).
   static var stderrWidth: Int {
     var size = winsize()
-    if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 { return Int(size.ws_col) }
+    if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 {
+      return Int(size.ws_col)
+    }
     return width
   }
 

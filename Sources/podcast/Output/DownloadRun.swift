@@ -13,9 +13,10 @@ struct DownloadRun {
     let live = !json && !quiet && Console.stderrIsTerminal
     let view = live ? ProgressView(buffer: manager.progress) : nil
     Interrupt.install(
-      message: "interrupted: partial downloads are kept; run the same command again to resume") {
-        view?.stop()
-      }
+      message: "interrupted: partial downloads are kept; run the same command again to resume"
+    ) {
+      view?.stop()
+    }
     let drawing = Task { await view?.run() }
     let results = await manager.download(jobs) { result in
       let failed = if case .failed = result.outcome { true } else { false }
@@ -41,7 +42,8 @@ struct DownloadRun {
   static func line(for result: DownloadResult) -> String {
     let title = Format.singleLine(result.job.title ?? result.job.url)
     switch result.outcome {
-    case .downloaded(let file, let bytes): return "downloaded  \(title)  (\(Format.bytes(bytes))) -> \(file)"
+    case .downloaded(let file, let bytes):
+      return "downloaded  \(title)  (\(Format.bytes(bytes))) -> \(file)"
     case .alreadyDownloaded(let file): return "skipped     \(title)  (already downloaded: \(file))"
     case .failed: return "failed      \(title)"
     }
@@ -73,12 +75,15 @@ struct DownloadRun {
       case .downloaded(let file, let bytes):
         downloaded.append(.object([url, title, ("file", .string(file)), ("bytes", .int(bytes))]))
       case .alreadyDownloaded(let file):
-        skipped.append(.object([url, title, ("file", .string(file)), ("reason", .string("already downloaded"))]))
+        skipped.append(
+          .object([url, title, ("file", .string(file)), ("reason", .string("already downloaded"))]))
       case .failed(let reason):
         failed.append(.object([url, title, ("error", .string(reason))]))
       }
     }
-    return .object([("downloaded", .array(downloaded)), ("skipped", .array(skipped)), ("failed", .array(failed))])
+    return .object([
+      ("downloaded", .array(downloaded)), ("skipped", .array(skipped)), ("failed", .array(failed)),
+    ])
   }
 }
 

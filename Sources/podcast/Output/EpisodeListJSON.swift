@@ -37,7 +37,9 @@ enum EpisodeListJSON {
     ])
   }
 
-  static func episodeObject(_ episode: Episode, index: Int, status: EpisodeDownloadStatus) -> JSONValue {
+  static func episodeObject(_ episode: Episode, index: Int, status: EpisodeDownloadStatus)
+    -> JSONValue
+  {
     .object([
       ("index", .int(index)),
       ("guid", .string(episode.guid)),
@@ -60,7 +62,11 @@ enum EpisodeListJSON {
       ("explicit", .bool(episode.explicit)),
       ("imageURL", .string(episode.imageURL)),
       ("state", .string(status.state.rawValue)),
-      ("progress", status.state == .downloaded ? .int(1) : status.progress == 0 ? .int(0) : .double(status.progress)),
+      (
+        "progress",
+        status.state == .downloaded
+          ? .int(1) : status.progress == 0 ? .int(0) : .double(status.progress)
+      ),
       ("file", .string(status.file)),
     ])
   }

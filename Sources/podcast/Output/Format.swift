@@ -21,7 +21,8 @@ enum Format {
       value /= 1000
       unit += 1
     }
-    return unit == 0 ? "\(count) B" : String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
+    return unit == 0
+      ? "\(count) B" : String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
   }
 
   /// `2024-05-01` (UTC). The date part of `ISO8601.string`: Foundation's format style loads

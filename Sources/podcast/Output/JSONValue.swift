@@ -12,9 +12,13 @@ enum JSONValue: Sendable {
   case object([(String, JSONValue)])
 
   static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
-  static func int<T: BinaryInteger>(_ value: T?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
+  static func int<T: BinaryInteger>(_ value: T?) -> JSONValue {
+    value.map { .int(Int64($0)) } ?? .null
+  }
   static func bool(_ value: Bool?) -> JSONValue { value.map { .bool($0) } ?? .null }
-  static func date(_ value: Date?) -> JSONValue { value.map { .string(ISO8601.string($0)) } ?? .null }
+  static func date(_ value: Date?) -> JSONValue {
+    value.map { .string(ISO8601.string($0)) } ?? .null
+  }
 
   func rendered() -> String {
     var writer = JSONWriter()
@@ -185,6 +189,7 @@ enum ISO8601 {
 
   private static func padded(_ value: Int, _ width: Int) -> String {
     let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    return digits.count >= width
+      ? digits : String(repeating: "0", count: width - digits.count) + digits
   }
 }

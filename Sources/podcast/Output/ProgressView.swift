@@ -43,7 +43,9 @@ final class ProgressView: Sendable {
     state.withLock { state in
       guard !state.stopped else { return }
       var out = state.drawnLines > 0 ? "\r\u{1B}[\(state.drawnLines)A" : "\r"
-      for message in state.messages { out += "\u{1B}[2K" + TerminalText.truncated(message, to: width - 1) + "\n" }
+      for message in state.messages {
+        out += "\u{1B}[2K" + TerminalText.truncated(message, to: width - 1) + "\n"
+      }
       state.messages = []
       let bars = final ? [] : lines(for: snapshot, width: width)
       for line in bars { out += "\u{1B}[2K" + line + "\n" }
@@ -58,7 +60,9 @@ final class ProgressView: Sendable {
   }
 
   private func lines(for snapshot: [String: ProgressBuffer.Entry], width: Int) -> [String] {
-    let active = snapshot.values.filter { $0.state == .downloading }.sorted { ($0.started ?? .distantPast) < ($1.started ?? .distantPast) }
+    let active = snapshot.values.filter { $0.state == .downloading }.sorted {
+      ($0.started ?? .distantPast) < ($1.started ?? .distantPast)
+    }
     let queued = snapshot.values.filter { $0.state == .queued }.count
     var lines = active.map { bar(for: $0, width: width) }
     let done = snapshot.values.filter { $0.state == .done }.count
@@ -66,7 +70,8 @@ final class ProgressView: Sendable {
     let elapsed = max(0.001, Date().timeIntervalSince(started))
     lines.append(
       "Total: \(done)/\(snapshot.count) done, \(active.count) running, \(queued) queued, "
-        + "\(Format.bytes(bytes).isEmpty ? "0 B" : Format.bytes(bytes)) at \(Format.bytes(Int64(Double(bytes) / elapsed)))/s")
+        + "\(Format.bytes(bytes).isEmpty ? "0 B" : Format.bytes(bytes)) at \(Format.bytes(Int64(Double(bytes) / elapsed)))/s"
+    )
     return lines
   }
 
@@ -77,12 +82,15 @@ final class ProgressView: Sendable {
     if let total = entry.total { right += " / " + Format.bytes(total) }
     right += "  " + (speed > 0 ? Format.bytes(Int64(speed)) + "/s" : "--")
     if let total = entry.total, speed > 0 {
-      right += "  ETA " + (Format.duration(Int(Double(total - entry.bytes) / speed)).nonEmpty ?? "0:00")
+      right +=
+        "  ETA " + (Format.duration(Int(Double(total - entry.bytes) / speed)).nonEmpty ?? "0:00")
     }
     let percent = entry.fraction.map(Format.percent) ?? "  ?%"
     let barWidth = 20
     let filled = Int((entry.fraction ?? 0) * Double(barWidth))
-    let bar = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled) + "]"
+    let bar =
+      "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled)
+      + "]"
     let titleWidth = max(10, width - TerminalText.width(right) - barWidth - 2 - 4 - 6)
     let title = TerminalText.truncated(Format.singleLine(entry.title ?? "episode"), to: titleWidth)
     let padding = String(repeating: " ", count: max(0, titleWidth - TerminalText.width(title)))

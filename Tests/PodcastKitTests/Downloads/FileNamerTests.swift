@@ -6,7 +6,10 @@ import XCTest
 final class FileNamerTests: XCTestCase {
   private let show = Podcast(title: "The Show", feedURL: "https://example.com/feed.xml")
 
-  private func episode(_ title: String?, url: String = "https://cdn.example.com/a/media.mp3", type: String? = "audio/mpeg")
+  private func episode(
+    _ title: String?, url: String = "https://cdn.example.com/a/media.mp3",
+    type: String? = "audio/mpeg"
+  )
     -> Episode
   {
     Episode(
@@ -41,19 +44,25 @@ final class FileNamerTests: XCTestCase {
 
   func testExtensionComesFromTheURLElseTheMIMEType() throws {
     let namer = try FileNamer(template: "{title}.{ext}")
-    XCTAssertEqual(namer.relativePath(for: episode("a", url: "https://x/e.m4a?x=1"), podcast: show, index: 1), "The Show/a.m4a")
     XCTAssertEqual(
-      namer.relativePath(for: episode("a", url: "https://x/download", type: "audio/x-m4a"), podcast: show, index: 1),
+      namer.relativePath(for: episode("a", url: "https://x/e.m4a?x=1"), podcast: show, index: 1),
       "The Show/a.m4a")
     XCTAssertEqual(
-      namer.relativePath(for: episode("a", url: "https://x/stream", type: "video/mp4"), podcast: show, index: 1),
+      namer.relativePath(
+        for: episode("a", url: "https://x/download", type: "audio/x-m4a"), podcast: show, index: 1),
+      "The Show/a.m4a")
+    XCTAssertEqual(
+      namer.relativePath(
+        for: episode("a", url: "https://x/stream", type: "video/mp4"), podcast: show, index: 1),
       "The Show/a.mp4")
   }
 
   func testTemplatePlaceholders() throws {
-    let namer = try FileNamer(template: "S{season}/{number} {title} ({index}) [{filename}] {guid}.{ext}")
+    let namer = try FileNamer(
+      template: "S{season}/{number} {title} ({index}) [{filename}] {guid}.{ext}")
     XCTAssertEqual(
-      namer.relativePath(for: episode("T"), podcast: show, index: 3), "The Show/S2/7 T (3) [media] g1.mp3")
+      namer.relativePath(for: episode("T"), podcast: show, index: 3),
+      "The Show/S2/7 T (3) [media] g1.mp3")
   }
 
   func testBadTemplatesAreRejected() {
@@ -63,17 +72,25 @@ final class FileNamerTests: XCTestCase {
   }
 
   func testFolderFallsBackToTheFeedHost() {
-    XCTAssertEqual(FileNamer.folderName(for: Podcast(feedURL: "https://feeds.example.org/x.xml")), "feeds.example.org")
+    XCTAssertEqual(
+      FileNamer.folderName(for: Podcast(feedURL: "https://feeds.example.org/x.xml")),
+      "feeds.example.org")
     XCTAssertEqual(FileNamer.folderName(for: Podcast(title: "../..")), "Podcast")
   }
 
   func testFinisherRefusesPathsOutsideTheEpisodesDirectory() {
-    XCTAssertThrowsError(try Finisher.safeTarget(episodesDirectory: "/tmp/E", relativePath: "../x.mp3"))
-    XCTAssertThrowsError(try Finisher.safeTarget(episodesDirectory: "/tmp/E", relativePath: "a/../../x.mp3"))
-    XCTAssertEqual(try Finisher.safeTarget(episodesDirectory: "/tmp/E", relativePath: "a/x.mp3"), "/tmp/E/a/x.mp3")
+    XCTAssertThrowsError(
+      try Finisher.safeTarget(episodesDirectory: "/tmp/E", relativePath: "../x.mp3"))
+    XCTAssertThrowsError(
+      try Finisher.safeTarget(episodesDirectory: "/tmp/E", relativePath: "a/../../x.mp3"))
+    XCTAssertEqual(
+      try Finisher.safeTarget(episodesDirectory: "/tmp/E", relativePath: "a/x.mp3"),
+      "/tmp/E/a/x.mp3")
   }
 
   func testDuplicateNamesGetANumber() {
-    XCTAssertEqual(Array(Finisher.candidates(for: "/E/a.mp3").prefix(3)), ["/E/a.mp3", "/E/a (2).mp3", "/E/a (3).mp3"])
+    XCTAssertEqual(
+      Array(Finisher.candidates(for: "/E/a.mp3").prefix(3)),
+      ["/E/a.mp3", "/E/a (2).mp3", "/E/a (3).mp3"])
   }
 }

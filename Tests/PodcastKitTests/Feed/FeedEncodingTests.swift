@@ -17,12 +17,15 @@ final class FeedEncodingTests: XCTestCase {
   }
 
   func testDeclaredISO88591() throws {
-    let data = try XCTUnwrap(document(encoding: "ISO-8859-1", title: "Caf\u{E9} cr\u{E8}me").data(using: .isoLatin1))
+    let data = try XCTUnwrap(
+      document(encoding: "ISO-8859-1", title: "Caf\u{E9} cr\u{E8}me").data(using: .isoLatin1))
     XCTAssertEqual(try FeedParser.parse(data, baseURL: nil).episodes.first?.title, "Café crème")
   }
 
   func testDeclaredWindows1252() throws {
-    let data = try XCTUnwrap(document(encoding: "windows-1252", title: "\u{201C}Quoted\u{201D} \u{2014} \u{20AC}5").data(using: .windowsCP1252))
+    let data = try XCTUnwrap(
+      document(encoding: "windows-1252", title: "\u{201C}Quoted\u{201D} \u{2014} \u{20AC}5").data(
+        using: .windowsCP1252))
     XCTAssertEqual(try FeedParser.parse(data, baseURL: nil).episodes.first?.title, "“Quoted” — €5")
   }
 
@@ -50,7 +53,8 @@ final class FeedEncodingTests: XCTestCase {
   func testNULAndOtherC0BytesDoNotHideLaterEpisodes() throws {
     var data = Data(S.rss(S.item("Before") + S.item("Nul Title") + S.item("After")).utf8)
     let title = try XCTUnwrap(data.range(of: Data("Nul Title".utf8)))
-    data.replaceSubrange(title, with: Data("Nul".utf8) + [0, 0x07, 0x41, 0x1B] + Data("Title".utf8))
+    data.replaceSubrange(
+      title, with: Data("Nul".utf8) + [0, 0x07, 0x41, 0x1B] + Data("Title".utf8))
     let titles = try FeedParser.parse(data, baseURL: nil).episodes.map(\.title)
     XCTAssertEqual(Set(titles), ["Before", "NulATitle", "After"])
   }

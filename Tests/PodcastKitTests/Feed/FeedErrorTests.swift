@@ -25,7 +25,8 @@ final class FeedErrorTests: XCTestCase {
   }
 
   func testOtherXMLIsNotAFeed() {
-    XCTAssertThrowsError(try S.parse("<?xml version=\"1.0\"?><opml version=\"2.0\"><body/></opml>")) {
+    XCTAssertThrowsError(try S.parse("<?xml version=\"1.0\"?><opml version=\"2.0\"><body/></opml>"))
+    {
       XCTAssertEqual($0 as? FeedError, .notAFeed(rootElement: "opml"))
     }
   }
@@ -41,13 +42,16 @@ final class FeedErrorTests: XCTestCase {
   }
 
   func testTruncatedBeforeTheChannelIsMalformed() {
-    XCTAssertThrowsError(try S.parse("<?xml version=\"1.0\"?>\n<rss version=\"2.0\">\n<chan")) { error in
+    XCTAssertThrowsError(try S.parse("<?xml version=\"1.0\"?>\n<rss version=\"2.0\">\n<chan")) {
+      error in
       guard case .malformed? = error as? FeedError else { return XCTFail("got \(error)") }
     }
   }
 
   func testTruncatedFeedKeepsTheEpisodesReadSoFar() throws {
-    let full = S.rss(S.item("One", date: "Sat, 01 Jan 2022 00:00:00 GMT") + S.item("Two", date: "Sun, 02 Jan 2022 00:00:00 GMT"))
+    let full = S.rss(
+      S.item("One", date: "Sat, 01 Jan 2022 00:00:00 GMT")
+        + S.item("Two", date: "Sun, 02 Jan 2022 00:00:00 GMT"))
     let marker = try XCTUnwrap(full.range(of: "<item><title>Two"))
     let cut = String(full[..<marker.upperBound])
     let feed = try S.parse(cut)
@@ -55,16 +59,22 @@ final class FeedErrorTests: XCTestCase {
   }
 
   func testStrayTagsStillYieldEpisodes() throws {
-    let feed = try S.parse(S.rss("""
-      <item><title>Broken <b>bold</title><enclosure url="https://e.com/1.mp3"/></item>
-      \(S.item("Fine"))
-      """))
+    let feed = try S.parse(
+      S.rss(
+        """
+        <item><title>Broken <b>bold</title><enclosure url="https://e.com/1.mp3"/></item>
+        \(S.item("Fine"))
+        """))
     XCTAssertTrue(feed.episodes.contains { $0.title == "Fine" })
   }
 
   func testMissingFileIsUnreadable() {
-    XCTAssertThrowsError(try FeedParser.parse(contentsOfFile: "/nonexistent/feed.xml", baseURL: nil)) { error in
-      guard case .unreadable(let path, _)? = error as? FeedError else { return XCTFail("got \(error)") }
+    XCTAssertThrowsError(
+      try FeedParser.parse(contentsOfFile: "/nonexistent/feed.xml", baseURL: nil)
+    ) { error in
+      guard case .unreadable(let path, _)? = error as? FeedError else {
+        return XCTFail("got \(error)")
+      }
       XCTAssertEqual(path, "/nonexistent/feed.xml")
     }
   }

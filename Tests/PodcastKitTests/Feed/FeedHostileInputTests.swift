@@ -45,7 +45,8 @@ final class FeedHostileInputTests: XCTestCase {
 
   func testExternalEntityDoesNotReadLocalFile() throws {
     let secret = "TOP-SECRET-\(UUID().uuidString)"
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("feed-secret-\(UUID().uuidString).txt")
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "feed-secret-\(UUID().uuidString).txt")
     try secret.write(to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
     let xml = """
@@ -72,7 +73,8 @@ final class FeedHostileInputTests: XCTestCase {
 
   func testDeepNestingFinishesQuickly() throws {
     let depth = 10_000
-    let xml = "<rss version=\"2.0\"><channel><title>Deep</title>" + S.item("Early")
+    let xml =
+      "<rss version=\"2.0\"><channel><title>Deep</title>" + S.item("Early")
       + String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth)
       + "</channel></rss>"
     let start = Date()

@@ -9,7 +9,8 @@ final class FeedParserTests: XCTestCase {
 
   func testRSSPodcastFileGivesChannelAndEpisodesNewestFirst() throws {
     let path = try S.fixtureURL("podcast-rss.xml").path
-    let feed = try FeedParser.parse(contentsOfFile: path, baseURL: "https://feeds.example.com/shell.xml")
+    let feed = try FeedParser.parse(
+      contentsOfFile: path, baseURL: "https://feeds.example.com/shell.xml")
 
     XCTAssertEqual(feed.podcast.title, "Shell Stories")
     XCTAssertEqual(feed.podcast.author, "Ada & Grace")
@@ -31,15 +32,20 @@ final class FeedParserTests: XCTestCase {
     XCTAssertEqual(first.guid, "shell-001")
     XCTAssertEqual(first.published, S.utc("2020-01-06T10:00:00Z"))
     XCTAssertEqual(first.duration, 3723)
-    XCTAssertEqual(first.enclosure, Enclosure(url: "https://media.example.com/shell-001.mp3", length: 12_216_320, type: "audio/mpeg"))
+    XCTAssertEqual(
+      first.enclosure,
+      Enclosure(
+        url: "https://media.example.com/shell-001.mp3", length: 12_216_320, type: "audio/mpeg"))
     XCTAssertEqual(first.link, "https://shell.example.com/1")
-    XCTAssertEqual(first.description, "<p>All about <b>pipes</b>.</p>", "content:encoded wins over description")
+    XCTAssertEqual(
+      first.description, "<p>All about <b>pipes</b>.</p>", "content:encoded wins over description")
     XCTAssertEqual(first.season, 1)
     XCTAssertEqual(first.number, 1)
     XCTAssertEqual(first.episodeType, "full")
     XCTAssertEqual(first.explicit, false)
     XCTAssertEqual(first.imageURL, "https://shell.example.com/ep1.jpg")
-    XCTAssertEqual(first.transcriptURLs, ["https://shell.example.com/1.vtt", "https://shell.example.com/1.srt"])
+    XCTAssertEqual(
+      first.transcriptURLs, ["https://shell.example.com/1.vtt", "https://shell.example.com/1.srt"])
     XCTAssertEqual(first.chaptersURL, "https://shell.example.com/1.json")
   }
 
@@ -63,27 +69,34 @@ final class FeedParserTests: XCTestCase {
 
     let older = feed.episodes[1]
     XCTAssertEqual(older.published, S.utc("2024-04-01T06:30:00Z"), "published wins over updated")
-    XCTAssertEqual(older.enclosure, Enclosure(url: "https://atom.example.org/show/audio/older.m4a", length: 2048, type: "audio/mp4"))
+    XCTAssertEqual(
+      older.enclosure,
+      Enclosure(
+        url: "https://atom.example.org/show/audio/older.m4a", length: 2048, type: "audio/mp4"))
     XCTAssertEqual(older.link, "https://atom.example.org/show/older.html")
     XCTAssertEqual(older.description, "Short summary")
   }
 
   func testItemsWithoutMediaAreNotEpisodes() throws {
-    let feed = try S.parse(S.rss("""
-      <item><title>Text post</title><description>no audio</description></item>
-      \(S.item("Real"))
-      <item><title>Empty enclosure</title><enclosure url="" type="audio/mpeg"/></item>
-      """))
+    let feed = try S.parse(
+      S.rss(
+        """
+        <item><title>Text post</title><description>no audio</description></item>
+        \(S.item("Real"))
+        <item><title>Empty enclosure</title><enclosure url="" type="audio/mpeg"/></item>
+        """))
     XCTAssertEqual(feed.episodes.map(\.title), ["Real"])
   }
 
   func testEnclosuresOutsideHTTPAreNotEpisodes() throws {
-    let feed = try S.parse(S.rss("""
-      <item><title>File</title><enclosure url="file:///etc/passwd" type="audio/mpeg"/></item>
-      <item><title>FTP</title><enclosure url="ftp://example.com/a.mp3" type="audio/mpeg"/></item>
-      <item><title>JS</title><enclosure url="javascript:alert(1)" type="audio/mpeg"/></item>
-      <item><title>Web</title><enclosure url="HTTPS://example.com/a.mp3" type="audio/mpeg"/></item>
-      """))
+    let feed = try S.parse(
+      S.rss(
+        """
+        <item><title>File</title><enclosure url="file:///etc/passwd" type="audio/mpeg"/></item>
+        <item><title>FTP</title><enclosure url="ftp://example.com/a.mp3" type="audio/mpeg"/></item>
+        <item><title>JS</title><enclosure url="javascript:alert(1)" type="audio/mpeg"/></item>
+        <item><title>Web</title><enclosure url="HTTPS://example.com/a.mp3" type="audio/mpeg"/></item>
+        """))
     XCTAssertEqual(feed.episodes.map(\.title), ["Web"])
   }
 
@@ -94,50 +107,60 @@ final class FeedParserTests: XCTestCase {
   }
 
   func testNewestFirstWithUndatedEpisodesLastInFeedOrder() throws {
-    let feed = try S.parse(S.rss("""
-      \(S.item("Undated A"))
-      \(S.item("Old", date: "Sat, 01 Jan 2022 00:00:00 GMT"))
-      \(S.item("Undated B", date: "not a date"))
-      \(S.item("New", date: "Sun, 01 Jan 2023 00:00:00 GMT"))
-      \(S.item("Middle", date: "2022-06-01T00:00:00Z"))
-      """))
+    let feed = try S.parse(
+      S.rss(
+        """
+        \(S.item("Undated A"))
+        \(S.item("Old", date: "Sat, 01 Jan 2022 00:00:00 GMT"))
+        \(S.item("Undated B", date: "not a date"))
+        \(S.item("New", date: "Sun, 01 Jan 2023 00:00:00 GMT"))
+        \(S.item("Middle", date: "2022-06-01T00:00:00Z"))
+        """))
     XCTAssertEqual(feed.episodes.map(\.title), ["New", "Middle", "Old", "Undated A", "Undated B"])
   }
 
   func testEpisodesWithTheSameDateKeepFeedOrderWhetherOrNotTheFeedIsSorted() throws {
     let sameDay = "Sat, 01 Jan 2022 00:00:00 GMT"
-    let sorted = try S.parse(S.rss("""
-      \(S.item("A", date: sameDay))
-      \(S.item("B", date: sameDay))
-      \(S.item("Older", date: "Fri, 31 Dec 2021 00:00:00 GMT"))
-      \(S.item("Undated"))
-      """))
+    let sorted = try S.parse(
+      S.rss(
+        """
+        \(S.item("A", date: sameDay))
+        \(S.item("B", date: sameDay))
+        \(S.item("Older", date: "Fri, 31 Dec 2021 00:00:00 GMT"))
+        \(S.item("Undated"))
+        """))
     XCTAssertEqual(sorted.episodes.map(\.title), ["A", "B", "Older", "Undated"])
-    let unsorted = try S.parse(S.rss("""
-      \(S.item("Older", date: "Fri, 31 Dec 2021 00:00:00 GMT"))
-      \(S.item("A", date: sameDay))
-      \(S.item("Undated"))
-      \(S.item("B", date: sameDay))
-      """))
+    let unsorted = try S.parse(
+      S.rss(
+        """
+        \(S.item("Older", date: "Fri, 31 Dec 2021 00:00:00 GMT"))
+        \(S.item("A", date: sameDay))
+        \(S.item("Undated"))
+        \(S.item("B", date: sameDay))
+        """))
     XCTAssertEqual(unsorted.episodes.map(\.title), ["A", "B", "Older", "Undated"])
   }
 
   func testDuplicateGUIDsKeepBothEpisodes() throws {
-    let feed = try S.parse(S.rss("""
-      \(S.item("First", date: "Sat, 01 Jan 2022 00:00:00 GMT", extra: "<guid>same</guid>"))
-      \(S.item("Second", date: "Sun, 02 Jan 2022 00:00:00 GMT", extra: "<guid>same</guid>"))
-      """))
+    let feed = try S.parse(
+      S.rss(
+        """
+        \(S.item("First", date: "Sat, 01 Jan 2022 00:00:00 GMT", extra: "<guid>same</guid>"))
+        \(S.item("Second", date: "Sun, 02 Jan 2022 00:00:00 GMT", extra: "<guid>same</guid>"))
+        """))
     XCTAssertEqual(feed.episodes.map(\.guid), ["same", "same"])
     XCTAssertNotEqual(feed.episodes[0].enclosure.url, feed.episodes[1].enclosure.url)
   }
 
   func testRelativeURLsResolveAgainstFeedURLAndXMLBase() throws {
-    let feed = try S.parse(S.rss("""
-      <item><title>Relative</title><link>/episodes/1</link>
-        <enclosure url="media/1.mp3" type="audio/mpeg"/></item>
-      <item xml:base="https://cdn.example.net/audio/"><title>Based</title>
-        <enclosure url="2.mp3" type="audio/mpeg"/></item>
-      """), baseURL: "https://example.com/shows/feed.xml")
+    let feed = try S.parse(
+      S.rss(
+        """
+        <item><title>Relative</title><link>/episodes/1</link>
+          <enclosure url="media/1.mp3" type="audio/mpeg"/></item>
+        <item xml:base="https://cdn.example.net/audio/"><title>Based</title>
+          <enclosure url="2.mp3" type="audio/mpeg"/></item>
+        """), baseURL: "https://example.com/shows/feed.xml")
     let byTitle = Dictionary(uniqueKeysWithValues: feed.episodes.map { ($0.title ?? "", $0) })
     XCTAssertEqual(byTitle["Relative"]?.enclosure.url, "https://example.com/shows/media/1.mp3")
     XCTAssertEqual(byTitle["Relative"]?.link, "https://example.com/episodes/1")
@@ -145,9 +168,11 @@ final class FeedParserTests: XCTestCase {
   }
 
   func testRelativeEnclosureWithoutBaseURLIsNotAnEpisode() throws {
-    let feed = try S.parse(S.rss("""
-      <item><title>Relative</title><enclosure url="media/1.mp3" type="audio/mpeg"/></item>
-      """), baseURL: nil)
+    let feed = try S.parse(
+      S.rss(
+        """
+        <item><title>Relative</title><enclosure url="media/1.mp3" type="audio/mpeg"/></item>
+        """), baseURL: nil)
     XCTAssertEqual(feed.episodes, [])
   }
 
@@ -157,28 +182,35 @@ final class FeedParserTests: XCTestCase {
   }
 
   func testBareAmpersandDoesNotLoseTheRestOfTheFeed() throws {
-    let feed = try S.parse(S.rss("""
-      \(S.item("Q & A", date: "Sat, 01 Jan 2022 00:00:00 GMT"))
-      \(S.item("Tom &amp; Jerry &eacute;t&eacute;", date: "Fri, 31 Dec 2021 00:00:00 GMT"))
-      """))
+    let feed = try S.parse(
+      S.rss(
+        """
+        \(S.item("Q & A", date: "Sat, 01 Jan 2022 00:00:00 GMT"))
+        \(S.item("Tom &amp; Jerry &eacute;t&eacute;", date: "Fri, 31 Dec 2021 00:00:00 GMT"))
+        """))
     XCTAssertEqual(feed.episodes.count, 2)
-    XCTAssertEqual(feed.episodes[1].title, "Tom & Jerry été", "entities after a recovered error still resolve")
+    XCTAssertEqual(
+      feed.episodes[1].title, "Tom & Jerry été", "entities after a recovered error still resolve")
   }
 
   func testMediaContentIsUsedWhenThereIsNoEnclosure() throws {
-    let feed = try S.parse(S.rss("""
-      <item><title>Media</title><pubDate>Sun, 02 Jan 2022 00:00:00 GMT</pubDate>
-        <media:content url="https://cdn.example.com/m.mp3" fileSize="5000" type="audio/mpeg"/></item>
-      <item><title>Group</title><pubDate>Sat, 01 Jan 2022 00:00:00 GMT</pubDate>
-        <media:group><media:content url="https://cdn.example.com/g.m4a" type="audio/mp4"/></media:group></item>
-      <item><title>Both</title><pubDate>Fri, 31 Dec 2021 00:00:00 GMT</pubDate>
-        <media:content url="https://cdn.example.com/ignored.mp3" type="audio/mpeg"/>
-        <enclosure url="https://cdn.example.com/preferred.mp3" type="audio/mpeg"/></item>
-      """))
-    XCTAssertEqual(feed.episodes.map(\.enclosure.url), [
-      "https://cdn.example.com/m.mp3", "https://cdn.example.com/g.m4a",
-      "https://cdn.example.com/preferred.mp3",
-    ])
+    let feed = try S.parse(
+      S.rss(
+        """
+        <item><title>Media</title><pubDate>Sun, 02 Jan 2022 00:00:00 GMT</pubDate>
+          <media:content url="https://cdn.example.com/m.mp3" fileSize="5000" type="audio/mpeg"/></item>
+        <item><title>Group</title><pubDate>Sat, 01 Jan 2022 00:00:00 GMT</pubDate>
+          <media:group><media:content url="https://cdn.example.com/g.m4a" type="audio/mp4"/></media:group></item>
+        <item><title>Both</title><pubDate>Fri, 31 Dec 2021 00:00:00 GMT</pubDate>
+          <media:content url="https://cdn.example.com/ignored.mp3" type="audio/mpeg"/>
+          <enclosure url="https://cdn.example.com/preferred.mp3" type="audio/mpeg"/></item>
+        """))
+    XCTAssertEqual(
+      feed.episodes.map(\.enclosure.url),
+      [
+        "https://cdn.example.com/m.mp3", "https://cdn.example.com/g.m4a",
+        "https://cdn.example.com/preferred.mp3",
+      ])
     XCTAssertEqual(feed.episodes[0].enclosure.length, 5000)
   }
 
@@ -206,15 +238,21 @@ final class FeedParserTests: XCTestCase {
   }
 
   func testExplicitFlagSpellings() throws {
-    let values = ["yes": true, "no": false, "true": true, "false": false, "clean": false, "Explicit": true, "maybe": nil] as [String: Bool?]
+    let values =
+      [
+        "yes": true, "no": false, "true": true, "false": false, "clean": false, "Explicit": true,
+        "maybe": nil,
+      ] as [String: Bool?]
     for (text, expected) in values {
-      let feed = try S.parse(S.rss(S.item("A", extra: "<itunes:explicit>\(text)</itunes:explicit>")))
+      let feed = try S.parse(
+        S.rss(S.item("A", extra: "<itunes:explicit>\(text)</itunes:explicit>")))
       XCTAssertEqual(feed.episodes.first?.explicit, expected, text)
     }
   }
 
   func testDescriptionFallsBackToITunesSummary() throws {
-    let feed = try S.parse(S.rss(S.item("A", extra: "<itunes:summary>Only summary</itunes:summary>")))
+    let feed = try S.parse(
+      S.rss(S.item("A", extra: "<itunes:summary>Only summary</itunes:summary>")))
     XCTAssertEqual(feed.episodes.first?.description, "Only summary")
   }
 

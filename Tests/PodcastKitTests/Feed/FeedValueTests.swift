@@ -42,7 +42,9 @@ final class FeedValueTests: XCTestCase {
   }
 
   func testGarbageDatesAreNil() {
-    for text in ["", "soon", "Mon, 32 Jan 2020 10:00:00 GMT", "0000-00-00", "Thu, Jan", "31 Feb 2021"] {
+    for text in [
+      "", "soon", "Mon, 32 Jan 2020 10:00:00 GMT", "0000-00-00", "Thu, Jan", "31 Feb 2021",
+    ] {
       XCTAssertNil(FeedDate.parse(text), text)
     }
   }
@@ -63,7 +65,8 @@ final class FeedValueTests: XCTestCase {
     let cases: [(String, Int64?)] = [
       ("12216320", 12_216_320), ("", nil), ("0", nil), ("12216320 bytes", 12_216_320),
       ("12,216,320", 12_216_320), ("12 MB", 12_582_912), ("1.5 KB", 1536), ("-1", nil),
-      ("unknown", nil), ("000123", 123), ("\u{A0}4096\u{A0}", 4096), ("999999999999999", 999_999_999_999_999),
+      ("unknown", nil), ("000123", 123), ("\u{A0}4096\u{A0}", 4096),
+      ("999999999999999", 999_999_999_999_999),
       ("1000000000000000", nil),
     ]
     for (text, bytes) in cases {
@@ -72,11 +75,16 @@ final class FeedValueTests: XCTestCase {
   }
 
   func testURLsAreTrimmedOnlyWhenNeededAndOnlyWebSchemesPassAsIs() {
-    XCTAssertEqual(FeedURL.resolve("https://a.example/1.mp3", against: nil), "https://a.example/1.mp3")
-    XCTAssertEqual(FeedURL.resolve("HTTP://A.example/1.mp3", against: nil), "HTTP://A.example/1.mp3")
-    XCTAssertEqual(FeedURL.resolve("\u{A0} https://a.example/1.mp3\n", against: nil), "https://a.example/1.mp3")
-    XCTAssertEqual(FeedURL.resolve("1.mp3", against: "https://a.example/feed/"), "https://a.example/feed/1.mp3")
-    XCTAssertEqual(FeedURL.resolve("httpx://a.example/1.mp3", against: nil), "httpx://a.example/1.mp3")
+    XCTAssertEqual(
+      FeedURL.resolve("https://a.example/1.mp3", against: nil), "https://a.example/1.mp3")
+    XCTAssertEqual(
+      FeedURL.resolve("HTTP://A.example/1.mp3", against: nil), "HTTP://A.example/1.mp3")
+    XCTAssertEqual(
+      FeedURL.resolve("\u{A0} https://a.example/1.mp3\n", against: nil), "https://a.example/1.mp3")
+    XCTAssertEqual(
+      FeedURL.resolve("1.mp3", against: "https://a.example/feed/"), "https://a.example/feed/1.mp3")
+    XCTAssertEqual(
+      FeedURL.resolve("httpx://a.example/1.mp3", against: nil), "httpx://a.example/1.mp3")
     XCTAssertFalse(FeedURL.hasWebScheme("http:/a.example"))
     XCTAssertFalse(FeedURL.hasWebScheme("ftp://a.example"))
     XCTAssertTrue(FeedURL.hasWebScheme("hTTpS://a.example"))

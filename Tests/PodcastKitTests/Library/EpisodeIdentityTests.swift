@@ -10,10 +10,12 @@ final class EpisodeIdentityTests: XCTestCase {
 
   func testGUIDWinsOverURLAndTitle() {
     XCTAssertEqual(
-      EpisodeIdentity.key(guid: " abc-1 ", enclosureURL: "https://x.example/a.mp3", title: "T", published: nil),
+      EpisodeIdentity.key(
+        guid: " abc-1 ", enclosureURL: "https://x.example/a.mp3", title: "T", published: nil),
       "guid:abc-1")
     XCTAssertEqual(
-      EpisodeIdentity.key(guid: "  ", enclosureURL: "https://x.example/a.mp3", title: "T", published: nil),
+      EpisodeIdentity.key(
+        guid: "  ", enclosureURL: "https://x.example/a.mp3", title: "T", published: nil),
       "url:x.example/a.mp3")
   }
 
@@ -28,8 +30,11 @@ final class EpisodeIdentityTests: XCTestCase {
   }
 
   func testQueryFragmentSchemeAndHostCaseDoNotMatter() {
-    XCTAssertEqual(urlKey("HTTPS://CDN.Example.com/Show/Ep1.mp3?utm_source=rss#t=10"), "url:cdn.example.com/Show/Ep1.mp3")
-    XCTAssertEqual(urlKey("http://cdn.example.com/Show/Ep1.mp3"), "url:cdn.example.com/Show/Ep1.mp3")
+    XCTAssertEqual(
+      urlKey("HTTPS://CDN.Example.com/Show/Ep1.mp3?utm_source=rss#t=10"),
+      "url:cdn.example.com/Show/Ep1.mp3")
+    XCTAssertEqual(
+      urlKey("http://cdn.example.com/Show/Ep1.mp3"), "url:cdn.example.com/Show/Ep1.mp3")
   }
 
   func testTrackingPrefixesAreStrippedEvenWhenChained() {
@@ -65,7 +70,9 @@ final class EpisodeIdentityTests: XCTestCase {
 
   func testIdentityKeysListGUIDAndURL() {
     XCTAssertEqual(
-      EpisodeIdentity.identityKeys(guid: "g", enclosureURL: "https://chtbl.com/track/1/a.example/b.mp3", title: "T", published: nil),
+      EpisodeIdentity.identityKeys(
+        guid: "g", enclosureURL: "https://chtbl.com/track/1/a.example/b.mp3", title: "T",
+        published: nil),
       ["guid:g", "url:a.example/b.mp3"])
     XCTAssertEqual(
       EpisodeIdentity.identityKeys(guid: nil, enclosureURL: nil, title: "T", published: nil),

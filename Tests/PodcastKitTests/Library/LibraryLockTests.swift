@@ -36,7 +36,10 @@ final class LibraryLockTests: XCTestCase {
       library.paths.lockFile, ready,
     ]
     try child.run()
-    defer { child.terminate(); child.waitUntilExit() }
+    defer {
+      child.terminate()
+      child.waitUntilExit()
+    }
     let deadline = Date().addingTimeInterval(10)
     while !FileManager.default.fileExists(atPath: ready) && Date() < deadline {
       usleep(20_000)

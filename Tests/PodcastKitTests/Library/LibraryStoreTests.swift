@@ -123,7 +123,8 @@ final class LibraryStoreTests: XCTestCase {
       try store.save(
         DownloadRecord(
           url: "https://cdn.example/\(offset).mp3", podcastTitle: "S", episodeTitle: "E\(offset)",
-          state: state, partialPath: "/p/\(offset)", updatedAt: now.addingTimeInterval(Double(offset))))
+          state: state, partialPath: "/p/\(offset)",
+          updatedAt: now.addingTimeInterval(Double(offset))))
     }
     XCTAssertEqual(try store.allDownloads().map(\.episodeTitle), ["E2", "E1", "E0"])
     XCTAssertEqual(
@@ -172,7 +173,8 @@ final class LibraryStoreTests: XCTestCase {
     let queue = try DatabaseQueue(path: path)
     defer { try? queue.close() }
     return try queue.read { db in
-      try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")
+      try String.fetchAll(
+        db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")
         + String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         + String.fetchAll(db, sql: "SELECT name FROM subscriptions")
     }

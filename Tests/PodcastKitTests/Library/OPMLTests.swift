@@ -54,7 +54,9 @@ final class OPMLTests: XCTestCase {
     XCTAssertThrowsError(try OPML.parse(Data([0x00, 0xFF, 0xFE, 0x12, 0x80]))) { error in
       guard case .malformed = error as? OPMLError else { return XCTFail("\(error)") }
     }
-    XCTAssertThrowsError(try parse("<rss version=\"2.0\"><channel><title>x</title></channel></rss>")) {
+    XCTAssertThrowsError(
+      try parse("<rss version=\"2.0\"><channel><title>x</title></channel></rss>")
+    ) {
       XCTAssertEqual($0 as? OPMLError, .notOPML(rootElement: "rss"))
     }
     XCTAssertThrowsError(try parse("<opml><body><outline text=\"folder\"/></body></opml>")) {
@@ -81,7 +83,8 @@ final class OPMLTests: XCTestCase {
 
   func testExportParsesBackToTheSameFeeds() throws {
     let subscriptions = [
-      Subscription(id: 1, name: "a", feedURL: "https://a.example/feed?x=1&y=2", title: "Tom & \"Jerry\" <3>"),
+      Subscription(
+        id: 1, name: "a", feedURL: "https://a.example/feed?x=1&y=2", title: "Tom & \"Jerry\" <3>"),
       Subscription(id: 2, name: "b-name", feedURL: "https://b.example/rss", title: nil, keep: 3),
     ]
     let document = OPML.export(subscriptions, created: Date(timeIntervalSince1970: 1_714_557_600))
@@ -91,7 +94,8 @@ final class OPMLTests: XCTestCase {
     XCTAssertEqual(
       try OPML.parse(Data(document.utf8)),
       [
-        OPMLEntry(title: "Tom & \"Jerry\" <3>", feedURL: "https://a.example/feed?x=1&y=2", name: "a"),
+        OPMLEntry(
+          title: "Tom & \"Jerry\" <3>", feedURL: "https://a.example/feed?x=1&y=2", name: "a"),
         OPMLEntry(title: "b-name", feedURL: "https://b.example/rss", name: "b-name", keep: 3),
       ])
   }

@@ -29,13 +29,15 @@ final class SeenEpisodeTests: XCTestCase {
       subscriptionId: id,
       episodes: [episode("c", nil), episode("a", "https://c.example/a.mp3"), episode("c", nil)])
     XCTAssertEqual(second.map(\.key), ["guid:c"], "a duplicate in one feed is new once")
-    XCTAssertEqual(try store.seenEpisodes(subscriptionId: id).map(\.key), ["guid:a", "guid:b", "guid:c"])
+    XCTAssertEqual(
+      try store.seenEpisodes(subscriptionId: id).map(\.key), ["guid:a", "guid:b", "guid:c"])
     XCTAssertEqual(try store.episodeCounts()[id], 3)
   }
 
   func testAnEpisodeWhoseGUIDChangedButURLStayedIsNotNew() throws {
     try store.recordSeen(
-      subscriptionId: id, episodes: [episode("old-guid", "https://dts.podtrac.com/redirect.mp3/c.example/a.mp3")])
+      subscriptionId: id,
+      episodes: [episode("old-guid", "https://dts.podtrac.com/redirect.mp3/c.example/a.mp3")])
     try store.markEpisodeDownloaded(subscriptionId: id, key: "guid:old-guid", file: "/e/show/a.mp3")
     let new = try store.recordSeen(
       subscriptionId: id, episodes: [episode("new-guid", "https://c.example/a.mp3?ts=2")])
@@ -48,9 +50,16 @@ final class SeenEpisodeTests: XCTestCase {
   func testEpisodesSharingAURLWithoutItsQueryStayDistinct() throws {
     try store.recordSeen(
       subscriptionId: id,
-      episodes: [episode("1", "https://c.example/get.php?id=1"), episode("2", "https://c.example/get.php?id=2")])
+      episodes: [
+        episode("1", "https://c.example/get.php?id=1"),
+        episode("2", "https://c.example/get.php?id=2"),
+      ])
     let new = try store.recordSeen(
-      subscriptionId: id, episodes: [episode("3", "https://c.example/get.php?id=3"), episode("2", "https://c.example/get.php?id=2")])
+      subscriptionId: id,
+      episodes: [
+        episode("3", "https://c.example/get.php?id=3"),
+        episode("2", "https://c.example/get.php?id=2"),
+      ])
     XCTAssertEqual(new.map(\.key), ["guid:3"])
   }
 
@@ -63,7 +72,9 @@ final class SeenEpisodeTests: XCTestCase {
   }
 
   func testMarkingAnUnknownEpisodeIsAnError() throws {
-    XCTAssertThrowsError(try store.markEpisodeDownloaded(subscriptionId: id, key: "guid:zz", file: "/x")) {
+    XCTAssertThrowsError(
+      try store.markEpisodeDownloaded(subscriptionId: id, key: "guid:zz", file: "/x")
+    ) {
       XCTAssertEqual($0 as? LibraryError, .unknownEpisode(key: "guid:zz"))
     }
     XCTAssertThrowsError(try store.recordSeen(subscriptionId: 999, episodes: []))

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import PodcastKit
 
 /// A library in a fresh temporary directory, removed when the test ends.

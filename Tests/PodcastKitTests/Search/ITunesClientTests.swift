@@ -127,7 +127,8 @@ final class ITunesClientTests: XCTestCase {
     await assertThrows(.podcastNotFound(id: 42)) {
       _ = try await fake.client().feedURL(forPodcastID: 42)
     }
-    XCTAssertEqual(SearchError.podcastNotFound(id: 42).description, "no podcast has the iTunes id 42")
+    XCTAssertEqual(
+      SearchError.podcastNotFound(id: 42).description, "no podcast has the iTunes id 42")
   }
 
   func testLookupOfAPodcastWithoutFeedNamesTheIDAndTitle() async throws {

@@ -6,7 +6,9 @@ import XCTest
 /// Canned iTunes answers from Fixtures/iTunes, and a fake `fetch` that serves them and
 /// remembers which URLs the client asked for.
 enum ITunesFixture {
-  static func data(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> Data {
+  static func data(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws
+    -> Data
+  {
     let resources = try XCTUnwrap(Bundle.module.resourceURL, file: file, line: line)
     return try Data(contentsOf: resources.appendingPathComponent("Fixtures/iTunes/\(name)"))
   }

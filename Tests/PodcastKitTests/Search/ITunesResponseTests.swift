@@ -27,7 +27,8 @@ final class ITunesResponseTests: XCTestCase {
     XCTAssertEqual(withoutFeed.title, "Members Only Motoring")
     XCTAssertNil(withoutFeed.feedURL)
     XCTAssertFalse(withoutFeed.isDownloadable)
-    XCTAssertEqual(withoutFeed.artworkURL, "http://is1.mzstatic.com/image/thumb/members/100x100bb.jpg")
+    XCTAssertEqual(
+      withoutFeed.artworkURL, "http://is1.mzstatic.com/image/thumb/members/100x100bb.jpg")
 
     let sparse = podcasts[2]
     XCTAssertEqual(sparse.title, "On Cars (HD)")
@@ -78,12 +79,15 @@ final class ITunesResponseTests: XCTestCase {
 
   func testTruncatedJSONIsAnErrorNotACrash() throws {
     XCTAssertThrowsError(try ITunesResponse.decode(ITunesFixture.data("truncated.json"))) {
-      XCTAssertEqual($0 as? ITunesResponse.Unreadable, .notJSON("the JSON is cut short or malformed"))
+      XCTAssertEqual(
+        $0 as? ITunesResponse.Unreadable, .notJSON("the JSON is cut short or malformed"))
     }
   }
 
   func testJSONOfTheWrongShape() {
-    for body in [#"{"errorMessage":"Invalid value(s) for key(s): [country]"}"#, "[1,2]", #"{"results":{}}"#] {
+    for body in [
+      #"{"errorMessage":"Invalid value(s) for key(s): [country]"}"#, "[1,2]", #"{"results":{}}"#,
+    ] {
       XCTAssertThrowsError(try ITunesResponse.decode(Data(body.utf8)), body) {
         XCTAssertEqual($0 as? ITunesResponse.Unreadable, .noResultsArray, body)
       }

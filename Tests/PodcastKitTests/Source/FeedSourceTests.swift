@@ -4,10 +4,12 @@ import XCTest
 
 final class FeedSourceTests: XCTestCase {
   func testClassifiesEveryKindOfFeedArgument() throws {
-    XCTAssertEqual(try FeedSource.classify("https://example.com/feed.xml"), .url("https://example.com/feed.xml"))
+    XCTAssertEqual(
+      try FeedSource.classify("https://example.com/feed.xml"), .url("https://example.com/feed.xml"))
     XCTAssertEqual(try FeedSource.classify("itunes:173001861"), .applePodcasts(id: "173001861"))
     XCTAssertEqual(
-      try FeedSource.classify("https://podcasts.apple.com/us/podcast/hardcore-history/id173001861?i=1000"),
+      try FeedSource.classify(
+        "https://podcasts.apple.com/us/podcast/hardcore-history/id173001861?i=1000"),
       .applePodcasts(id: "173001861"))
     XCTAssertEqual(try FeedSource.classify("file:///tmp/x.xml"), .file(path: "/tmp/x.xml"))
     XCTAssertEqual(try FeedSource.classify("/"), .file(path: "/"))
@@ -25,7 +27,10 @@ final class FeedSourceTests: XCTestCase {
   func testURLPolicyAllowsOnlyHTTP() {
     XCTAssertTrue(URLPolicy.isAllowed("http://a.example/x"))
     XCTAssertTrue(URLPolicy.isAllowed("HTTPS://a.example/x"))
-    for url in ["file:///etc/passwd", "ftp://a/x", "gopher://a/", "javascript:alert(1)", "http://", "relative/path"] {
+    for url in [
+      "file:///etc/passwd", "ftp://a/x", "gopher://a/", "javascript:alert(1)", "http://",
+      "relative/path",
+    ] {
       XCTAssertFalse(URLPolicy.isAllowed(url), url)
     }
   }

@@ -15,7 +15,9 @@ struct FakeEpisode {
 /// Small, realistic RSS feeds for the end-to-end tests, served by a `LoopbackServer`.
 enum FeedFixture {
   /// `count` episodes, newest first, one day apart, ending 2024-05-10, with distinct bodies.
-  static func episodes(_ count: Int, size: Int = 20_000, prefix: String = "Episode") -> [FakeEpisode] {
+  static func episodes(_ count: Int, size: Int = 20_000, prefix: String = "Episode")
+    -> [FakeEpisode]
+  {
     (1...max(1, count)).prefix(count).map { number in
       FakeEpisode(
         title: "\(prefix) \(count - number + 1)", guid: "guid-\(prefix)-\(count - number + 1)",
@@ -25,7 +27,9 @@ enum FeedFixture {
     }
   }
 
-  static func rss(title: String, episodes: [FakeEpisode], base: String, channelExtra: String = "") -> String {
+  static func rss(title: String, episodes: [FakeEpisode], base: String, channelExtra: String = "")
+    -> String
+  {
     let items = episodes.map { episode in
       """
           <item>
@@ -57,9 +61,15 @@ enum FeedFixture {
     _ episodes: [FakeEpisode], title: String = "Test Show", at feedPath: String = "/feed.xml",
     on server: LoopbackServer, enclosure: (Route) -> Route = { $0 }
   ) -> String {
-    server.set(feedPath, .text(rss(title: title, episodes: episodes, base: server.baseURL), contentType: "application/rss+xml"))
+    server.set(
+      feedPath,
+      .text(
+        rss(title: title, episodes: episodes, base: server.baseURL),
+        contentType: "application/rss+xml"))
     for episode in episodes {
-      server.set(episode.path, enclosure(.data(episode.body, contentType: episode.type).withETag("\"\(episode.guid)\"")))
+      server.set(
+        episode.path,
+        enclosure(.data(episode.body, contentType: episode.type).withETag("\"\(episode.guid)\"")))
     }
     return server.url(feedPath)
   }

@@ -55,13 +55,15 @@ struct PodcastBinary {
 
   /// Runs to completion (or kills it after `timeout` seconds and fails the test).
   @discardableResult
-  func run(_ arguments: [String], stdin: String? = nil, timeout: TimeInterval = 60) throws -> Result {
+  func run(_ arguments: [String], stdin: String? = nil, timeout: TimeInterval = 60) throws -> Result
+  {
     let process = try start(arguments, stdin: stdin)
     return try process.wait(timeout: timeout)
   }
 
   func start(_ arguments: [String], stdin: String? = nil) throws -> RunningPodcast {
-    try RunningPodcast(executable: Self.url, arguments: arguments, environment: environment, stdin: stdin)
+    try RunningPodcast(
+      executable: Self.url, arguments: arguments, environment: environment, stdin: stdin)
   }
 
   /// Every file under Episodes, relative to it, sorted.
@@ -70,7 +72,8 @@ struct PodcastBinary {
     var files: [String] = []
     while let path = enumerator?.nextObject() as? String {
       var isDirectory: ObjCBool = false
-      FileManager.default.fileExists(atPath: episodesDirectory + "/" + path, isDirectory: &isDirectory)
+      FileManager.default.fileExists(
+        atPath: episodesDirectory + "/" + path, isDirectory: &isDirectory)
       if !isDirectory.boolValue { files.append(path) }
     }
     return files.sorted()
