@@ -32,12 +32,7 @@ public enum FeedDate {
       scanner.skipSpaces()
       guard let parsed = scanner.clockTime() else { return nil }
       time = parsed
-      scanner.skipSpaces()
-      if let zone = scanner.zoneOffset() {
-        offset = zone
-      } else if let name = scanner.word() {
-        offset = namedZoneOffset(name) ?? 0
-      }
+      offset = zoneOffset(after: &scanner)
     }
     return makeDate(year: year, month: month, day: day, time: time, offset: offset)
   }
@@ -69,14 +64,17 @@ public enum FeedDate {
     if scanner.skip(oneOf: [0x54, 0x74, 0x20]) {
       scanner.skipSpaces()
       if let parsed = scanner.clockTime() { time = parsed }
-      scanner.skipSpaces()
-      if let zone = scanner.zoneOffset() {
-        offset = zone
-      } else if let name = scanner.word() {
-        offset = namedZoneOffset(name) ?? 0
-      }
+      offset = zoneOffset(after: &scanner)
     }
     return makeDate(year: year, month: month, day: day, time: time, offset: offset)
+  }
+
+  /// `+0100`, `-05:00`, `Z` or a zone name after a time; 0 (UTC) when there is none.
+  private static func zoneOffset(after scanner: inout ByteScanner) -> Int {
+    scanner.skipSpaces()
+    if let zone = scanner.zoneOffset() { return zone }
+    if let name = scanner.word() { return namedZoneOffset(name) ?? 0 }
+    return 0
   }
 
   /// A bare 9- or 10-digit number: some generators write Unix time.

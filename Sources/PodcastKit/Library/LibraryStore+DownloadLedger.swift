@@ -11,12 +11,7 @@ extension LibraryStore: DownloadLedger {
   }
 
   public func save(_ entry: LedgerEntry) throws {
-    var record =
-      try download(url: entry.url)
-      ?? DownloadRecord(
-        url: entry.url, podcastTitle: entry.podcastTitle ?? "",
-        episodeTitle: entry.episodeTitle ?? "",
-        partialPath: paths.partials + "/" + PartialName.forURL(entry.url))
+    var record = try download(url: entry.url) ?? newRecord(for: entry)
     record.apply(entry)
     try save(record)
   }
@@ -24,12 +19,7 @@ extension LibraryStore: DownloadLedger {
   public func saveProgress(_ entries: [LedgerEntry]) throws {
     try write { db in
       for entry in entries {
-        var record =
-          try DownloadRecord.fetchOne(db, key: entry.url)
-          ?? DownloadRecord(
-            url: entry.url, podcastTitle: entry.podcastTitle ?? "",
-            episodeTitle: entry.episodeTitle ?? "",
-            partialPath: paths.partials + "/" + PartialName.forURL(entry.url))
+        var record = try DownloadRecord.fetchOne(db, key: entry.url) ?? newRecord(for: entry)
         record.state = entry.state
         record.bytes = entry.bytes
         record.total = entry.total ?? record.total
@@ -38,6 +28,17 @@ extension LibraryStore: DownloadLedger {
         try record.save(db)
       }
     }
+  }
+}
+
+extension LibraryStore {
+  /// A first row for `entry`'s URL, with the partial file path the downloader uses.
+  func newRecord(for entry: LedgerEntry) -> DownloadRecord {
+    var record = DownloadRecord(
+      url: entry.url, podcastTitle: entry.podcastTitle ?? "", episodeTitle: entry.episodeTitle ?? "",
+      partialPath: paths.partials + "/" + PartialName.forURL(entry.url))
+    record.apply(entry)
+    return record
   }
 }
 

@@ -18,12 +18,7 @@ extension LibraryStore {
     try write { db in
       let added = try insertSeen(db, subscriptionId: subscriptionId, episodes: episodes)
       for entry in queueing(added) where try DownloadRecord.fetchOne(db, key: entry.url) == nil {
-        var record = DownloadRecord(
-          url: entry.url, podcastTitle: entry.podcastTitle ?? "",
-          episodeTitle: entry.episodeTitle ?? "",
-          partialPath: paths.partials + "/" + PartialName.forURL(entry.url))
-        record.apply(entry)
-        try record.insert(db)
+        try newRecord(for: entry).insert(db)
       }
       return added
     }
