@@ -27,9 +27,14 @@ enum FeedURL {
     let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
     var bytes = text.utf8.makeIterator()
     for byte in expected {
-      guard let actual = bytes.next(), actual | 0x20 == byte | 0x20 else { return false }
+      // Fold case for letters only: `| 0x20` on every byte would read 0x0F as "/" and 0x1A as ":".
+      guard let actual = bytes.next(), Self.lowercased(actual) == byte else { return false }
     }
     return true
+  }
+
+  private static func lowercased(_ byte: UInt8) -> UInt8 {
+    (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
   }
 
   /// `scheme:` at the start (RFC 3986: a letter, then letters, digits, + - .).

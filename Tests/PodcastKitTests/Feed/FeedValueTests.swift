@@ -89,4 +89,12 @@ final class FeedValueTests: XCTestCase {
     XCTAssertFalse(FeedURL.hasWebScheme("ftp://a.example"))
     XCTAssertTrue(FeedURL.hasWebScheme("hTTpS://a.example"))
   }
+
+  func testOnlyRealHTTPSchemesCountAsWeb() {
+    XCTAssertTrue(FeedURL.hasWebScheme("HTTPS://example.com/a.mp3"))
+    XCTAssertTrue(FeedURL.hasWebScheme("http://example.com/a.mp3"))
+    // Control bytes that case folding by `| 0x20` would turn into ":" and "/".
+    XCTAssertFalse(FeedURL.hasWebScheme("http\u{1A}\u{0F}\u{0F}example.com/a.mp3"))
+    XCTAssertFalse(FeedURL.hasWebScheme("ftp://example.com/a.mp3"))
+  }
 }
