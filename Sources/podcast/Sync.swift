@@ -51,6 +51,10 @@ struct Sync: AsyncParsableCommand {
     defer { lock.release() }
     let store = library.store
     let subscriptions = try chosenSubscriptions(store)
+    if subscriptions.isEmpty && !quiet && !json {
+      Console.print("No subscriptions yet. Add one with `podcast subscribe FEED`.")
+      return
+    }
     let planner = SyncPlanner(
       store: store, loader: FeedLoader(http: context.http), namer: try settings.namer(),
       dryRun: dryRun)
