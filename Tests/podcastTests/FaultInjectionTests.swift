@@ -134,7 +134,7 @@ final class FaultInjectionTests: XCTestCase {
     Fault(
       name: "gzip bytes without Content-Encoding",
       apply: { good, _ in good.gzippedWithoutContentEncoding() },
-      feed: .fails("not well-formed XML", requests: 1),
+      feed: .fails("gzip-compressed data, not XML", requests: 1),
       search: .fails("not JSON", requests: 1),
       episode: .savesGzipBytes),
   ]

@@ -5,6 +5,8 @@ struct DocumentSniff {
   private(set) var hasContent = false
   private(set) var isHTML = false
   private(set) var hasWideBOM = false
+  /// gzip's magic number: compressed bytes a server sent without `Content-Encoding`.
+  private(set) var isGzip = false
   /// Set once the first non-blank markup has been seen.
   private(set) var isDecided = false
   private var head: [UInt8] = []
@@ -14,6 +16,7 @@ struct DocumentSniff {
     if !sawFirstBytes, chunk.count > 0 {
       sawFirstBytes = true
       let b = Array(chunk.prefix(4))
+      isGzip = b.starts(with: [0x1F, 0x8B])
       hasWideBOM =
         b.starts(with: [0xFE, 0xFF]) || b.starts(with: [0xFF, 0xFE])
         || b.starts(with: [0, 0, 0xFE, 0xFF])

@@ -2,6 +2,7 @@
 public enum FeedError: Error, Equatable, CustomStringConvertible {
   case empty
   case htmlPage
+  case compressed
   case notAFeed(rootElement: String)
   case malformed(line: Int, reason: String)
   case unreadable(path: String, reason: String)
@@ -10,6 +11,9 @@ public enum FeedError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .empty: return "the document is empty"
     case .htmlPage: return "this is an HTML page, not a feed"
+    case .compressed:
+      return
+        "this is gzip-compressed data, not XML (a server that compresses must say so with Content-Encoding)"
     case .notAFeed(let root): return "this is not an RSS or Atom feed (root element <\(root)>)"
     case .malformed(let line, let reason):
       return "the feed is not well-formed XML and has no readable items (line \(line): \(reason))"

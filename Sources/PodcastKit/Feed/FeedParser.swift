@@ -141,6 +141,7 @@ public enum FeedParser {
     if pass.sniff.isHTML { throw FeedError.htmlPage }
     guard let root = builder.rootElement else {
       if !pass.sniff.hasContent { throw FeedError.empty }
+      if pass.sniff.isGzip { throw FeedError.compressed }
       let error = pass.stream.firstError ?? (line: 1, reason: "no root element")
       throw FeedError.malformed(line: error.line, reason: error.reason)
     }

@@ -35,7 +35,8 @@ extension LibraryStore {
   /// A first row for `entry`'s URL, with the partial file path the downloader uses.
   func newRecord(for entry: LedgerEntry) -> DownloadRecord {
     var record = DownloadRecord(
-      url: entry.url, podcastTitle: entry.podcastTitle ?? "", episodeTitle: entry.episodeTitle ?? "",
+      url: entry.url, podcastTitle: entry.podcastTitle ?? "",
+      episodeTitle: entry.episodeTitle ?? "",
       partialPath: paths.partials + "/" + PartialName.forURL(entry.url))
     record.apply(entry)
     return record

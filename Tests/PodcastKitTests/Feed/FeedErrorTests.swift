@@ -13,6 +13,17 @@ final class FeedErrorTests: XCTestCase {
     XCTAssertThrowsError(try S.parse("  \n\t ")) { XCTAssertEqual($0 as? FeedError, .empty) }
   }
 
+  func testGzipBytesAreNamedAsSuch() {
+    // What a server sends when it compresses without a Content-Encoding header.
+    let gzipped = Data([
+      0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xB3, 0x29, 0x2A, 0xB6, 0x03,
+      0x00,
+    ])
+    XCTAssertThrowsError(try FeedParser.parse(gzipped, baseURL: nil)) { error in
+      XCTAssertEqual(error as? FeedError, .compressed)
+    }
+  }
+
   func testHTMLPageIsReportedAsHTML() {
     let pages = [
       "<!DOCTYPE html>\n<html><head><meta charset=utf-8><title>Shop</title></head><body><p>Hi<br></body></html>",
