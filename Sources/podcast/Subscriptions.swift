@@ -37,6 +37,8 @@ struct Subscriptions: ParsableCommand {
           ("title", .string(subscription.title)),
           ("episodeCount", .int(counts[subscription.id ?? -1] ?? 0)),
           ("lastChecked", .date(subscription.lastChecked)),
+          ("keep", .int(subscription.keep)),
+          ("lastError", .string(subscription.lastError)),
         ])
       })
   }

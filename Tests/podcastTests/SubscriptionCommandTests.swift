@@ -46,6 +46,8 @@ final class SubscriptionCommandTests: XCTestCase {
     XCTAssertEqual(items.map { $0["name"] as? String }, ["dan-carlin-s-hardcore-history", "Bee"])
     XCTAssertEqual(items.map { $0["index"] as? Int }, [1, 2])
     XCTAssertEqual(items[1]["feedURL"] as? String, url("/b/feed"))
+    XCTAssertEqual(items[1]["keep"] as? Int, 2)
+    XCTAssertTrue(items[0]["keep"] is NSNull, "no retention set")
     XCTAssertEqual(items[0]["title"] as? String, "Dan Carlin's Hardcore History")
     XCTAssertTrue(items[0]["lastChecked"] is NSNull)
     XCTAssertEqual(items[0]["episodeCount"] as? Int, 0)
