@@ -11,27 +11,42 @@ work="$root/bench-out"
 rm -rf "$work"
 mkdir -p "$work/files" "$work/feeds"
 timer=/usr/bin/time
+# Each comparison runs BENCH_ROUNDS times, the tool and its baseline taking turns, and reports
+# the round with the median wall time: one run on a shared 2-core VM can be off by 2x.
+rounds="${BENCH_ROUNDS:-3}"
 
-# measure NAME COMMAND...: wall seconds, CPU seconds, peak RSS (MB) into $work/NAME.time
+# measure NAME COMMAND...: wall seconds, CPU seconds, peak RSS (MB) appended to $work/NAME.runs.
+# sync(1) first, so one run's dirty pages are not written back on the next one's time.
 measure() {
   local name="$1"
   shift
+  sync
   "$timer" -f "%e %U %S %M" -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err"
+  cat "$work/$name.time" >>"$work/$name.runs"
 }
+# median NAME: keeps the median-wall run of NAME in $work/NAME.time.
+median() { sort -n "$work/$1.runs" | awk '{ line[NR] = $0 } END { print line[int((NR + 1) / 2)] }' >"$work/$1.time"; }
 wall() { awk '{print $1}' "$work/$1.time"; }
 cpu() { awk '{printf "%.2f", $2 + $3}' "$work/$1.time"; }
 rss() { awk '{printf "%.0f", $4 / 1024}' "$work/$1.time"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
-row() { printf '  %-34s %8s s wall %8s s cpu %7s MB peak\n' "$1" "$(wall "$2")" "$(cpu "$2")" "$(rss "$2")"; }
+walls() { awk '{ printf "%s%s", sep, $1; sep = " " }' "$work/$1.runs"; }
+row() {
+  printf '  %-38s %6s s wall %6s s cpu %5s MB peak  (walls: %s)\n' "$1" "$(wall "$2")" "$(cpu "$2")" "$(rss "$2")" "$(walls "$2")"
+}
 
-echo "podcast bench on $(nproc) cores, $(uname -sr)"
+echo "podcast bench on $(nproc) cores, $(uname -sr); median of $rounds rounds"
 
 echo
 echo "1. Parse a 20,000-episode feed"
 "$bin/podcast-testserver" generate-feed --episodes 20000 --out "$work/big-feed.xml" --base http://127.0.0.1:9
 printf '  feed: %s MB\n' "$(du -m "$work/big-feed.xml" | cut -f1)"
-measure xmllint xmllint --stream --noout "$work/big-feed.xml"
-measure parse "$bin/podcast" episodes "$work/big-feed.xml" --json
+for _ in $(seq "$rounds"); do
+  measure xmllint xmllint --stream --noout "$work/big-feed.xml"
+  measure parse "$bin/podcast" episodes "$work/big-feed.xml" --json
+done
+median xmllint
+median parse
 grep -c '"index"' "$work/parse.out" | xargs printf '  podcast listed %s episodes\n'
 row "xmllint --stream --noout" xmllint
 row "podcast episodes --json" parse
@@ -55,11 +70,17 @@ echo
 echo "2. One 1 GiB episode over loopback"
 head -c 1073741824 /dev/urandom >"$work/files/big.mp3"
 item 1 big.mp3 1073741824 | feed "$work/files/one.xml"
-measure curl1 curl -sS -o "$work/curl-big.mp3" "$base/big.mp3"
-rm -f "$work/curl-big.mp3"
-measure curl1sync sh -c 'curl -sS -o "$1" "$2" && sync' sh "$work/curl-big.mp3" "$base/big.mp3"
-rm -f "$work/curl-big.mp3"
-measure dl1 "$bin/podcast" download "$base/one.xml" 1 --library "$work/lib1"
+for _ in $(seq "$rounds"); do
+  measure curl1 curl -sS -o "$work/curl-big.mp3" "$base/big.mp3"
+  rm -f "$work/curl-big.mp3"
+  measure curl1sync sh -c 'curl -sS -o "$1" "$2" && sync' sh "$work/curl-big.mp3" "$base/big.mp3"
+  rm -f "$work/curl-big.mp3"
+  rm -rf "$work/lib1"
+  measure dl1 "$bin/podcast" download "$base/one.xml" 1 --library "$work/lib1"
+done
+median curl1
+median curl1sync
+median dl1
 row "curl -o" curl1
 row "curl -o, then sync" curl1sync
 row "podcast download" dl1
@@ -72,16 +93,19 @@ echo "3. 50 episodes of 20 MB, concurrency 8 (podcast caps each server at 2 conn
 head -c 20000000 /dev/urandom >"$work/files/ep-1.mp3"
 for n in $(seq 2 50); do ln "$work/files/ep-1.mp3" "$work/files/ep-$n.mp3"; done
 for n in $(seq 1 50); do item "$n" "ep-$n.mp3" 20000000; done | feed "$work/files/fifty.xml"
-mkdir -p "$work/curl50"
 urls=()
 for n in $(seq 1 50); do urls+=(-o "$work/curl50/ep-$n.mp3" "$base/ep-$n.mp3"); done
-measure curl50 curl -sS --parallel --parallel-max 8 "${urls[@]}"
-rm -rf "$work/curl50" && mkdir -p "$work/curl50"
 # podcast fsyncs every finished episode before it appears; curl does not, so also time curl
 # followed by sync(1) for data that is really on disk.
-measure curl50sync sh -c 'curl -sS --parallel --parallel-max 8 "$@" && sync' sh "${urls[@]}"
-measure dl50 "$bin/podcast" download "$base/fifty.xml" --all --concurrency 8 --library "$work/lib50"
-measure dl50h "$bin/podcast" download "$base/fifty.xml" --all --concurrency 8 --per-host 8 --library "$work/lib50h"
+for _ in $(seq "$rounds"); do
+  rm -rf "$work/curl50" "$work/lib50" "$work/lib50h" && mkdir -p "$work/curl50"
+  measure curl50 curl -sS --parallel --parallel-max 8 "${urls[@]}"
+  rm -rf "$work/curl50" && mkdir -p "$work/curl50"
+  measure curl50sync sh -c 'curl -sS --parallel --parallel-max 8 "$@" && sync' sh "${urls[@]}"
+  measure dl50 "$bin/podcast" download "$base/fifty.xml" --all --concurrency 8 --library "$work/lib50"
+  measure dl50h "$bin/podcast" download "$base/fifty.xml" --all --concurrency 8 --per-host 8 --library "$work/lib50h"
+done
+for name in curl50 curl50sync dl50 dl50h; do median "$name"; done
 row "curl --parallel-max 8" curl50
 row "curl --parallel-max 8, then sync" curl50sync
 row "podcast download --all (2 per host)" dl50

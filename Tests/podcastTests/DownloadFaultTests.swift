@@ -16,6 +16,17 @@ final class DownloadFaultTests: XCTestCase {
     XCTAssertEqual(scenario.binary.partialFiles(), [], "the partial file outlived the download")
   }
 
+  /// Megabytes in, the bytes held in memory when the connection dropped still reach the disk,
+  /// so the retry asks for exactly the rest.
+  func testDroppedConnectionOfALargeEpisodeResumesFromTheLastByteReceived() throws {
+    let episodes = FeedFixture.episodes(1, size: 3_000_000)
+    let scenario = try DownloadScenario(episodes) { $0.dropping(after: 1_700_001, times: 1) }
+    let result = try scenario.download()
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(scenario.ranges(episodes[0]), [nil, "bytes=1700001-"])
+    scenario.assertEpisodesHold(episodes)
+  }
+
   func testServerThatIgnoresRangeStillGivesTheExactFile() throws {
     let episodes = FeedFixture.episodes(1, size: 200_000)
     let scenario = try DownloadScenario(episodes) {

@@ -74,6 +74,11 @@ final class DownloadSink: TransferSink {
     }
     try file.append(bytes)
     written += Int64(bytes.count)
+  }
+
+  /// The end of a burst: the bytes go to disk and the progress buffer hears of them once.
+  func flush() throws {
+    try file.flush()
     progress.progress(url, bytes: written)
   }
 }

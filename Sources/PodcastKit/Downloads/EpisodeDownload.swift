@@ -119,7 +119,7 @@ struct EpisodeDownload {
   }
 
   private func fetchOnce(into file: PartialFile, known: inout LedgerEntry) async throws -> Int64 {
-    let onDisk = file.seekToEnd()
+    let onDisk = try file.seekToEnd()
     let ifRange = Self.ifRangeValidator(known)
     // Without anything that proves the server's file is the one we started, start over.
     let offset = onDisk > 0 && (ifRange != nil || known.total != nil) ? onDisk : 0
@@ -163,7 +163,7 @@ struct EpisodeDownload {
   }
 
   private func verify(_ sink: DownloadSink, file: PartialFile) throws -> Int64 {
-    let size = file.seekToEnd()
+    let size = try file.seekToEnd()
     guard let total = sink.total else { return size }
     if size > total {
       try file.truncate(to: 0)

@@ -24,6 +24,8 @@ final class CurlTransfer: @unchecked Sendable {
   /// When the server last sent anything; the stall watchdog measures from here.
   private var lastActivity = ContinuousClock.now
   private var stalled = false
+  /// Body bytes handed to the sink since its last flush.
+  private var unflushed = false
 
   init(request: TransferRequest, sink: TransferSink) throws {
     guard let handle = curl_easy_init() else {
@@ -134,6 +136,7 @@ final class CurlTransfer: @unchecked Sendable {
     do {
       try deliverHeadIfNeeded()
       try sink.receive(bytes)
+      unflushed = true
       return true
     } catch {
       sinkError = error
@@ -141,8 +144,18 @@ final class CurlTransfer: @unchecked Sendable {
     }
   }
 
-  /// Called by libcurl about once a second and whenever data moves: false aborts the transfer.
-  fileprivate func isStillAlive() -> Bool {
+  /// Called by libcurl after each burst of data and about once a second while none comes: the
+  /// sink writes out the burst, and the stall watchdog runs. False aborts the transfer.
+  fileprivate func didReportProgress() -> Bool {
+    if unflushed {
+      unflushed = false
+      do {
+        try sink.flush()
+      } catch {
+        sinkError = error
+        return false
+      }
+    }
     guard ContinuousClock.now - lastActivity < .seconds(request.options.stallTimeout) else {
       stalled = true
       return false
@@ -163,6 +176,12 @@ final class CurlTransfer: @unchecked Sendable {
   }
 
   func didComplete(code: CURLcode, cancelled: Bool) {
+    // The last burst may have had no progress call after it; a failed or cancelled transfer
+    // keeps its bytes too, for the next attempt to resume from.
+    if unflushed {
+      unflushed = false
+      do { try sink.flush() } catch { sinkError = sinkError ?? error }
+    }
     let result: Result<ResponseHead, Error>
     if cancelled || cancelRequested.load(ordering: .relaxed) {
       result = .failure(TransferError.cancelled(url: request.url))
@@ -214,7 +233,7 @@ private let writeCallback: curl_write_callback = { data, size, count, userdata i
 private let progressCallback: curl_xferinfo_callback = { userdata, _, _, _, _ in
   guard let userdata else { return 0 }
   let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
-  return transfer.isStillAlive() ? 0 : 1
+  return transfer.didReportProgress() ? 0 : 1
 }
 
 private let headerCallback: curl_write_callback = { data, size, count, userdata in
