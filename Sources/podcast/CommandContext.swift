@@ -33,9 +33,16 @@ extension CommandContext {
   static func httpClient() -> HTTPClient {
     let environment = ProcessInfo.processInfo.environment
     var options = TransferOptions()
-    if let stall = environment["PODCAST_TIMEOUT"].flatMap(Int.init), stall > 0 {
-      options.stallTimeout = stall
-      options.connectTimeout = min(options.connectTimeout, stall)
+    if let text = environment["PODCAST_TIMEOUT"], !text.isEmpty {
+      if let stall = Int(text), stall > 0 {
+        options.stallTimeout = stall
+        options.connectTimeout = min(options.connectTimeout, stall)
+      } else {
+        // A typo in a crontab should show, not silently mean the default.
+        Console.error(
+          "PODCAST_TIMEOUT=\(text) is not a positive number of seconds; using \(options.stallTimeout)"
+        )
+      }
     }
     return HTTPClient(options: options)
   }

@@ -119,6 +119,17 @@ final class EpisodesCommandTests: XCTestCase {
     XCTAssertLessThan(Date().timeIntervalSince(started), 25, "gives up instead of hanging")
   }
 
+  func testATimeoutThatIsNotANumberIsNamedAndTheDefaultUsed() throws {
+    let url = serveFeed(episodes: 1)
+    var binary = podcast!
+    binary.environment["PODCAST_TIMEOUT"] = "30s"
+    let result = try binary.run(["episodes", url])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
+    XCTAssertTrue(result.stderr.contains("PODCAST_TIMEOUT=30s"), result.stderr)
+    XCTAssertTrue(result.stdout.contains("Episode 1"), result.stdout)
+  }
+
   func testAnHTMLPageIsNotAFeed() throws {
     server.set(
       "/page",
