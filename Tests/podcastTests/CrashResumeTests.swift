@@ -12,7 +12,7 @@ import XCTest
 /// (PODCAST_SOAK_ROUNDS).
 final class CrashResumeTests: XCTestCase {
   private var rounds: Int {
-    ProcessInfo.processInfo.environment["PODCAST_SOAK_ROUNDS"].flatMap(Int.init) ?? 6
+    ProcessInfo.processInfo.environment["PODCAST_SOAK_ROUNDS"].flatMap(Int.init) ?? 20
   }
 
   func testDownloadsKilledAtRandomMomentsFinishIntactWhenRerun() throws {
@@ -27,16 +27,27 @@ final class CrashResumeTests: XCTestCase {
     let podcast = try PodcastBinary()
     var generator = SystemRandomNumberGenerator()
 
+    var midBodyKills = 0
+    var cycles = 0
     for round in 1...rounds {
       let process = try podcast.start(["download", feed, "--all", "--concurrency", "6"])
       usleep(UInt32.random(in: 50_000...400_000, using: &generator))
       process.signal(SIGKILL)
       _ = try? process.wait(timeout: 10)
+      if !podcast.partialFiles().isEmpty { midBodyKills += 1 }
       try assertEveryVisibleFileIsComplete(podcast, bodies: bodies, round: round)
       let status = try podcast.run(["status", "--json"])
       XCTAssertEqual(
         status.status, 0, "round \(round): the database opens after SIGKILL: \(status.stderr)")
+      if podcast.episodeFiles().count == episodes.count {
+        // All done: start again from an empty library, so later rounds still kill real work.
+        cycles += 1
+        try FileManager.default.removeItem(atPath: podcast.library)
+        try FileManager.default.createDirectory(
+          atPath: podcast.library, withIntermediateDirectories: true)
+      }
     }
+    print("crash-resume: \(rounds) kills, \(midBodyKills) mid-body, \(cycles) libraries completed")
 
     let final = try podcast.run(["download", feed, "--all", "--concurrency", "6"], timeout: 120)
     XCTAssertEqual(final.status, 0, final.stderr)
