@@ -13,7 +13,7 @@ mkdir -p "$work/files" "$work/feeds"
 timer=/usr/bin/time
 # Each comparison runs BENCH_ROUNDS times, the tool and its baseline taking turns, and reports
 # the round with the median wall time: one run on a shared 2-core VM can be off by 2x.
-rounds="${BENCH_ROUNDS:-3}"
+rounds="${BENCH_ROUNDS:-5}"
 
 # measure NAME COMMAND...: wall seconds, CPU seconds, peak RSS (MB) appended to $work/NAME.runs.
 # sync(1) first, so one run's dirty pages are not written back on the next one's time.
