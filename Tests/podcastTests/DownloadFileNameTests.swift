@@ -16,6 +16,29 @@ final class DownloadFileNameTests: XCTestCase {
     scenario.assertEpisodesHold(scenario.episodes)
   }
 
+  /// An Episodes directory on another filesystem (here tmpfs) cannot take a hard link from the
+  /// partial directory: the file is copied under a hidden name and renamed, so it still
+  /// appears only when complete, and a rerun knows it.
+  func testEpisodesDirectoryOnAnotherFilesystemGetsCompleteFiles() throws {
+    var scenario = try DownloadScenario(FeedFixture.episodes(2, size: 300_000))
+    let elsewhere = "/dev/shm/podcast-test-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: elsewhere) }
+    scenario.binary.environment["PODCAST_EPISODES_DIR"] = elsewhere
+    XCTAssertEqual(try scenario.download("--all").status, 0)
+
+    let files = try FileManager.default.subpathsOfDirectory(atPath: elsewhere).sorted()
+    XCTAssertEqual(files, [scenario.title] + scenario.episodes.map(scenario.defaultPath).sorted())
+    for episode in scenario.episodes {
+      XCTAssertEqual(
+        FileManager.default.contents(atPath: elsewhere + "/" + scenario.defaultPath(episode)),
+        episode.body)
+    }
+    XCTAssertEqual(scenario.binary.partialFiles(), [])
+    let rerun = try scenario.download("--all")
+    XCTAssertEqual(rerun.status, 0, rerun.stderr)
+    XCTAssertTrue(rerun.stdout.hasSuffix("0 downloaded, 2 skipped, 0 failed\n"), rerun.stdout)
+  }
+
   /// Hosting platforms serve every episode as `.../<id>/media.mp3`, often with one title.
   func testTwentyEnclosuresNamedMediaMp3GiveTwentyFiles() throws {
     let episodes = FeedFixture.episodes(20, size: 1_500).enumerated().map { offset, episode in

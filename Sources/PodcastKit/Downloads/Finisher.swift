@@ -75,9 +75,12 @@ enum Finisher {
     do {
       try? FileManager.default.removeItem(atPath: hidden)
       try FileManager.default.copyItem(atPath: file.path, toPath: hidden)
+      // As for a link: the bytes are on disk before the name appears.
+      try syncFile(hidden)
       guard rename(hidden, target) == 0 else {
         throw DownloadError.cannotWrite(path: target, reason: String(cString: strerror(errno)))
       }
+      syncDirectory(directory)
       return target
     } catch {
       try? FileManager.default.removeItem(atPath: hidden)
@@ -90,6 +93,17 @@ enum Finisher {
     var b = stat()
     return stat(first, &a) == 0 && stat(second, &b) == 0 && a.st_dev == b.st_dev
       && a.st_ino == b.st_ino
+  }
+
+  private static func syncFile(_ path: String) throws {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw DownloadError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+    }
+    defer { close(descriptor) }
+    guard fsync(descriptor) == 0 else {
+      throw DownloadError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+    }
   }
 
   private static func syncDirectory(_ path: String) {
