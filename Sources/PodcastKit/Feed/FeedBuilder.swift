@@ -30,6 +30,9 @@ final class FeedBuilder {
   private var capture: TextField?
   private var captureDepth = 0
   private var text: [UInt8] = []
+  /// The open item's `<description>` as raw bytes. Real feeds put it before
+  /// `<content:encoded>`, which wins, so it becomes a string only if the item ends without one.
+  private var pendingDescription: [UInt8] = []
   /// Episode image URLs seen so far: feeds give every episode the show's artwork or one of a
   /// few, and sharing one string per URL saves an allocation per episode.
   private var imageURLs: Set<String> = []
@@ -153,7 +156,7 @@ final class FeedBuilder {
     case (.rss, "description"), (.atom, "summary"):
       if item?.contentEncoded == nil { begin(.description) }
     case (.itunes, "summary"):
-      if item?.contentEncoded == nil && item?.descriptionText == nil { begin(.summary) }
+      if item?.contentEncoded == nil && pendingDescription.isEmpty { begin(.summary) }
     case (.itunes, "duration"): begin(.duration)
     case (.itunes, "season"): begin(.season)
     case (.itunes, "episode"): begin(.episodeNumber)
@@ -195,6 +198,12 @@ final class FeedBuilder {
   }
 
   private func closeItem() {
+    if !pendingDescription.isEmpty {
+      if item?.contentEncoded == nil {
+        item?.descriptionText = pendingDescription.withUnsafeBufferPointer(FeedText.trimmedString)
+      }
+      pendingDescription.removeAll(keepingCapacity: true)
+    }
     if let episode = item?.episode() {
       if episodes.count == episodes.capacity { reserveForExpectedEpisodes() }
       episodes.append(episode)
@@ -231,6 +240,11 @@ final class FeedBuilder {
   private func finishCapture() {
     guard let field = capture else { return }
     capture = nil
+    if field == .description {
+      if !FeedText.isBlank(text) { swap(&text, &pendingDescription) }
+      text.removeAll(keepingCapacity: true)
+      return
+    }
     let value = text.withUnsafeBufferPointer { FeedText.trimmedString($0) }
     text.removeAll(keepingCapacity: true)
     store(field, value)
@@ -260,7 +274,7 @@ final class FeedBuilder {
     case .fallbackDate: item?.fallbackDates.append(value)
     case .link: item?.link = resolved(value)
     case .contentEncoded: item?.contentEncoded = value
-    case .description: item?.descriptionText = value
+    case .description: break  // kept as bytes by `finishCapture`
     case .summary: item?.summary = value
     case .duration: item?.duration = value
     case .season: item?.season = value

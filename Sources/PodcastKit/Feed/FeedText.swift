@@ -11,6 +11,11 @@ enum FeedText {
     return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
   }
 
+  /// Whether the bytes are empty or only ASCII whitespace (what trimming would leave empty).
+  static func isBlank(_ bytes: [UInt8]) -> Bool {
+    !bytes.contains { !isWhitespace($0) }
+  }
+
   /// Whether `text` starts and ends with a printable ASCII byte that is not in `extra`, so no
   /// trimming (Unicode whitespace included) could change it. Parsed values almost always are:
   /// this lets callers skip Foundation's UTF-16 trimming, which dominated the per-item cost.

@@ -256,6 +256,23 @@ final class FeedParserTests: XCTestCase {
     XCTAssertEqual(feed.episodes.first?.description, "Only summary")
   }
 
+  /// Show notes in any order: content:encoded wins wherever it stands, then the description
+  /// (a blank one does not count), then itunes:summary; each item keeps its own.
+  func testShowNotesPreferContentThenDescriptionThenSummaryInAnyOrder() throws {
+    let items = [
+      S.item("A", extra: "<description>short</description><content:encoded>long</content:encoded>"),
+      S.item("B", extra: "<content:encoded>long</content:encoded><description>short</description>"),
+      S.item("C", extra: "<itunes:summary>sum</itunes:summary><description> text </description>"),
+      S.item("D", extra: "<description>  </description><itunes:summary>sum</itunes:summary>"),
+      S.item("E", extra: "<description>first</description><description>second</description>"),
+      S.item("F"),
+    ]
+    let feed = try S.parse(S.rss(items.joined()))
+    XCTAssertEqual(feed.episodes.map(\.title), ["A", "B", "C", "D", "E", "F"])
+    XCTAssertEqual(
+      feed.episodes.map(\.description), ["long", "long", "text", "sum", "second", nil])
+  }
+
   func testRSS090RDFFeed() throws {
     let xml = """
       <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://my.netscape.com/rdf/simple/0.9/">
