@@ -5,26 +5,30 @@ import XCTest
 /// `podcast download` against servers that misbehave the way real CDNs and hosts do: the
 /// finished file is still exactly the served bytes, or nothing appears under Episodes at all.
 final class DownloadFaultTests: XCTestCase {
-  func testDroppedConnectionResumesWithARangeRequest() throws {
-    let episodes = FeedFixture.episodes(1, size: 200_000)
-    let scenario = try DownloadScenario(episodes) { $0.dropping(after: 60_000, times: 1) }
+  /// One episode of `size` bytes whose first answer is cut after `dropAfter`: the download
+  /// must succeed by asking for exactly the rest, and give the exact file.
+  private func downloadResumingAfterADrop(size: Int, dropAfter: Int) throws -> (
+    DownloadScenario, FakeEpisode
+  ) {
+    let episodes = FeedFixture.episodes(1, size: size)
+    let scenario = try DownloadScenario(episodes) { $0.dropping(after: dropAfter, times: 1) }
     let result = try scenario.download()
     XCTAssertEqual(result.status, 0, result.stderr)
-    XCTAssertEqual(scenario.ranges(episodes[0]), [nil, "bytes=60000-"])
-    XCTAssertEqual(scenario.gets(episodes[0]).last?.header("if-range"), "\"\(episodes[0].guid)\"")
+    XCTAssertEqual(scenario.ranges(episodes[0]), [nil, "bytes=\(dropAfter)-"])
     scenario.assertEpisodesHold(episodes)
+    return (scenario, episodes[0])
+  }
+
+  func testDroppedConnectionResumesWithARangeRequest() throws {
+    let (scenario, episode) = try downloadResumingAfterADrop(size: 200_000, dropAfter: 60_000)
+    XCTAssertEqual(scenario.gets(episode).last?.header("if-range"), "\"\(episode.guid)\"")
     XCTAssertEqual(scenario.binary.partialFiles(), [], "the partial file outlived the download")
   }
 
   /// Megabytes in, the bytes held in memory when the connection dropped still reach the disk,
   /// so the retry asks for exactly the rest.
   func testDroppedConnectionOfALargeEpisodeResumesFromTheLastByteReceived() throws {
-    let episodes = FeedFixture.episodes(1, size: 3_000_000)
-    let scenario = try DownloadScenario(episodes) { $0.dropping(after: 1_700_001, times: 1) }
-    let result = try scenario.download()
-    XCTAssertEqual(result.status, 0, result.stderr)
-    XCTAssertEqual(scenario.ranges(episodes[0]), [nil, "bytes=1700001-"])
-    scenario.assertEpisodesHold(episodes)
+    _ = try downloadResumingAfterADrop(size: 3_000_000, dropAfter: 1_700_001)
   }
 
   func testServerThatIgnoresRangeStillGivesTheExactFile() throws {

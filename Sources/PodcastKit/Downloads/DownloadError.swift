@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Why an episode did not end up in the Episodes directory.
 public enum DownloadError: Error, Equatable, CustomStringConvertible {
   case htmlInsteadOfMedia(url: String)
@@ -22,6 +26,14 @@ public enum DownloadError: Error, Equatable, CustomStringConvertible {
       return "\(url): another podcast process is downloading this episode right now"
     case .unsupportedScheme(let url): return "\(url): only http and https enclosures are downloaded"
     }
+  }
+
+  /// What a failed write, sync or link of `path` means, from the `errno` it left. EFBIG (a
+  /// `ulimit -f`) keeps its own words: calling it a full disk would send the user looking for
+  /// space that is there.
+  static func writing(_ path: String, errno code: Int32 = errno) -> DownloadError {
+    code == ENOSPC || code == EDQUOT
+      ? .diskFull(path: path) : .cannotWrite(path: path, reason: String(cString: strerror(code)))
   }
 
   /// A retry (resuming from what is on disk) may succeed.

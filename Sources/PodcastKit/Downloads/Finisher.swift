@@ -34,9 +34,7 @@ enum Finisher {
       case EXDEV:
         if FileManager.default.fileExists(atPath: candidate) { continue }
         return try copyAcrossFilesystems(file, to: candidate)
-      case ENOSPC: throw DownloadError.diskFull(path: candidate)
-      default:
-        throw DownloadError.cannotWrite(path: candidate, reason: String(cString: strerror(errno)))
+      default: throw DownloadError.writing(candidate)
       }
     }
     throw DownloadError.cannotWrite(path: target, reason: "too many files with this name")
@@ -76,9 +74,9 @@ enum Finisher {
       try? FileManager.default.removeItem(atPath: hidden)
       try FileManager.default.copyItem(atPath: file.path, toPath: hidden)
       // As for a link: the bytes are on disk before the name appears.
-      try syncFile(hidden)
+      if let code = sync(hidden) { throw DownloadError.writing(hidden, errno: code) }
       guard rename(hidden, target) == 0 else {
-        throw DownloadError.cannotWrite(path: target, reason: String(cString: strerror(errno)))
+        throw DownloadError.writing(target)
       }
       syncDirectory(directory)
       return target
@@ -95,22 +93,18 @@ enum Finisher {
       && a.st_ino == b.st_ino
   }
 
-  private static func syncFile(_ path: String) throws {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw DownloadError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
-    }
+  /// fsync by name; the errno when it could not be done.
+  @discardableResult
+  private static func sync(_ path: String, flags: Int32 = 0) -> Int32? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | flags)
+    guard descriptor >= 0 else { return errno }
     defer { close(descriptor) }
-    guard fsync(descriptor) == 0 else {
-      throw DownloadError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
-    }
+    return fsync(descriptor) == 0 ? nil : errno
   }
 
+  /// Makes a new name in `path` survive a power cut; best effort, the file itself is synced.
   private static func syncDirectory(_ path: String) {
-    let descriptor = open(path, O_RDONLY | O_DIRECTORY)
-    guard descriptor >= 0 else { return }
-    fsync(descriptor)
-    close(descriptor)
+    sync(path, flags: O_DIRECTORY)
   }
 
   private static func reason(_ error: Error) -> String {

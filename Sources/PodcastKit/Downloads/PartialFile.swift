@@ -23,7 +23,7 @@ final class PartialFile {
   init?(path: String) throws {
     let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
-      throw DownloadError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+      throw DownloadError.writing(path)
     }
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
       close(descriptor)
@@ -52,7 +52,7 @@ final class PartialFile {
     try flush()
     guard ftruncate(descriptor, off_t(length)) == 0, lseek(descriptor, off_t(length), SEEK_SET) >= 0
     else {
-      throw writeError()
+      throw DownloadError.writing(path)
     }
   }
 
@@ -84,7 +84,7 @@ final class PartialFile {
   /// leave a complete-looking but empty episode.
   func sync() throws {
     try flush()
-    guard fsync(descriptor) == 0 else { throw writeError() }
+    guard fsync(descriptor) == 0 else { throw DownloadError.writing(path) }
   }
 
   private func writeAll(_ start: UnsafeRawPointer, count: Int) throws {
@@ -94,18 +94,10 @@ final class PartialFile {
       let written = write(descriptor, base, remaining)
       if written < 0 {
         if errno == EINTR { continue }
-        throw writeError()
+        throw DownloadError.writing(path)
       }
       remaining -= written
       base += written
     }
-  }
-
-  /// EFBIG (a `ulimit -f`) keeps its own words: calling it a full disk would send the user
-  /// looking for space that is there.
-  private func writeError() -> DownloadError {
-    errno == ENOSPC || errno == EDQUOT
-      ? .diskFull(path: path)
-      : .cannotWrite(path: path, reason: String(cString: strerror(errno)))
   }
 }

@@ -147,20 +147,26 @@ final class CurlTransfer: @unchecked Sendable {
   /// Called by libcurl after each burst of data and about once a second while none comes: the
   /// sink writes out the burst, and the stall watchdog runs. False aborts the transfer.
   fileprivate func didReportProgress() -> Bool {
-    if unflushed {
-      unflushed = false
-      do {
-        try sink.flush()
-      } catch {
-        sinkError = error
-        return false
-      }
-    }
+    guard flushSink() else { return false }
     guard ContinuousClock.now - lastActivity < .seconds(request.options.stallTimeout) else {
       stalled = true
       return false
     }
     return true
+  }
+
+  /// Writes out what the sink holds; false, with the first error kept, when that failed.
+  @discardableResult
+  private func flushSink() -> Bool {
+    guard unflushed else { return true }
+    unflushed = false
+    do {
+      try sink.flush()
+      return true
+    } catch {
+      sinkError = sinkError ?? error
+      return false
+    }
   }
 
   private func deliverHeadIfNeeded() throws {
@@ -178,10 +184,7 @@ final class CurlTransfer: @unchecked Sendable {
   func didComplete(code: CURLcode, cancelled: Bool) {
     // The last burst may have had no progress call after it; a failed or cancelled transfer
     // keeps its bytes too, for the next attempt to resume from.
-    if unflushed {
-      unflushed = false
-      do { try sink.flush() } catch { sinkError = sinkError ?? error }
-    }
+    flushSink()
     let result: Result<ResponseHead, Error>
     if cancelled || cancelRequested.load(ordering: .relaxed) {
       result = .failure(TransferError.cancelled(url: request.url))
