@@ -33,6 +33,12 @@ final class StatusCommandTests: LibraryTestCase {
     let after = try XCTUnwrap(try statusRow(for: show.newest))
     XCTAssertEqual(after["state"] as? String, "paused")
     XCTAssertGreaterThan(after["bytes"] as? Int ?? 0, 0)
+    // The killed process saved its progress at most once a second; the file has the rest.
+    let partials = binary.partialFiles().map { binary.library + "/.podcast/partial/" + $0 }
+    let onDisk = try partials.map { try FileManager.default.attributesOfItem(atPath: $0)[.size] }
+    XCTAssertEqual(onDisk.count, 1)
+    XCTAssertEqual(
+      after["bytes"] as? Int, onDisk.first as? Int, "paused rows show the bytes on disk")
     let text = try podcast("status")
     XCTAssertEqual(text.status, 0, text.stderr)
     XCTAssertTrue(

@@ -69,7 +69,9 @@ extension LibraryStore {
   }
 
   /// Downloads left `downloading` by a process that no longer exists (killed, crashed) become
-  /// `paused`, so status does not show them as running forever. Returns how many changed.
+  /// `paused`, so status does not show them as running forever, with the bytes their partial
+  /// file holds (the dead process saved its progress at most once a second). Returns how many
+  /// changed.
   @discardableResult
   public func releaseAbandonedDownloads() throws -> Int {
     try write { db in
@@ -80,12 +82,19 @@ extension LibraryStore {
       where !Self.isAlive(record.pid) {
         record.state = .paused
         record.pid = nil
+        if let onDisk = partialSize(of: record.url) { record.bytes = onDisk }
         record.updatedAt = Date()
         try record.update(db)
         released += 1
       }
       return released
     }
+  }
+
+  private func partialSize(of url: String) -> Int64? {
+    var info = stat()
+    let path = paths.partials + "/" + PartialName.forURL(url)
+    return stat(path, &info) == 0 ? Int64(info.st_size) : nil
   }
 
   private static func isAlive(_ pid: Int32?) -> Bool {
