@@ -7,13 +7,24 @@ struct ItemDraft {
     var url: String
     var length: String?
     var type: String?
+    /// Media RSS `medium` (`audio`, `image`, ...).
+    var medium: String? = nil
+    var isMediaContent = false
+    /// Written relative in a feed read from a local file: listed (as a `file:` URL) so the
+    /// episode does not silently vanish, but a download says why it cannot fetch it.
+    var isRelativeToFile = false
+
+    /// http(s), or relative to a local feed file; never another scheme the feed names.
+    var isFetchable: Bool { FeedURL.hasWebScheme(url) || isRelativeToFile }
   }
 
   var guid: String?
   var title: String?
   var pubDate: String?
-  /// Atom `published`, then `updated`, then `dc:date`: used when there is no `pubDate`.
-  var fallbackDates: [String] = []
+  /// Dates used when there is no `pubDate`, best first (see `DateRank`).
+  var fallbackDates: [(rank: DateRank, text: String)] = []
+  /// `dc:title`, used when there is no `title`.
+  var fallbackTitle: String?
   var duration: String?
   var link: String?
   var contentEncoded: String?
@@ -33,15 +44,13 @@ struct ItemDraft {
 
   /// nil when the item has no http(s) media file: such items are not episodes.
   func episode() -> Episode? {
-    guard
-      let file = enclosures.first(where: { FeedURL.hasWebScheme($0.url) })
-        ?? mediaContents.first(where: { FeedURL.hasWebScheme($0.url) })
+    guard let file = EnclosureChoice.best(enclosures: enclosures, mediaContents: mediaContents)
     else { return nil }
     let enclosure = Enclosure(
       url: file.url, length: file.length.flatMap(EnclosureLength.bytes),
       type: nonEmpty(file.type))
     return Episode(
-      guid: guid, title: title, published: publishedDate(),
+      guid: guid, title: title ?? fallbackTitle, published: publishedDate(),
       duration: duration.flatMap(EpisodeDuration.seconds),
       enclosure: enclosure, link: link, description: contentEncoded ?? descriptionText ?? summary,
       season: season.flatMap(positiveInt), number: episodeNumber.flatMap(positiveInt),
@@ -51,8 +60,18 @@ struct ItemDraft {
 
   private func publishedDate() -> Date? {
     if let pubDate, let date = FeedDate.parse(pubDate) { return date }
-    for text in fallbackDates { if let date = FeedDate.parse(text) { return date } }
+    for fallback in fallbackDates.sorted(by: { $0.rank < $1.rank }) {
+      if let date = FeedDate.parse(fallback.text) { return date }
+    }
     return nil
+  }
+
+  /// Where a date that is not `pubDate` came from: Atom's `published` (and 0.3's `issued`)
+  /// is when the episode came out, `updated`/`modified` only when it last changed.
+  enum DateRank: Int, Comparable {
+    case published, dublinCore, updated
+
+    static func < (a: DateRank, b: DateRank) -> Bool { a.rawValue < b.rawValue }
   }
 
   /// `itunes:explicit`: Apple documents true/false, older feeds say yes/no/clean.
