@@ -54,7 +54,9 @@ final class RealWorldFeedTests: XCTestCase {
     let files = podcast.episodeFiles()
     XCTAssertEqual(files.count, 1, "\(files)")
     XCTAssertEqual(
-      files.first.flatMap { FileManager.default.contents(atPath: podcast.episodesDirectory + "/" + $0) },
+      files.first.flatMap {
+        FileManager.default.contents(atPath: podcast.episodesDirectory + "/" + $0)
+      },
       body)
   }
 
@@ -82,7 +84,8 @@ final class RealWorldFeedTests: XCTestCase {
     """.write(toFile: path, atomically: true, encoding: .utf8)
 
     XCTAssertEqual(
-      try enclosureURL(of: path), URL(fileURLWithPath: podcast.library + "/episodes/one.mp3").absoluteString)
+      try enclosureURL(of: path),
+      URL(fileURLWithPath: podcast.library + "/episodes/one.mp3").absoluteString)
     let result = try podcast.run(["download", path, "1"])
     XCTAssertEqual(result.status, 1)
     XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
@@ -90,8 +93,41 @@ final class RealWorldFeedTests: XCTestCase {
     XCTAssertEqual(podcast.episodeFiles(), [])
   }
 
+  func testPodcastingTwoTranscriptsAndChaptersAreListed() throws {
+    let rss = """
+      <rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel>
+      <title>Namespace</title><item><title>Ep</title><guid>p1</guid>
+      <enclosure url="https://media.example.com/p1.mp3" type="audio/mpeg"/>
+      <podcast:transcript url="https://example.com/ep3/transcript.vtt" type="text/vtt" language="es"/>
+      <podcast:transcript url="transcripts/p1.srt?v=1&amp;x=2" type="application/x-subrip" rel="captions"/>
+      <podcast:chapters url="https://example.com/ep3_chapters.json" type="application/json+chapters"/>
+      </item><item><title>Plain</title><enclosure url="https://media.example.com/p0.mp3"/></item>
+      </channel></rss>
+      """
+    server.set("/ns.xml", .text(rss, contentType: "application/rss+xml"))
+    let result = try podcast.run(["episodes", server.url("/ns.xml"), "--json"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let episodes = try XCTUnwrap(
+      (try result.json() as? [String: Any])?["episodes"] as? [[String: Any]])
+    let transcripts = try XCTUnwrap(episodes.first?["transcripts"] as? [[String: Any]])
+    XCTAssertEqual(
+      transcripts.map { $0["url"] as? String },
+      [
+        "https://example.com/ep3/transcript.vtt", server.url("/transcripts/p1.srt?v=1&x=2"),
+      ])
+    XCTAssertEqual(transcripts.map { $0["type"] as? String }, ["text/vtt", "application/x-subrip"])
+    XCTAssertEqual(transcripts.first?["language"] as? String, "es")
+    XCTAssertTrue(transcripts.last?["language"] is NSNull)
+    let chapters = try XCTUnwrap(episodes.first?["chapters"] as? [String: Any])
+    XCTAssertEqual(chapters["url"] as? String, "https://example.com/ep3_chapters.json")
+    XCTAssertEqual(chapters["type"] as? String, "application/json+chapters")
+    XCTAssertEqual((episodes.last?["transcripts"] as? [Any])?.count, 0)
+    XCTAssertTrue(episodes.last?["chapters"] is NSNull)
+  }
+
   func testEveryCommandTakesLibraryBeforeItsName() throws {
-    server.set("/search", .text(#"{"resultCount":0,"results":[]}"#, contentType: "application/json"))
+    server.set(
+      "/search", .text(#"{"resultCount":0,"results":[]}"#, contentType: "application/json"))
     let feed = serveFeed(enclosureAttribute: server.url("/media/none.mp3"))
     let opml = podcast.library + "/in.opml"
     try #"<opml version="2.0"><body><outline type="rss" xmlUrl="\#(feed)"/></body></opml>"#

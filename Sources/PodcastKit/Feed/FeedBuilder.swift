@@ -187,9 +187,13 @@ final class FeedBuilder {
     case (.media, "content"): addMediaContent(attributes)
     case (.media, "group"): groupDepth = depth
     case (.podcast, "transcript"):
-      if let url = attributes.value("url").flatMap(resolved) { item?.transcriptURLs.append(url) }
+      guard let url = attributes.value("url").flatMap(resolved) else { break }
+      item?.transcripts.append(
+        Transcript(url: url, type: attributes.value("type"), language: attributes.value("language"))
+      )
     case (.podcast, "chapters"):
-      if let url = attributes.value("url") { item?.chaptersURL = resolved(url) }
+      guard let url = attributes.value("url").flatMap(resolved) else { break }
+      item?.chapters = Chapters(url: url, type: attributes.value("type"))
     default: break
     }
   }

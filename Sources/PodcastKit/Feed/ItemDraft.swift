@@ -35,8 +35,8 @@ struct ItemDraft {
   var episodeType: String?
   var explicit: String?
   var imageURL: String?
-  var transcriptURLs: [String] = []
-  var chaptersURL: String?
+  var transcripts: [Transcript] = []
+  var chapters: Chapters?
   /// `<enclosure>` elements and Atom `link rel="enclosure"`, in feed order.
   var enclosures: [MediaFile] = []
   /// `media:content`, only used when there is no usable enclosure.
@@ -55,7 +55,7 @@ struct ItemDraft {
       enclosure: enclosure, link: link, description: contentEncoded ?? descriptionText ?? summary,
       season: season.flatMap(positiveInt), number: episodeNumber.flatMap(positiveInt),
       episodeType: episodeType?.lowercased(), explicit: explicit.flatMap(Self.explicitFlag),
-      imageURL: imageURL, transcriptURLs: transcriptURLs, chaptersURL: chaptersURL)
+      imageURL: imageURL, transcripts: transcripts, chapters: chapters)
   }
 
   private func publishedDate() -> Date? {
