@@ -163,7 +163,11 @@ final class FeedBuilder {
     switch (ns, name) {
     case (.rss, "title"), (.atom, "title"): begin(.title)
     case (.dublinCore, "title"): begin(.fallbackTitle)
-    case (.rss, "guid"), (.atom, "id"): begin(.guid)
+    case (.rss, "guid"):
+      // RSS 2.0: a guid is a permalink unless it says otherwise.
+      item?.guidIsPermaLink = attributes.value("isPermaLink")?.lowercased() != "false"
+      begin(.guid)
+    case (.atom, "id"): begin(.guid)
     case (.rss, "pubDate"): begin(.pubDate)
     case (.atom, "published"), (.atom, "issued"), (.atom, "created"): begin(.publishedDate)
     case (.dublinCore, "date"): begin(.dublinCoreDate)
@@ -303,7 +307,9 @@ final class FeedBuilder {
     case .channelNewFeedURL: podcast.newFeedURL = resolved(value)
     case .channelPodcastGUID: podcast.podcastGUID = value
     case .title: item?.title = value
-    case .guid: item?.guid = value
+    case .guid:
+      item?.guid = value
+      if item?.guidIsPermaLink == true { item?.permaLink = resolved(value) }
     case .pubDate: item?.pubDate = value
     case .fallbackTitle: item?.fallbackTitle = value
     case .publishedDate: item?.fallbackDates.append((.published, value))

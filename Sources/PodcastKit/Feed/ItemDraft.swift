@@ -27,6 +27,9 @@ struct ItemDraft {
   var fallbackTitle: String?
   var duration: String?
   var link: String?
+  /// An RSS guid that is a permalink (the default): the episode's page when there is no link.
+  var guidIsPermaLink = false
+  var permaLink: String?
   var contentEncoded: String?
   var descriptionText: String?
   var summary: String?
@@ -52,10 +55,16 @@ struct ItemDraft {
     return Episode(
       guid: guid, title: title ?? fallbackTitle, published: publishedDate(),
       duration: duration.flatMap(EpisodeDuration.seconds),
-      enclosure: enclosure, link: link, description: contentEncoded ?? descriptionText ?? summary,
+      enclosure: enclosure, link: link ?? webPermaLink,
+      description: contentEncoded ?? descriptionText ?? summary,
       season: season.flatMap(positiveInt), number: episodeNumber.flatMap(positiveInt),
       episodeType: episodeType?.lowercased(), explicit: explicit.flatMap(Self.explicitFlag),
       imageURL: imageURL, transcripts: transcripts, chapters: chapters)
+  }
+
+  /// Only a web address counts: many guids are permalinks by default but not URLs.
+  private var webPermaLink: String? {
+    permaLink.flatMap { FeedURL.hasWebScheme($0) ? $0 : nil }
   }
 
   private func publishedDate() -> Date? {

@@ -32,7 +32,7 @@ final class FeedWorldQuirksTests: XCTestCase {
         "https://chrt.fm/track/G4A/dts.podtrac.com/redirect.mp3/cdn.simplecast.com/audio/ab/default.mp3?aid=rss_feed&awCollectionId=0d8c&awEpisodeId=9f1e&feed=Zh3r",
         "https://c10.patreonusercontent.com/4/patreon-media/p/post/1/2.mp3?token-time=1700000000&token-hash=abc%3D&v=1",
       ])
-    XCTAssertEqual(feed.episodes[0].imageURL, "https://img.example.com/ep.jpg?w=3000&h=3000")
+    XCTAssertEqual(feed.episodes.first?.imageURL, "https://img.example.com/ep.jpg?w=3000&h=3000")
   }
 
   func testAnEscapedReferenceStaysLiteralAfterDecoding() throws {
@@ -142,7 +142,8 @@ final class FeedWorldQuirksTests: XCTestCase {
         "https://cdn.example.com/ep2.mp3",
       ],
       "a file: URL the feed itself writes is still never an episode")
-    XCTAssertThrowsError(try URLPolicy.check(feed.episodes[0].enclosure.url)) { error in
+    let relative = try XCTUnwrap(feed.episodes.first)
+    XCTAssertThrowsError(try URLPolicy.check(relative.enclosure.url)) { error in
       XCTAssertTrue("\(error)".contains("relative link"), "\(error)")
     }
   }
@@ -169,7 +170,7 @@ final class FeedWorldQuirksTests: XCTestCase {
         "https://media.example.com/a.mp3", "https://media.example.com/b.m4a",
         "https://media.example.com/c.mp3?x=1",
       ])
-    XCTAssertEqual(feed.episodes[0].enclosure.length, 9000)
+    XCTAssertEqual(feed.episodes.first?.enclosure.length, 9000)
   }
 
   func testAMediaContentImageIsNeverAnEpisode() throws {
@@ -263,6 +264,32 @@ final class FeedWorldQuirksTests: XCTestCase {
     XCTAssertEqual(withLink.podcast.imageURL, "http://example.com/logo.jpg")
   }
 
+  func testAPermalinkGuidIsTheLinkWhenThereIsNone() throws {
+    let feed = try S.parse(
+      S.rss(
+        """
+        <item><title>Permalink</title><guid>https://show.example.com/ep/1</guid>
+        <pubDate>Mon, 01 Jan 2024 10:00:00 GMT</pubDate>
+        <enclosure url="https://media.example.com/1.mp3" type="audio/mpeg"/></item>
+        <item><title>Relative</title><guid isPermaLink="true">ep/2/</guid>
+        <pubDate>Sun, 31 Dec 2023 10:00:00 GMT</pubDate>
+        <enclosure url="https://media.example.com/2.mp3" type="audio/mpeg"/></item>
+        <item><title>Not a permalink</title><guid isPermaLink="false">https://x.example.com/3</guid>
+        <pubDate>Sat, 30 Dec 2023 10:00:00 GMT</pubDate>
+        <enclosure url="https://media.example.com/3.mp3" type="audio/mpeg"/></item>
+        <item><title>Own link</title><link>https://show.example.com/four</link>
+        <guid>https://show.example.com/ep/4</guid><pubDate>Fri, 29 Dec 2023 10:00:00 GMT</pubDate>
+        <enclosure url="https://media.example.com/4.mp3" type="audio/mpeg"/></item>
+        """), baseURL: "https://show.example.com/feed.xml")
+    XCTAssertEqual(
+      feed.episodes.map(\.link),
+      [
+        "https://show.example.com/ep/1", "https://show.example.com/ep/2/", nil,
+        "https://show.example.com/four",
+      ])
+    XCTAssertEqual(feed.episodes[safe: 1]?.guid, "ep/2/", "the guid itself stays as written")
+  }
+
   func testElementNamesInOddCase() throws {
     let feed = try S.parse(
       """
@@ -278,5 +305,11 @@ final class FeedWorldQuirksTests: XCTestCase {
     XCTAssertEqual(episode.title, "Shouting")
     XCTAssertEqual(episode.published, S.utc("2024-01-02T10:00:00Z"))
     XCTAssertEqual(episode.duration, 60)
+  }
+}
+
+extension Array {
+  fileprivate subscript(safe index: Int) -> Element? {
+    indices.contains(index) ? self[index] : nil
   }
 }
