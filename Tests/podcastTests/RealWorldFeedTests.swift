@@ -125,6 +125,40 @@ final class RealWorldFeedTests: XCTestCase {
     XCTAssertTrue(episodes.last?["chapters"] is NSNull)
   }
 
+  func testShowNotesComeThroughJSONExactlyWhereverTheEscapesFall() throws {
+    // The JSON writer skips eight bytes at a time when none needs escaping: put each kind of
+    // escape at every offset of such a block, with multi-byte characters around it.
+    let specials = ["\"", "\\", "\t", "\n", "\u{1}", "é", "—", "🎙"]
+    var expected: [String] = []
+    var items = ""
+    for offset in 0..<9 {
+      for special in specials {
+        let notes = String(repeating: "x", count: offset) + special + "<p>ok</p> " + special + "end"
+        expected.append(notes)
+        let escaped = notes.replacingOccurrences(of: "&", with: "&amp;")
+          .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\u{1}", with: "")
+        items += """
+          <item><title>N\(expected.count)</title><description>\(escaped)</description>
+          <enclosure url="https://media.example.com/\(expected.count).mp3"/></item>
+          """
+      }
+    }
+    server.set(
+      "/notes.xml",
+      .text("<rss version=\"2.0\"><channel><title>Notes</title>\(items)</channel></rss>"))
+    let result = try podcast.run(["episodes", server.url("/notes.xml"), "--json"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let episodes = try XCTUnwrap(
+      (try result.json() as? [String: Any])?["episodes"] as? [[String: Any]])
+    XCTAssertEqual(
+      episodes.map { $0["description"] as? String },
+      expected.map {
+        // A control character XML forbids is dropped; surrounding white space is trimmed.
+        $0.replacingOccurrences(of: "\u{1}", with: "").trimmingCharacters(
+          in: .whitespacesAndNewlines)
+      })
+  }
+
   func testEveryCommandTakesLibraryBeforeItsName() throws {
     server.set(
       "/search", .text(#"{"resultCount":0,"results":[]}"#, contentType: "application/json"))

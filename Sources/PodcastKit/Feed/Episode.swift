@@ -10,7 +10,7 @@ public struct Episode: Sendable, Equatable {
   public var enclosure: Enclosure
   public var link: String?
   /// Plain or HTML show notes (content:encoded preferred over description, itunes:summary last).
-  public var description: String?
+  public var showNotes: ShowNotes?
   public var season: Int?
   public var number: Int?
   /// `full`, `trailer` or `bonus` as the feed says.
@@ -34,7 +34,7 @@ public struct Episode: Sendable, Equatable {
     self.duration = duration
     self.enclosure = enclosure
     self.link = link
-    self.description = description
+    self.showNotes = description.map(ShowNotes.init)
     self.season = season
     self.number = number
     self.episodeType = episodeType
@@ -42,5 +42,11 @@ public struct Episode: Sendable, Equatable {
     self.imageURL = imageURL
     self.transcripts = transcripts
     self.chapters = chapters
+  }
+
+  /// The show notes as text.
+  public var description: String? {
+    get { showNotes?.text }
+    set { showNotes = newValue.map(ShowNotes.init) }
   }
 }

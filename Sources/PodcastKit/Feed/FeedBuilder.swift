@@ -237,7 +237,7 @@ final class FeedBuilder {
   private func closeItem() {
     if !pendingDescription.isEmpty {
       if item?.contentEncoded == nil {
-        item?.descriptionText = pendingDescription.withUnsafeBufferPointer(FeedText.trimmedString)
+        item?.descriptionText = ShowNotes(bytes: FeedText.trimmed(pendingDescription))
       }
       pendingDescription.removeAll(keepingCapacity: true)
     }
@@ -283,6 +283,12 @@ final class FeedBuilder {
       text.removeAll(keepingCapacity: true)
       return
     }
+    if field == .contentEncoded {
+      let notes = FeedText.trimmed(text)
+      text.removeAll(keepingCapacity: true)
+      if !notes.isEmpty { item?.contentEncoded = ShowNotes(bytes: notes) }
+      return
+    }
     let value = text.withUnsafeBufferPointer { FeedText.trimmedString($0) }
     text.removeAll(keepingCapacity: true)
     store(field, value)
@@ -316,7 +322,7 @@ final class FeedBuilder {
     case .dublinCoreDate: item?.fallbackDates.append((.dublinCore, value))
     case .updatedDate: item?.fallbackDates.append((.updated, value))
     case .link: item?.link = resolved(value)
-    case .contentEncoded: item?.contentEncoded = value
+    case .contentEncoded: break  // kept as bytes by `finishCapture`
     case .description: break  // kept as bytes by `finishCapture`
     case .summary: item?.summary = value
     case .duration: item?.duration = value

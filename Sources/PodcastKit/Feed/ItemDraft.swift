@@ -30,8 +30,8 @@ struct ItemDraft {
   /// An RSS guid that is a permalink (the default): the episode's page when there is no link.
   var guidIsPermaLink = false
   var permaLink: String?
-  var contentEncoded: String?
-  var descriptionText: String?
+  var contentEncoded: ShowNotes?
+  var descriptionText: ShowNotes?
   var summary: String?
   var season: String?
   var episodeNumber: String?
@@ -52,14 +52,15 @@ struct ItemDraft {
     let enclosure = Enclosure(
       url: file.url, length: file.length.flatMap(EnclosureLength.bytes),
       type: nonEmpty(file.type))
-    return Episode(
+    var episode = Episode(
       guid: guid, title: title ?? fallbackTitle, published: publishedDate(),
       duration: duration.flatMap(EpisodeDuration.seconds),
       enclosure: enclosure, link: link ?? webPermaLink,
-      description: contentEncoded ?? descriptionText ?? summary,
       season: season.flatMap(positiveInt), number: episodeNumber.flatMap(positiveInt),
       episodeType: episodeType?.lowercased(), explicit: explicit.flatMap(Self.explicitFlag),
       imageURL: imageURL, transcripts: transcripts, chapters: chapters)
+    episode.showNotes = contentEncoded ?? descriptionText ?? summary.map(ShowNotes.init)
+    return episode
   }
 
   /// Only a web address counts: many guids are permalinks by default but not URLs.

@@ -55,7 +55,7 @@ enum EpisodeListJSON {
         ])
       ),
       ("link", .string(episode.link)),
-      ("description", .string(episode.description)),
+      ("description", episode.showNotes.map { .utf8($0.utf8) } ?? .null),
       ("season", .int(episode.season)),
       ("number", .int(episode.number)),
       ("episodeType", .string(episode.episodeType)),
