@@ -38,6 +38,12 @@ final class FeedBuilder {
   /// Episode image URLs seen so far: feeds give every episode the show's artwork or one of a
   /// few, and sharing one string per URL saves an allocation per episode.
   private var imageURLs: Set<String> = []
+  /// Show notes kept in memory so far; past `inlineNotesLimit` the rest go to `spool`.
+  private var inlineNotesBytes = 0
+  private var spool: ShowNotesSpool?
+  private var spoolFailed = false
+  /// A feed with more show notes than this is a large archive: the rest wait on disk.
+  static let inlineNotesLimit = 8 << 20
 
   init(baseURL: String?) {
     self.baseURL = baseURL
@@ -237,7 +243,7 @@ final class FeedBuilder {
   private func closeItem() {
     if !pendingDescription.isEmpty {
       if item?.contentEncoded == nil {
-        item?.descriptionText = ShowNotes(bytes: FeedText.trimmed(pendingDescription))
+        item?.descriptionText = showNotes(FeedText.trimmed(pendingDescription))
       }
       pendingDescription.removeAll(keepingCapacity: true)
     }
@@ -286,12 +292,25 @@ final class FeedBuilder {
     if field == .contentEncoded {
       let notes = FeedText.trimmed(text)
       text.removeAll(keepingCapacity: true)
-      if !notes.isEmpty { item?.contentEncoded = ShowNotes(bytes: notes) }
+      if !notes.isEmpty { item?.contentEncoded = showNotes(notes) }
       return
     }
     let value = text.withUnsafeBufferPointer { FeedText.trimmedString($0) }
     text.removeAll(keepingCapacity: true)
     store(field, value)
+  }
+
+  /// In memory while the feed is small, else in the spool file (when one can be made).
+  private func showNotes(_ bytes: [UInt8]) -> ShowNotes {
+    if inlineNotesBytes + bytes.count > Self.inlineNotesLimit && !spoolFailed {
+      if spool == nil { spool = ShowNotesSpool() }
+      if let spool, let range = spool.append(bytes) {
+        return ShowNotes(spool: spool, range: range)
+      }
+      spoolFailed = true  // no temporary file, or a full disk: memory it is
+    }
+    inlineNotesBytes += bytes.count
+    return ShowNotes(bytes: bytes)
   }
 
   private func begin(_ field: TextField) {

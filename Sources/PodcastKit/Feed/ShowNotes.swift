@@ -1,17 +1,37 @@
 /// An episode's show notes as the UTF-8 bytes libxml2 produced. They are most of a feed's
 /// size and most callers only copy them into JSON, so they stay bytes: building a `String`
-/// validates every byte again, which was a tenth of the work of `episodes --json`.
+/// validates every byte again, which was a tenth of the work of `episodes --json`. In a large
+/// feed they wait in a `ShowNotesSpool` file instead of memory.
 public struct ShowNotes: Sendable, Equatable {
-  /// Valid UTF-8: libxml2 only hands out UTF-8, and `init(_:)` takes a `String`.
-  public let utf8: [UInt8]
+  private enum Storage: Sendable {
+    case inline([UInt8])
+    case spooled(ShowNotesSpool, Range<Int>)
+  }
+
+  private let storage: Storage
 
   public init(_ text: String) {
-    utf8 = Array(text.utf8)
+    storage = .inline(Array(text.utf8))
   }
 
   init(bytes: [UInt8]) {
-    utf8 = bytes
+    storage = .inline(bytes)
+  }
+
+  init(spool: ShowNotesSpool, range: Range<Int>) {
+    storage = .spooled(spool, range)
+  }
+
+  /// Valid UTF-8: libxml2 only hands out UTF-8, and `init(_:)` takes a `String`. Empty when
+  /// a spooled copy can no longer be read (the temporary file is gone).
+  public var utf8: [UInt8] {
+    switch storage {
+    case .inline(let bytes): return bytes
+    case .spooled(let spool, let range): return spool.read(range) ?? []
+    }
   }
 
   public var text: String { String(decoding: utf8, as: UTF8.self) }
+
+  public static func == (a: ShowNotes, b: ShowNotes) -> Bool { a.utf8 == b.utf8 }
 }

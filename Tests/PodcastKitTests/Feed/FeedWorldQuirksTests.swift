@@ -313,3 +313,39 @@ extension Array {
     indices.contains(index) ? self[index] : nil
   }
 }
+
+/// A large archive's show notes wait in a temporary file; what comes back must be exact.
+final class ShowNotesSpoolTests: XCTestCase {
+  func testShowNotesOfALargeFeedComeBackExactly() throws {
+    let count = 400
+    let notes = (0..<count).map { index in
+      "<p>Episode \(index) — \"notes\" & more</p>"
+        + String(repeating: "é\(index % 10)", count: 15_000)
+    }
+    let items = notes.enumerated().map { index, text in
+      """
+      <item><title>E\(index)</title><pubDate>\(FeedWorldQuirksTests.date(daysBefore: index))</pubDate>
+      <content:encoded><![CDATA[\(text)]]></content:encoded>
+      <enclosure url="https://media.example.com/\(index).mp3" type="audio/mpeg"/></item>
+      """
+    }
+    let xml = FeedTestSupport.rss(items.joined(separator: "\n"))
+    XCTAssertGreaterThan(xml.utf8.count, FeedBuilder.inlineNotesLimit, "enough to spool")
+
+    let feed = try FeedTestSupport.parse(xml)
+    XCTAssertEqual(feed.episodes.count, count)
+    XCTAssertEqual(feed.episodes.map(\.description), notes)
+  }
+}
+
+extension FeedWorldQuirksTests {
+  /// An RFC 822 date `days` before 2024-06-01, so items are newest first.
+  static func date(daysBefore days: Int) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+    return formatter.string(
+      from: Date(timeIntervalSince1970: 1_717_200_000 - Double(days) * 86_400))
+  }
+}
