@@ -28,6 +28,8 @@ struct Sync: AsyncParsableCommand {
 
   @OptionGroup var settings: DownloadSettings
 
+  @OptionGroup(title: "Filters (on top of each subscription's own)") var filterOptions: FilterOptions
+
   @Flag(help: "Print JSON.")
   var json = false
 
@@ -57,7 +59,7 @@ struct Sync: AsyncParsableCommand {
     }
     let planner = SyncPlanner(
       store: store, loader: FeedLoader(http: context.http), namer: try settings.namer(),
-      dryRun: dryRun)
+      dryRun: dryRun, filter: try filterOptions.predicate())
     let plan = await planner.plan(subscriptions)
     for feed in plan.failedFeeds {
       if case .failed(let reason) = feed.outcome {
