@@ -48,6 +48,17 @@ extension CommandContext {
   }
 }
 
+extension CommandContext {
+  /// The client for downloads: the same timeouts, plus one bandwidth budget shared by every
+  /// download made through it.
+  func http(limitedTo bytesPerSecond: Int64?) -> HTTPClient {
+    guard let bytesPerSecond else { return http }
+    var options = http.options
+    options.rateLimit = RateLimit(bytesPerSecond: bytesPerSecond)
+    return HTTPClient(options: options, maxBodyBytes: http.maxBodyBytes)
+  }
+}
+
 /// The library a command works on: where things go and what is remembered.
 struct OpenLibrary {
   let paths: LibraryPaths

@@ -76,7 +76,8 @@ struct Download: AsyncParsableCommand {
     }
     let manager = DownloadManager(
       episodesDirectory: library.paths.episodes, partialsDirectory: library.paths.partials,
-      http: context.http, ledger: library.ledger, options: settings.options)
+      http: context.http(limitedTo: try settings.rate()), ledger: library.ledger,
+      options: settings.options)
     let results = await DownloadRun(manager: manager, json: json).perform(jobs)
     if json {
       Console.print(DownloadRun.document(results).rendered())

@@ -25,6 +25,8 @@ struct PodcastCommand: AsyncParsableCommand {
       Subscriptions.self,
       Import.self,
       Export.self,
+      SetCommand.self,
+      Mark.self,
     ]
   )
 

@@ -18,6 +18,8 @@ struct Subscribe: AsyncParsableCommand {
   @Option(help: "Keep only the newest N downloaded episodes when syncing.")
   var keep: Int?
 
+  @OptionGroup var settingsOptions: SettingsOptions
+
   func validate() throws {
     if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
   }
@@ -41,8 +43,12 @@ struct Subscribe: AsyncParsableCommand {
         title.map(SubscriptionName.slug).flatMap { $0.isEmpty ? nil : $0 }
         ?? SubscriptionName.guess(fromFeed: location)
       let chosenName = try name ?? store.availableName(basedOn: base)
+      let settings = try settingsOptions.settings(episodesDir: libraryOptions.episodesDir)
       let subscription = try store.addSubscription(
         name: chosenName, feedURL: location, title: title, keep: keep)
+      if !settings.isEmpty, let id = subscription.id {
+        try store.saveSettings(settings, subscriptionId: id)
+      }
       let number = try store.subscriptions().firstIndex { $0.id == subscription.id }.map { $0 + 1 }
       Console.print(
         "Subscribed to \(title ?? location) as \"\(subscription.name)\"\(number.map { " (number \($0))" } ?? "")."

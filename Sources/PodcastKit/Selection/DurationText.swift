@@ -42,3 +42,12 @@ public enum DurationText {
     return sawUnit && digits.isEmpty ? total : nil
   }
 }
+
+extension DurationText {
+  /// `5400` -> `1h30m`, a form `seconds(_:option:)` reads back.
+  public static func text(_ seconds: Int) -> String {
+    let parts = [(seconds / 3_600, "h"), (seconds % 3_600 / 60, "m"), (seconds % 60, "s")]
+    let text = parts.filter { $0.0 > 0 }.map { "\($0.0)\($0.1)" }.joined()
+    return text.isEmpty ? "0s" : text
+  }
+}

@@ -95,6 +95,11 @@ final class CurlTransfer: @unchecked Sendable {
     if headerList != nil { podcast_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList) }
   }
 
+  /// Bytes per second this transfer may receive; the engine sets it from its `RateLimit` share.
+  func limitReceiveRate(to bytesPerSecond: Int64) {
+    podcast_easy_setopt_off(handle, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(bytesPerSecond))
+  }
+
   private func setString(_ option: CURLoption, _ value: String) {
     podcast_easy_setopt_string(handle, option, value)  // libcurl copies strings
   }

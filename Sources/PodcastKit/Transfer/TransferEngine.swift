@@ -64,6 +64,22 @@ final class TransferEngine: @unchecked Sendable {
     for transfer in work.toCancel where running[transfer.handle] != nil {
       finish(transfer, code: CURLE_ABORTED_BY_CALLBACK, cancelled: true)
     }
+    if !work.toStart.isEmpty { rebalance() }
+  }
+
+  /// Divides each shared `RateLimit` equally among its running transfers (see `RateLimit`).
+  /// libcurl reads the limit afresh as it paces each transfer, so a changed share applies to
+  /// transfers already under way.
+  private func rebalance() {
+    var groups: [ObjectIdentifier: (limit: RateLimit, members: [CurlTransfer])] = [:]
+    for transfer in running.values {
+      guard let limit = transfer.request.options.rateLimit else { continue }
+      groups[ObjectIdentifier(limit), default: (limit, [])].members.append(transfer)
+    }
+    for (limit, members) in groups.values {
+      let share = max(1, limit.bytesPerSecond / Int64(members.count))
+      for transfer in members { transfer.limitReceiveRate(to: share) }
+    }
   }
 
   private func collectFinished() {
@@ -79,6 +95,7 @@ final class TransferEngine: @unchecked Sendable {
   private func finish(_ transfer: CurlTransfer, code: CURLcode, cancelled: Bool) {
     curl_multi_remove_handle(multi, transfer.handle)
     running[transfer.handle] = nil
+    if transfer.request.options.rateLimit != nil { rebalance() }
     transfer.didComplete(code: code, cancelled: cancelled)
   }
 }
