@@ -24,9 +24,12 @@ struct Import: ParsableCommand {
           let base =
             entry.name ?? entry.title.map(SubscriptionName.slug)
             ?? SubscriptionName.guess(fromFeed: entry.feedURL)
-          try store.addSubscription(
+          let subscription = try store.addSubscription(
             name: try store.availableName(basedOn: base), feedURL: entry.feedURL,
             title: entry.title, keep: entry.keep)
+          if !entry.settings.isEmpty, let id = subscription.id {
+            try store.saveSettings(entry.settings, subscriptionId: id)
+          }
           added += 1
         } catch {
           Console.error("cannot import \(entry.feedURL): \(error)")
