@@ -46,10 +46,30 @@ final class TransferEngine: @unchecked Sendable {
     var stillRunning: Int32 = 0
     while true {
       takeInbox()
+      resumeDue()
       curl_multi_perform(multi, &stillRunning)
       collectFinished()
-      curl_multi_poll(multi, nil, 0, 1000, nil)
+      curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
     }
+  }
+
+  /// Resumes transfers paused for the rate limit whose time has come.
+  private func resumeDue() {
+    let now = ContinuousClock.now
+    for transfer in running.values {
+      if let at = transfer.resumeAt, at <= now { transfer.resume() }
+    }
+  }
+
+  /// Up to a second, or until the first paused transfer is due.
+  private func pollTimeout() -> Int32 {
+    let now = ContinuousClock.now
+    var timeout = Duration.seconds(1)
+    for transfer in running.values {
+      if let at = transfer.resumeAt { timeout = min(timeout, max(.zero, at - now)) }
+    }
+    let (seconds, attoseconds) = timeout.components
+    return Int32(seconds * 1_000 + attoseconds / 1_000_000_000_000_000) + 1
   }
 
   private func takeInbox() {
