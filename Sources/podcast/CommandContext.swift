@@ -33,7 +33,8 @@ extension CommandContext {
   static func httpClient() -> HTTPClient {
     let environment = ProcessInfo.processInfo.environment
     var options = TransferOptions()
-    if let text = environment["PODCAST_TIMEOUT"], !text.isEmpty {
+    let fromFile = Configuration.file?.libraryValue("timeout")
+    if let text = environment["PODCAST_TIMEOUT"].flatMap({ $0.isEmpty ? nil : $0 }) ?? fromFile {
       if let stall = Int(text), stall > 0 {
         options.stallTimeout = stall
         options.connectTimeout = min(options.connectTimeout, stall)

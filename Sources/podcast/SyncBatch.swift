@@ -10,8 +10,11 @@ struct SyncBatch {
   var bytesPerSecond: Int64?
   var downloads: [SyncPlan.PlannedDownload] = []
 
-  /// Precedence: a flag on the command line beats the subscription's setting, which beats
-  /// the default; for bandwidth the lower of the run's and the subscription's applies.
+  /// Precedence: `--episodes-dir` on the command line beats the subscription's folder (it is
+  /// where this run was told to put things); the subscription's own concurrency beats the
+  /// run's, as its name template does (`SyncRules`), so a default from config.toml never
+  /// overrides a setting made for one subscription; for bandwidth the lower of the run's and
+  /// the subscription's applies.
   static func batches(
     _ downloads: [SyncPlan.PlannedDownload], settings: [Int64: SubscriptionSettings],
     episodesFlag: String?, defaultEpisodes: String, concurrencyFlag: Int?, rateFlag: Int64?
@@ -23,7 +26,7 @@ struct SyncBatch {
       let batch = SyncBatch(
         episodesDirectory: episodesFlag.map { URL(fileURLWithPath: $0).path }
           ?? own.episodesDir ?? defaultEpisodes,
-        concurrency: concurrencyFlag ?? own.concurrency ?? 4, bytesPerSecond: rate)
+        concurrency: own.concurrency ?? concurrencyFlag ?? 4, bytesPerSecond: rate)
       if let index = batches.firstIndex(where: { $0.sameKind(as: batch) }) {
         batches[index].downloads.append(planned)
       } else {
