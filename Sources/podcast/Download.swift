@@ -105,9 +105,9 @@ struct Download: AsyncParsableCommand {
 
   /// Filters narrow whatever was chosen: `--all`, `--latest N` and the default (the newest)
   /// count matching episodes only; a selection keeps its indexes that match.
-  private func chosenIndexes(in episodes: [Episode], predicate: EpisodePredicate?) throws -> [Int]
-  {
-    let matching = predicate.map { $0.indexes(in: episodes) } ?? Array(episodes.indices.map { $0 + 1 })
+  private func chosenIndexes(in episodes: [Episode], predicate: EpisodePredicate?) throws -> [Int] {
+    let matching =
+      predicate.map { $0.indexes(in: episodes) } ?? Array(episodes.indices.map { $0 + 1 })
     if all { return matching }
     if let latest { return Array(matching.prefix(latest)) }
     guard !selection.isEmpty else { return Array(matching.prefix(1)) }

@@ -31,10 +31,12 @@ struct Episodes: AsyncParsableCommand {
     let predicate = try filterOptions.predicate()
     // Indexes, not copies: the numbers stay the feed's own when filtered, and a copy of
     // 20,000 episodes would be 5 MB.
-    var indexes = predicate.map { $0.indexes(in: episodes) } ?? Array(episodes.indices.map { $0 + 1 })
+    var indexes =
+      predicate.map { $0.indexes(in: episodes) } ?? Array(episodes.indices.map { $0 + 1 })
     if let limit { indexes = Array(indexes.prefix(limit)) }
     let store = existingStore()
-    let reader = DownloadProgressReader(ledger: store, partialsDirectory: libraryOptions.paths.partials)
+    let reader = DownloadProgressReader(
+      ledger: store, partialsDirectory: libraryOptions.paths.partials)
     let marks = (try? store?.marks()) ?? [:]
     let status = { (episode: Episode) in
       ListedStatus(

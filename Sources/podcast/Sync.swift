@@ -28,7 +28,8 @@ struct Sync: AsyncParsableCommand {
 
   @OptionGroup var settings: DownloadSettings
 
-  @OptionGroup(title: "Filters (on top of each subscription's own)") var filterOptions: FilterOptions
+  @OptionGroup(title: "Filters (on top of each subscription's own)") var filterOptions:
+    FilterOptions
 
   @Flag(help: "Print JSON.")
   var json = false
@@ -148,7 +149,9 @@ struct Sync: AsyncParsableCommand {
 
   private func printDryRun(_ batches: [SyncBatch], quiet: Bool) {
     let planned = batches.flatMap { batch in
-      batch.downloads.map { (job: $0.job, file: batch.episodesDirectory + "/" + $0.job.relativePath) }
+      batch.downloads.map {
+        (job: $0.job, file: batch.episodesDirectory + "/" + $0.job.relativePath)
+      }
     }
     if json {
       let items = planned.map { planned -> JSONValue in

@@ -18,7 +18,9 @@ final class ConfigFileTests: LibraryTestCase {
   private func indexes(_ result: PodcastBinary.Result) throws -> [Int] {
     XCTAssertEqual(result.status, 0, result.stderr)
     let document = try XCTUnwrap(try result.json() as? [String: Any])
-    return try XCTUnwrap(document["episodes"] as? [[String: Any]]).compactMap { $0["index"] as? Int }
+    return try XCTUnwrap(document["episodes"] as? [[String: Any]]).compactMap {
+      $0["index"] as? Int
+    }
   }
 
   func testFileDefaultsApplyAndFlagsAndEnvironmentBeatThem() throws {

@@ -47,7 +47,8 @@ final class FilterCommandTests: LibraryTestCase {
     XCTAssertEqual(try listedIndexes("--match", "storm"), [6, 7])
     XCTAssertEqual(try listedIndexes("--type", "bonus"), [5])
     XCTAssertEqual(try listedIndexes("--type", "full", "--max-duration", "5m"), [2])
-    XCTAssertEqual(try listedIndexes("--until", "2024-05-07"), [4, 5, 6, 7, 8], "the whole day counts")
+    XCTAssertEqual(
+      try listedIndexes("--until", "2024-05-07"), [4, 5, 6, 7, 8], "the whole day counts")
     XCTAssertEqual(try listedIndexes("--since", "2024-05-08", "--until", "2024-05-09"), [2, 3])
     XCTAssertEqual(try listedIndexes("--match", "flac", "--match-in", "description"), [7])
     XCTAssertEqual(try listedIndexes("--exclude", "^full", "--limit", "2"), [2, 3])

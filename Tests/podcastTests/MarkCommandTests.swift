@@ -17,7 +17,8 @@ final class MarkCommandTests: LibraryTestCase {
 
   func testSyncSkipsMarkedEpisodesAndTheMarksSurviveSyncs() throws {
     let show = Show("backlog", episodes: 6, on: server)
-    XCTAssertEqual(try podcast("subscribe", show.feedURL, "--name", "backlog", "--first", "all").status, 0)
+    XCTAssertEqual(
+      try podcast("subscribe", show.feedURL, "--name", "backlog", "--first", "all").status, 0)
     // Indexes: 1 is episode 6 (the newest) ... 6 is episode 1.
     XCTAssertEqual(try podcast("mark", "backlog", "3-5", "--skip").status, 0)
     XCTAssertEqual(try podcast("mark", "backlog", "6", "--downloaded").status, 0)
@@ -38,8 +39,10 @@ final class MarkCommandTests: LibraryTestCase {
     assertEpisodeFiles([show.episode(7), show.episode(6), show.episode(5)])
     XCTAssertEqual(
       try states(show.feedURL),
-      [1: "downloaded", 2: "downloaded", 3: "downloaded", 4: "skipped", 5: "skipped", 6: "skipped",
-       7: "downloaded"], "marks after two syncs")
+      [
+        1: "downloaded", 2: "downloaded", 3: "downloaded", 4: "skipped", 5: "skipped", 6: "skipped",
+        7: "downloaded",
+      ], "marks after two syncs")
 
     // --new undoes a mark, and the next sync takes the episode as new.
     XCTAssertEqual(try podcast("mark", show.feedURL, "5", "--new").status, 0)

@@ -11,7 +11,8 @@ extension LibraryStore {
   public func allSettings() throws -> [Int64: SubscriptionSettings] {
     try read { db in
       var all: [Int64: SubscriptionSettings] = [:]
-      for row in try Row.fetchAll(db, sql: "SELECT subscriptionId, settings FROM subscriptionSettings")
+      for row in try Row.fetchAll(
+        db, sql: "SELECT subscriptionId, settings FROM subscriptionSettings")
       {
         let id: Int64 = row["subscriptionId"]
         all[id] = try Self.decode(row["settings"])

@@ -43,8 +43,12 @@ enum OPMLSettings {
     filter.matchIn = attributes["matchin"].flatMap { try? EpisodeFilter.fields($0) }
     filter.since = attributes["since"].flatMap { validDate($0, option: "--since") }
     filter.until = attributes["until"].flatMap { validDate($0, option: "--until") }
-    filter.minDuration = attributes["minduration"].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
-    filter.maxDuration = attributes["maxduration"].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+    filter.minDuration = attributes["minduration"].flatMap { Int($0) }.flatMap {
+      $0 >= 0 ? $0 : nil
+    }
+    filter.maxDuration = attributes["maxduration"].flatMap { Int($0) }.flatMap {
+      $0 >= 0 ? $0 : nil
+    }
     filter.type = attributes["episodetype"].map { $0.lowercased() }
       .flatMap { EpisodeFilter.episodeTypes.contains($0) ? $0 : nil }
     settings.filter = filter
