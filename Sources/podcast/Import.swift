@@ -24,12 +24,9 @@ struct Import: ParsableCommand {
           let base =
             entry.name ?? entry.title.map(SubscriptionName.slug)
             ?? SubscriptionName.guess(fromFeed: entry.feedURL)
-          let subscription = try store.addSubscription(
+          try store.addSubscription(
             name: try store.availableName(basedOn: base), feedURL: entry.feedURL,
-            title: entry.title, keep: entry.keep)
-          if !entry.settings.isEmpty, let id = subscription.id {
-            try store.saveSettings(entry.settings, subscriptionId: id)
-          }
+            title: entry.title, keep: entry.keep, settings: entry.settings)
           added += 1
         } catch {
           Console.error("cannot import \(entry.feedURL): \(error)")

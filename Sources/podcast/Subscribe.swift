@@ -45,10 +45,7 @@ struct Subscribe: AsyncParsableCommand {
       let chosenName = try name ?? store.availableName(basedOn: base)
       let settings = try settingsOptions.settings(episodesDir: libraryOptions.episodesDir)
       let subscription = try store.addSubscription(
-        name: chosenName, feedURL: location, title: title, keep: keep)
-      if !settings.isEmpty, let id = subscription.id {
-        try store.saveSettings(settings, subscriptionId: id)
-      }
+        name: chosenName, feedURL: location, title: title, keep: keep, settings: settings)
       let number = try store.subscriptions().firstIndex { $0.id == subscription.id }.map { $0 + 1 }
       Console.print(
         "Subscribed to \(title ?? location) as \"\(subscription.name)\"\(number.map { " (number \($0))" } ?? "")."

@@ -22,17 +22,39 @@ extension LibraryStore {
   }
 
   public func saveSettings(_ settings: SubscriptionSettings, subscriptionId: Int64) throws {
-    let text = try String(decoding: JSONEncoder().encode(settings), as: UTF8.self)
-    try write { db in
-      guard try Subscription.exists(db, key: subscriptionId) else {
-        throw LibraryError.unknownSubscription(id: subscriptionId)
+    try write { db in try Self.save(db, settings, subscriptionId: subscriptionId) }
+  }
+
+  /// Subscribes with settings in one transaction, so a failure leaves no half-set subscription.
+  @discardableResult
+  public func addSubscription(
+    name: String, feedURL: String, title: String?, keep: Int?, settings: SubscriptionSettings
+  ) throws -> Subscription {
+    try SubscriptionName.validate(name)
+    if let keep, keep < 1 { throw LibraryError.invalidKeep(keep) }
+    return try write { db in
+      try Self.refuseDuplicate(db, name: name, feedURL: feedURL, except: nil)
+      var subscription = Subscription(name: name, feedURL: feedURL, title: title, keep: keep)
+      try subscription.insert(db)
+      if !settings.isEmpty, let id = subscription.id {
+        try Self.save(db, settings, subscriptionId: id)
       }
-      try db.execute(
-        sql: """
-          INSERT INTO subscriptionSettings (subscriptionId, settings) VALUES (?, ?)
-          ON CONFLICT(subscriptionId) DO UPDATE SET settings = excluded.settings
-          """, arguments: [subscriptionId, text])
+      return subscription
     }
+  }
+
+  private static func save(_ db: Database, _ settings: SubscriptionSettings, subscriptionId: Int64)
+    throws
+  {
+    guard try Subscription.exists(db, key: subscriptionId) else {
+      throw LibraryError.unknownSubscription(id: subscriptionId)
+    }
+    let text = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
+    try db.execute(
+      sql: """
+        INSERT INTO subscriptionSettings (subscriptionId, settings) VALUES (?, ?)
+        ON CONFLICT(subscriptionId) DO UPDATE SET settings = excluded.settings
+        """, arguments: [subscriptionId, text])
   }
 
   private static func settings(_ db: Database, subscriptionId: Int64) throws
