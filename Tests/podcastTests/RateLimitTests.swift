@@ -39,4 +39,19 @@ final class RateLimitTests: LibraryTestCase {
     XCTAssertGreaterThanOrEqual(elapsed, floor, "two downloads together beat the shared 500k")
     print("2 x 1,000,000 bytes sharing 500k: \(elapsed) s (floor \(floor) s)")
   }
+
+  func testTheLowerOfTheRunsAndTheSubscriptionsLimitApplies() throws {
+    let show = Show("capped", episodes: 2, size: 250_000, on: server)
+    let subscribed = try podcast(
+      "subscribe", show.feedURL, "--name", "capped", "--first", "all", "--limit-rate", "2M")
+    XCTAssertEqual(subscribed.status, 0, subscribed.stderr)
+    let started = Date()
+    let result = try podcast("sync", "--limit-rate", "250k", timeout: 60)
+    let elapsed = Date().timeIntervalSince(started)
+    XCTAssertEqual(result.status, 0, result.stderr)
+    assertEpisodeFiles([show.episode(1), show.episode(2)])
+    let floor = shortest(bytes: 500_000, rate: 250 * 1_024)
+    XCTAssertGreaterThanOrEqual(elapsed, floor, "the run's 250k did not cap the subscription's 2M")
+    print("2 x 250,000 bytes, sync --limit-rate 250k over a 2M subscription: \(elapsed) s")
+  }
 }
