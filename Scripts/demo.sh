@@ -47,6 +47,9 @@ podcast sync
 step status
 podcast status
 
+printf '\nWhat the server was asked for the newest episode (its feed link has three query parameters):\n'
+grep -m1 '^GET /audio/episode-8.wav' "$work/server.log" | sed 's/^/  /'
+
 printf '\nFiles under %s:\n' "$PODCAST_LIBRARY/Episodes"
 find "$PODCAST_LIBRARY/Episodes" -type f | sed "s|$PODCAST_LIBRARY/Episodes/|  |"
 printf '\nThe demo library stays in %s; remove it with make clean.\n' "$work"

@@ -25,6 +25,10 @@ struct Search: AsyncParsableCommand {
   @Flag(help: "Print JSON.")
   var json = false
 
+  // Search reads no library, but accepts the options every command takes, so a shell alias
+  // such as `alias pod='podcast --library ~/Pods'` works for it too.
+  @OptionGroup var libraryOptions: LibraryOptions
+
   private var joinedTerm: String { term.joined(separator: " ") }
 
   func validate() throws {

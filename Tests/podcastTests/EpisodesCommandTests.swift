@@ -60,7 +60,10 @@ final class EpisodesCommandTests: XCTestCase {
     XCTAssertEqual(enclosure["url"] as? String, server.url("/media/episode-2.mp3"))
     XCTAssertEqual(enclosure["length"] as? Int, 100)
     XCTAssertEqual(enclosure["type"] as? String, "audio/mpeg")
-    for key in ["guid", "link", "description", "number", "episodeType", "explicit", "imageURL"] {
+    for key in [
+      "guid", "link", "description", "number", "episodeType", "explicit", "imageURL",
+      "transcripts", "chapters",
+    ] {
       XCTAssertNotNil(first[key], "key \(key) is always present")
     }
   }

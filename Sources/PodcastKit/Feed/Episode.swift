@@ -17,16 +17,16 @@ public struct Episode: Sendable, Equatable {
   public var episodeType: String?
   public var explicit: Bool?
   public var imageURL: String?
-  /// `podcast:transcript` URLs.
-  public var transcriptURLs: [String]
-  /// `podcast:chapters` URL.
-  public var chaptersURL: String?
+  /// `podcast:transcript` files, in feed order.
+  public var transcripts: [Transcript]
+  /// `podcast:chapters`.
+  public var chapters: Chapters?
 
   public init(
     guid: String? = nil, title: String? = nil, published: Date? = nil, duration: Int? = nil,
     enclosure: Enclosure, link: String? = nil, description: String? = nil, season: Int? = nil,
     number: Int? = nil, episodeType: String? = nil, explicit: Bool? = nil,
-    imageURL: String? = nil, transcriptURLs: [String] = [], chaptersURL: String? = nil
+    imageURL: String? = nil, transcripts: [Transcript] = [], chapters: Chapters? = nil
   ) {
     self.guid = guid
     self.title = title
@@ -40,7 +40,7 @@ public struct Episode: Sendable, Equatable {
     self.episodeType = episodeType
     self.explicit = explicit
     self.imageURL = imageURL
-    self.transcriptURLs = transcriptURLs
-    self.chaptersURL = chaptersURL
+    self.transcripts = transcripts
+    self.chapters = chapters
   }
 }

@@ -20,6 +20,8 @@ final class FeedBuilder {
 
   private let baseURL: String?
   private var depth = 0
+  /// A root `<feed>` without the Atom namespace: its plain elements are read as Atom.
+  private var isBareAtom = false
   private var channelDepth: Int?
   private var item: ItemDraft?
   private var itemDepth = 0
@@ -47,12 +49,14 @@ final class FeedBuilder {
 
   func start(_ ns: FeedNamespace, _ name: String, attributes: XMLAttributes) {
     depth += 1
+    let ns = isBareAtom && ns == .rss ? FeedNamespace.atom : ns
     if let base = attributes.xmlBase {
       bases.append((depth, FeedURL.resolve(base, against: currentBase) ?? base))
     }
     if depth == 1 {
       rootElement = name
-      if ns == .atom && name == "feed" { openChannel() }
+      if ns == .rss && name == "feed" { isBareAtom = true }
+      if (ns == .atom || isBareAtom) && name == "feed" { openChannel() }
       return
     }
     let startsItem = (ns == .rss && name == "item") || (ns == .atom && name == "entry")
@@ -114,6 +118,7 @@ final class FeedBuilder {
     }
     switch (ns, name) {
     case (.rss, "title"), (.atom, "title"): begin(.channelTitle)
+    case (.dublinCore, "title"): if podcast.title == nil { begin(.channelTitle) }
     case (.rss, "link"): begin(.channelLink)
     case (.atom, "link"):
       let rel = attributes.value("rel") ?? "alternate"
@@ -126,7 +131,17 @@ final class FeedBuilder {
     case (.rss, "image"): imageDepth = depth
     case (.atom, "logo"), (.atom, "icon"): begin(.channelRSSImage)
     case (.itunes, "image"):
-      if let href = attributes.value("href") { podcast.imageURL = resolved(href) }
+      // Apple documents `href`; some feeds write `url`.
+      if let href = attributes.value("href") ?? attributes.value("url") {
+        podcast.imageURL = resolved(href)
+      }
+    case (.itunes, "link"):
+      // The old iTunes way to name artwork: `<itunes:link rel="image" href=…>`.
+      if podcast.imageURL == nil, attributes.value("rel") == "image",
+        let href = attributes.value("href")
+      {
+        podcast.imageURL = resolved(href)
+      }
     case (.itunes, "new-feed-url"): begin(.channelNewFeedURL)
     case (.podcast, "guid"): begin(.channelPodcastGUID)
     default: break
@@ -147,9 +162,16 @@ final class FeedBuilder {
     guard depth == itemDepth + 1 else { return }
     switch (ns, name) {
     case (.rss, "title"), (.atom, "title"): begin(.title)
-    case (.rss, "guid"), (.atom, "id"): begin(.guid)
+    case (.dublinCore, "title"): begin(.fallbackTitle)
+    case (.rss, "guid"):
+      // RSS 2.0: a guid is a permalink unless it says otherwise.
+      item?.guidIsPermaLink = attributes.value("isPermaLink")?.lowercased() != "false"
+      begin(.guid)
+    case (.atom, "id"): begin(.guid)
     case (.rss, "pubDate"): begin(.pubDate)
-    case (.atom, "published"), (.atom, "updated"), (.dublinCore, "date"): begin(.fallbackDate)
+    case (.atom, "published"), (.atom, "issued"), (.atom, "created"): begin(.publishedDate)
+    case (.dublinCore, "date"): begin(.dublinCoreDate)
+    case (.atom, "updated"), (.atom, "modified"): begin(.updatedDate)
     case (.rss, "link"): begin(.link)
     case (.atom, "link"): atomLink(attributes)
     case (.content, "encoded"), (.atom, "content"): begin(.contentEncoded)
@@ -163,38 +185,53 @@ final class FeedBuilder {
     case (.itunes, "episodeType"): begin(.episodeType)
     case (.itunes, "explicit"): begin(.explicit)
     case (.itunes, "image"):
-      if let href = attributes.value("href") { item?.imageURL = sharedImageURL(resolved(href)) }
+      if let href = attributes.value("href") ?? attributes.value("url") {
+        item?.imageURL = sharedImageURL(resolved(href))
+      }
     case (.media, "content"): addMediaContent(attributes)
     case (.media, "group"): groupDepth = depth
     case (.podcast, "transcript"):
-      if let url = attributes.value("url").flatMap(resolved) { item?.transcriptURLs.append(url) }
+      guard let url = attributes.value("url").flatMap(resolved) else { break }
+      item?.transcripts.append(
+        Transcript(url: url, type: attributes.value("type"), language: attributes.value("language"))
+      )
     case (.podcast, "chapters"):
-      if let url = attributes.value("url") { item?.chaptersURL = resolved(url) }
+      guard let url = attributes.value("url").flatMap(resolved) else { break }
+      item?.chapters = Chapters(url: url, type: attributes.value("type"))
     default: break
     }
   }
 
   private func atomLink(_ attributes: XMLAttributes) {
-    guard let href = attributes.value("href").flatMap(resolved) else { return }
     switch attributes.value("rel") ?? "alternate" {
     case "enclosure":
-      item?.enclosures.append(
-        .init(url: href, length: attributes.value("length"), type: attributes.value("type")))
-    case "alternate": if item?.link == nil { item?.link = href }
+      guard let file = mediaFile(attributes, url: "href", length: "length") else { return }
+      item?.enclosures.append(file)
+    case "alternate":
+      if item?.link == nil { item?.link = attributes.value("href").flatMap(resolved) }
     default: break
     }
   }
 
   private func addEnclosure(_ attributes: XMLAttributes) {
-    guard let url = attributes.value("url").flatMap(resolved) else { return }
-    item?.enclosures.append(
-      .init(url: url, length: attributes.value("length"), type: attributes.value("type")))
+    guard let file = mediaFile(attributes, url: "url", length: "length") else { return }
+    item?.enclosures.append(file)
   }
 
   private func addMediaContent(_ attributes: XMLAttributes) {
-    guard let url = attributes.value("url").flatMap(resolved) else { return }
-    item?.mediaContents.append(
-      .init(url: url, length: attributes.value("fileSize"), type: attributes.value("type")))
+    guard var file = mediaFile(attributes, url: "url", length: "fileSize") else { return }
+    file.medium = attributes.value("medium")
+    file.isMediaContent = true
+    item?.mediaContents.append(file)
+  }
+
+  private func mediaFile(_ attributes: XMLAttributes, url: StaticString, length: StaticString)
+    -> ItemDraft.MediaFile?
+  {
+    guard let written = attributes.value(url), let absolute = resolved(written) else { return nil }
+    return ItemDraft.MediaFile(
+      url: absolute, length: attributes.value(length), type: attributes.value("type"),
+      isRelativeToFile: FeedURL.isFileURL(absolute) && FeedURL.isRelative(written))
   }
 
   private func closeItem() {
@@ -233,7 +270,8 @@ final class FeedBuilder {
   private enum TextField {
     case channelTitle, channelLink, channelDescription, channelSummary, channelLanguage
     case channelAuthor, channelAuthorName, channelRSSImage, channelNewFeedURL, channelPodcastGUID
-    case title, guid, pubDate, fallbackDate, link, contentEncoded, description, summary
+    case title, fallbackTitle, guid, pubDate, publishedDate, dublinCoreDate, updatedDate
+    case link, contentEncoded, description, summary
     case duration, season, episodeNumber, episodeType, explicit
   }
 
@@ -269,9 +307,14 @@ final class FeedBuilder {
     case .channelNewFeedURL: podcast.newFeedURL = resolved(value)
     case .channelPodcastGUID: podcast.podcastGUID = value
     case .title: item?.title = value
-    case .guid: item?.guid = value
+    case .guid:
+      item?.guid = value
+      if item?.guidIsPermaLink == true { item?.permaLink = resolved(value) }
     case .pubDate: item?.pubDate = value
-    case .fallbackDate: item?.fallbackDates.append(value)
+    case .fallbackTitle: item?.fallbackTitle = value
+    case .publishedDate: item?.fallbackDates.append((.published, value))
+    case .dublinCoreDate: item?.fallbackDates.append((.dublinCore, value))
+    case .updatedDate: item?.fallbackDates.append((.updated, value))
     case .link: item?.link = resolved(value)
     case .contentEncoded: item?.contentEncoded = value
     case .description: break  // kept as bytes by `finishCapture`

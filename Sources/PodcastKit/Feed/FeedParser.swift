@@ -57,13 +57,20 @@ public enum FeedParser {
     xmlInitParser()
     podcast_xml_silence_generic_errors()
     let first = try run(
-      baseURL: baseURL, documentBytes: documentBytes, source: source, repairEncoding: false)
-    if first.stream.sawEncodingError, first.isUTF8Document {
-      let second = try run(
-        baseURL: baseURL, documentBytes: documentBytes, source: source, repairEncoding: true)
-      return try result(of: second)
-    }
-    return try result(of: first)
+      baseURL: baseURL, documentBytes: documentBytes, source: source, repairs: Repairs())
+    let repairs = Repairs(
+      encoding: first.stream.sawEncodingError && first.isUTF8Document,
+      ampersands: first.stream.sawLooseReference && !first.sniff.hasWideBOM)
+    guard repairs.encoding || repairs.ampersands else { return try result(of: first) }
+    let second = try run(
+      baseURL: baseURL, documentBytes: documentBytes, source: source, repairs: repairs)
+    return try result(of: second)
+  }
+
+  /// What a second pass fixes in the bytes before libxml2 sees them.
+  private struct Repairs {
+    var encoding = false
+    var ampersands = false
   }
 
   // MARK: - One pass
@@ -80,13 +87,14 @@ public enum FeedParser {
   }
 
   private static func run(
-    baseURL: String?, documentBytes: Int?, source: ChunkSource, repairEncoding: Bool
+    baseURL: String?, documentBytes: Int?, source: ChunkSource, repairs: Repairs
   ) throws -> Pass {
     let builder = FeedBuilder(baseURL: baseURL)
     builder.documentBytes = documentBytes
     let stream = FeedStream(builder: builder)
     var sniff = DocumentSniff()
     var fallback = Windows1252Fallback()
+    var ampersands = AmpersandRepair()
     // libxml2 reports encoding-conversion errors through the thread's structured handler; it
     // must not print to stderr, so errors go to the stream for the whole pass.
     let me = Unmanaged.passUnretained(stream).toOpaque()
@@ -102,20 +110,31 @@ public enum FeedParser {
         sniff.look(at: chunk)
         if sniff.isHTML { return }
       }
-      if repairEncoding {
-        let repaired = fallback.repair(chunk, isLast: false)
+      if repairs.encoding || repairs.ampersands {
+        let repaired = repair(chunk, isLast: false, repairs, &fallback, &ampersands)
         repaired.withUnsafeBytes { feed(stream, $0, pending: &pending) }
       } else {
         feed(stream, chunk, pending: &pending)
       }
     }
-    if repairEncoding {
-      let rest = fallback.repair(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true)
-      pending.append(contentsOf: rest)
+    if repairs.encoding || repairs.ampersands {
+      let none = UnsafeRawBufferPointer(start: nil, count: 0)
+      pending.append(contentsOf: repair(none, isLast: true, repairs, &fallback, &ampersands))
     }
     if !pending.isEmpty { pending.withUnsafeBytes { stream.feed($0) } }
     if !sniff.isHTML { stream.finish() }
     return Pass(stream: stream, sniff: sniff)
+  }
+
+  /// The encoding repair first: the ampersand one reads bytes as UTF-8.
+  private static func repair(
+    _ chunk: UnsafeRawBufferPointer, isLast: Bool, _ repairs: Repairs,
+    _ fallback: inout Windows1252Fallback, _ ampersands: inout AmpersandRepair
+  ) -> [UInt8] {
+    guard repairs.encoding else { return ampersands.repair(chunk, isLast: isLast) }
+    let decoded = fallback.repair(chunk, isLast: isLast)
+    guard repairs.ampersands else { return decoded }
+    return decoded.withUnsafeBytes { ampersands.repair($0, isLast: isLast) }
   }
 
   private static func feed(

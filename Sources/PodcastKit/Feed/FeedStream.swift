@@ -14,6 +14,9 @@ final class FeedStream {
   private(set) var firstError: (line: Int, reason: String)?
   /// Input that is not valid in the document's encoding (usually stray Windows-1252 bytes).
   private(set) var sawEncodingError = false
+  /// A `&` that starts no well-formed reference, or an HTML entity (which libxml2 mangles
+  /// inside attributes): `AmpersandRepair` on a second pass fixes all three.
+  private(set) var sawLooseReference = false
   let builder: FeedBuilder
 
   private var context: xmlParserCtxtPtr?
@@ -87,8 +90,11 @@ final class FeedStream {
     _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
   ) {
     keepEntitiesFlowing()
-    let name = String(cString: localName)
     let ns = namespace(uri: uri, prefix: prefix)
+    var name = String(cString: localName)
+    if ns == .rss || ns == .itunes, ElementName.hasCapital(localName) {
+      name = ElementName.canonical(name, in: ns)
+    }
     builder.start(ns, name, attributes: XMLAttributes(attributes, count: attributeCount))
     if builder.rootElement == name && !isFeedRoot(name) { stop() }
   }
@@ -110,16 +116,24 @@ final class FeedStream {
     {
       sawEncodingError = true
     }
+    if Self.referenceErrors.contains(code) { sawLooseReference = true }
     guard firstError == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
     let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
     firstError = (Int(error.pointee.line), message.trimmingCharacters(in: .whitespacesAndNewlines))
   }
+
+  private static let referenceErrors: Set<Int> = Set(
+    [
+      XML_ERR_INVALID_HEX_CHARREF, XML_ERR_INVALID_DEC_CHARREF, XML_ERR_INVALID_CHARREF,
+      XML_ERR_ENTITYREF_NO_NAME, XML_ERR_ENTITYREF_SEMICOL_MISSING, XML_ERR_NAME_REQUIRED,
+    ].map { Int($0.rawValue) })
 
   /// The answer to `&name;`. DTD-declared entities are never expanded: nil. HTML names become
   /// a predefined-style entity whose text libxml2 inlines (like `&amp;`).
   fileprivate func entity(named name: UnsafePointer<xmlChar>) -> xmlEntityPtr? {
     keepEntitiesFlowing()
     let key = String(cString: name)
+    if htmlEntityLookup(name) != nil { sawLooseReference = true }
     if let known = htmlEntities[key] { return known }
     guard htmlEntities.count < 512, let description = htmlEntityLookup(name),
       let scalar = Unicode.Scalar(description.pointee.value)

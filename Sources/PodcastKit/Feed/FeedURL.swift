@@ -10,6 +10,8 @@ enum FeedURL {
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty else { return nil }
     if hasWebScheme(trimmed) || hasScheme(trimmed) { return trimmed }
+    // `//host/x.mp3` takes the feed's scheme; a local feed file has no web scheme to lend.
+    if trimmed.hasPrefix("//"), base.map(isFileURL) ?? true { return "https:" + trimmed }
     guard let base, let baseURL = URL(string: base),
       let resolved = URL(string: trimmed, relativeTo: baseURL)
         ?? URL(string: percentEscapedSpaces(trimmed), relativeTo: baseURL)
@@ -35,6 +37,16 @@ enum FeedURL {
 
   private static func lowercased(_ byte: UInt8) -> UInt8 {
     (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+  }
+
+  /// Whether `text` names no scheme: a path or `//host/path` to resolve against a base.
+  static func isRelative(_ text: String) -> Bool {
+    let trimmed = FeedText.isSurelyTrimmed(text) ? text : text.trimmingCharacters(in: .whitespaces)
+    return !hasScheme(trimmed)
+  }
+
+  static func isFileURL(_ text: String) -> Bool {
+    startsIgnoringCase(text, with: "file:")
   }
 
   /// `scheme:` at the start (RFC 3986: a letter, then letters, digits, + - .).

@@ -7,15 +7,29 @@ struct ItemDraft {
     var url: String
     var length: String?
     var type: String?
+    /// Media RSS `medium` (`audio`, `image`, ...).
+    var medium: String? = nil
+    var isMediaContent = false
+    /// Written relative in a feed read from a local file: listed (as a `file:` URL) so the
+    /// episode does not silently vanish, but a download says why it cannot fetch it.
+    var isRelativeToFile = false
+
+    /// http(s), or relative to a local feed file; never another scheme the feed names.
+    var isFetchable: Bool { FeedURL.hasWebScheme(url) || isRelativeToFile }
   }
 
   var guid: String?
   var title: String?
   var pubDate: String?
-  /// Atom `published`, then `updated`, then `dc:date`: used when there is no `pubDate`.
-  var fallbackDates: [String] = []
+  /// Dates used when there is no `pubDate`, best first (see `DateRank`).
+  var fallbackDates: [(rank: DateRank, text: String)] = []
+  /// `dc:title`, used when there is no `title`.
+  var fallbackTitle: String?
   var duration: String?
   var link: String?
+  /// An RSS guid that is a permalink (the default): the episode's page when there is no link.
+  var guidIsPermaLink = false
+  var permaLink: String?
   var contentEncoded: String?
   var descriptionText: String?
   var summary: String?
@@ -24,8 +38,8 @@ struct ItemDraft {
   var episodeType: String?
   var explicit: String?
   var imageURL: String?
-  var transcriptURLs: [String] = []
-  var chaptersURL: String?
+  var transcripts: [Transcript] = []
+  var chapters: Chapters?
   /// `<enclosure>` elements and Atom `link rel="enclosure"`, in feed order.
   var enclosures: [MediaFile] = []
   /// `media:content`, only used when there is no usable enclosure.
@@ -33,26 +47,40 @@ struct ItemDraft {
 
   /// nil when the item has no http(s) media file: such items are not episodes.
   func episode() -> Episode? {
-    guard
-      let file = enclosures.first(where: { FeedURL.hasWebScheme($0.url) })
-        ?? mediaContents.first(where: { FeedURL.hasWebScheme($0.url) })
+    guard let file = EnclosureChoice.best(enclosures: enclosures, mediaContents: mediaContents)
     else { return nil }
     let enclosure = Enclosure(
       url: file.url, length: file.length.flatMap(EnclosureLength.bytes),
       type: nonEmpty(file.type))
     return Episode(
-      guid: guid, title: title, published: publishedDate(),
+      guid: guid, title: title ?? fallbackTitle, published: publishedDate(),
       duration: duration.flatMap(EpisodeDuration.seconds),
-      enclosure: enclosure, link: link, description: contentEncoded ?? descriptionText ?? summary,
+      enclosure: enclosure, link: link ?? webPermaLink,
+      description: contentEncoded ?? descriptionText ?? summary,
       season: season.flatMap(positiveInt), number: episodeNumber.flatMap(positiveInt),
       episodeType: episodeType?.lowercased(), explicit: explicit.flatMap(Self.explicitFlag),
-      imageURL: imageURL, transcriptURLs: transcriptURLs, chaptersURL: chaptersURL)
+      imageURL: imageURL, transcripts: transcripts, chapters: chapters)
+  }
+
+  /// Only a web address counts: many guids are permalinks by default but not URLs.
+  private var webPermaLink: String? {
+    permaLink.flatMap { FeedURL.hasWebScheme($0) ? $0 : nil }
   }
 
   private func publishedDate() -> Date? {
     if let pubDate, let date = FeedDate.parse(pubDate) { return date }
-    for text in fallbackDates { if let date = FeedDate.parse(text) { return date } }
+    for fallback in fallbackDates.sorted(by: { $0.rank < $1.rank }) {
+      if let date = FeedDate.parse(fallback.text) { return date }
+    }
     return nil
+  }
+
+  /// Where a date that is not `pubDate` came from: Atom's `published` (and 0.3's `issued`)
+  /// is when the episode came out, `updated`/`modified` only when it last changed.
+  enum DateRank: Int, Comparable {
+    case published, dublinCore, updated
+
+    static func < (a: DateRank, b: DateRank) -> Bool { a.rawValue < b.rawValue }
   }
 
   /// `itunes:explicit`: Apple documents true/false, older feeds say yes/no/clean.

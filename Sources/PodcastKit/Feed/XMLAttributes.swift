@@ -13,7 +13,8 @@ struct XMLAttributes {
     self.count = count
   }
 
-  /// The value of the un-namespaced attribute `name`, whitespace-trimmed; nil when absent.
+  /// The value of the un-namespaced attribute `name`, whitespace-trimmed, its references
+  /// decoded (libxml2 leaves `&amp;` as `&#38;`); nil when absent.
   func value(_ name: StaticString) -> String? {
     guard let index = find(name, prefixed: false) else { return nil }
     return string(at: index)
@@ -40,7 +41,9 @@ struct XMLAttributes {
       return nil
     }
     let buffer = UnsafeBufferPointer(start: start, count: end - start)
-    let text = FeedText.trimmedString(buffer)
+    let text =
+      XMLReference.decoded(buffer).map { $0.withUnsafeBufferPointer(FeedText.trimmedString) }
+      ?? FeedText.trimmedString(buffer)
     return text.isEmpty ? nil : text
   }
 

@@ -33,7 +33,11 @@ public struct FeedLoader: Sendable {
 
   public func load(file path: String) throws -> Feed {
     do {
-      return try FeedParser.parse(contentsOfFile: path, baseURL: nil)
+      // Relative links resolve against the file, so they are listed rather than dropped.
+      var feed = try FeedParser.parse(
+        contentsOfFile: path, baseURL: URL(fileURLWithPath: path).absoluteString)
+      feed.podcast.feedURL = path
+      return feed
     } catch let error as FeedError {
       throw FeedLoadError.unreadable(source: path, reason: error)
     }

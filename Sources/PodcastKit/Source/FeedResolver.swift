@@ -30,8 +30,7 @@ public struct FeedResolver: Sendable {
   public func resolve(_ text: String) async throws -> ResolvedFeed {
     switch try FeedSource.classify(text) {
     case .file(let path):
-      var feed = try loader.load(file: path)
-      if feed.podcast.feedURL == nil { feed.podcast.feedURL = path }
+      let feed = try loader.load(file: path)
       return ResolvedFeed(feed: feed, location: path, validators: Validators())
     case .url(let url):
       return try await fetch(url)

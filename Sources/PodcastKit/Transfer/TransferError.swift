@@ -31,7 +31,14 @@ public enum TransferError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .invalidURL(let url): return "\(url): not a valid URL"
-    case .unsupportedScheme(let url): return "\(url): only http and https URLs are allowed"
+    case .unsupportedScheme(let url):
+      // The one way a `file:` URL gets this far: a feed read from disk named its episode
+      // with a relative link, which has no web address to fetch it from.
+      if FeedURL.isFileURL(url) {
+        return "\(url): a relative link in a feed read from a local file has no web address;"
+          + " use the feed's URL instead"
+      }
+      return "\(url): only http and https URLs are allowed"
     case .redirectRefused(let url, let location):
       return "\(url): refused redirect to \(location) (only http and https are allowed)"
     case .tooManyRedirects(let url, let limit):

@@ -64,6 +64,22 @@ enum EpisodeListJSON {
       ("episodeType", .string(episode.episodeType)),
       ("explicit", .bool(episode.explicit)),
       ("imageURL", .string(episode.imageURL)),
+      (
+        "transcripts",
+        .array(
+          episode.transcripts.map {
+            .object([
+              ("url", .string($0.url)), ("type", .string($0.type)),
+              ("language", .string($0.language)),
+            ])
+          })
+      ),
+      (
+        "chapters",
+        episode.chapters.map {
+          .object([("url", .string($0.url)), ("type", .string($0.type))])
+        } ?? .null
+      ),
       ("state", .string(status.state)),
       (
         "progress",

@@ -45,8 +45,9 @@ final class FeedParserTests: XCTestCase {
     XCTAssertEqual(first.explicit, false)
     XCTAssertEqual(first.imageURL, "https://shell.example.com/ep1.jpg")
     XCTAssertEqual(
-      first.transcriptURLs, ["https://shell.example.com/1.vtt", "https://shell.example.com/1.srt"])
-    XCTAssertEqual(first.chaptersURL, "https://shell.example.com/1.json")
+      first.transcripts.map(\.url),
+      ["https://shell.example.com/1.vtt", "https://shell.example.com/1.srt"])
+    XCTAssertEqual(first.chapters?.url, "https://shell.example.com/1.json")
   }
 
   func testAtomFeedWithEnclosureLinksAndXMLBase() throws {

@@ -1,0 +1,315 @@
+import Foundation
+import XCTest
+
+@testable import PodcastKit
+
+/// Feeds as hosts really write them, each case modelled on a real feed: query strings with
+/// `&amp;` (Simplecast, Podtrac, Patreon), a stray `&` in a hand-written feed, protocol-relative
+/// links (Libsyn), cover art as a second enclosure, Dublin Core dates, Atom 0.3, odd case.
+final class FeedWorldQuirksTests: XCTestCase {
+  typealias S = FeedTestSupport
+
+  // MARK: - Attribute values exactly as XML means them
+
+  func testEscapedAmpersandsInEnclosureAndImageURLsAreDecoded() throws {
+    let feed = try S.parse(
+      S.rss(
+        """
+        <item><title>Tracked</title><guid>t1</guid>
+        <itunes:image href="https://img.example.com/ep.jpg?w=3000&amp;h=3000"/>
+        <enclosure url="https://chrt.fm/track/G4A/dts.podtrac.com/redirect.mp3/cdn.simplecast.com/audio/ab/default.mp3?aid=rss_feed&amp;awCollectionId=0d8c&amp;awEpisodeId=9f1e&amp;feed=Zh3r" length="34216" type="audio/mpeg"/>
+        </item>
+        <item><title>Numeric</title><guid>t2</guid>
+        <enclosure url="https://c10.patreonusercontent.com/4/patreon-media/p/post/1/2.mp3?token-time=1700000000&#38;token-hash=abc%3D&#x26;v=1" type="audio/mpeg"/>
+        </item>
+        """,
+        channelExtras: #"<itunes:image href="https://img.example.com/show.jpg?a=1&amp;b=2"/>"#))
+
+    XCTAssertEqual(feed.podcast.imageURL, "https://img.example.com/show.jpg?a=1&b=2")
+    XCTAssertEqual(
+      feed.episodes.map(\.enclosure.url),
+      [
+        "https://chrt.fm/track/G4A/dts.podtrac.com/redirect.mp3/cdn.simplecast.com/audio/ab/default.mp3?aid=rss_feed&awCollectionId=0d8c&awEpisodeId=9f1e&feed=Zh3r",
+        "https://c10.patreonusercontent.com/4/patreon-media/p/post/1/2.mp3?token-time=1700000000&token-hash=abc%3D&v=1",
+      ])
+    XCTAssertEqual(feed.episodes.first?.imageURL, "https://img.example.com/ep.jpg?w=3000&h=3000")
+  }
+
+  func testAnEscapedReferenceStaysLiteralAfterDecoding() throws {
+    // `&amp;#38;` is the five characters "&#38;": one decoding pass, not two.
+    let feed = try S.parse(
+      S.rss(
+        #"<item><title>Literal</title><enclosure url="https://a.example.com/x.mp3?q=&amp;#38;&amp;lt;" type="audio/mpeg"/></item>"#
+      ))
+    XCTAssertEqual(feed.episodes.first?.enclosure.url, "https://a.example.com/x.mp3?q=&#38;&lt;")
+  }
+
+  func testRawAmpersandsInABrokenFeedSurvive() throws {
+    let feed = try S.parse(
+      S.rss(
+        """
+        <item><title>Q&A with AT&T & friends</title><guid>raw-1</guid>
+        <enclosure url="https://media.example.com/get.php?size=10&rate=5&id=7" length="99" type="audio/mpeg"/>
+        </item>
+        """))
+    let episode = try XCTUnwrap(feed.episodes.first)
+    XCTAssertEqual(episode.title, "Q&A with AT&T & friends")
+    XCTAssertEqual(episode.enclosure.url, "https://media.example.com/get.php?size=10&rate=5&id=7")
+  }
+
+  func testHTMLEntitiesInAttributesAndTextBecomeTheirCharacters() throws {
+    let feed = try S.parse(
+      S.rss(
+        """
+        <item><title>Caf&eacute;&nbsp;Talk</title>
+        <enclosure url="https://media.example.com/caf&eacute;.mp3?a=1&b=2" type="audio/mpeg"/>
+        </item>
+        """))
+    let episode = try XCTUnwrap(feed.episodes.first)
+    XCTAssertEqual(episode.title, "Café\u{A0}Talk")
+    XCTAssertEqual(episode.enclosure.url, "https://media.example.com/café.mp3?a=1&b=2")
+  }
+
+  func testTheRepairLeavesCDATAAndCommentsAlone() throws {
+    let feed = try S.parse(
+      S.rss(
+        """
+        <!-- R&D notes: &bogus -->
+        <item><title><![CDATA[Tips & tricks: &amp; is an escape]]></title>
+        <description>Broken & unescaped</description>
+        <enclosure url="https://media.example.com/tips.mp3" type="audio/mpeg"/>
+        </item>
+        """))
+    let episode = try XCTUnwrap(feed.episodes.first)
+    XCTAssertEqual(episode.title, "Tips & tricks: &amp; is an escape")
+    XCTAssertEqual(episode.description, "Broken & unescaped")
+  }
+
+  func testTheRepairSeesReferencesCutAcrossChunks() throws {
+    // The parser reads 64 KiB at a time: put a raw `&` and an entity across every boundary
+    // position of a short document by feeding it byte-split through the repair directly.
+    let text = #"<a href="x?p=1&q=2&amp;r=&eacute;&#38;s"><![CDATA[&x]]><!--&y-->&z</a>"#
+    let expected = #"<a href="x?p=1&amp;q=2&amp;r=&#233;&#38;s"><![CDATA[&x]]><!--&y-->&amp;z</a>"#
+    let bytes = Array(text.utf8)
+    for split in 0...bytes.count {
+      var repair = AmpersandRepair()
+      var output = bytes[..<split].withUnsafeBytes { repair.repair($0, isLast: false) }
+      output += bytes[split...].withUnsafeBytes { repair.repair($0, isLast: true) }
+      XCTAssertEqual(String(decoding: output, as: UTF8.self), expected, "split at \(split)")
+    }
+  }
+
+  // MARK: - Relative and protocol-relative URLs
+
+  func testProtocolRelativeAndRelativeURLsResolveAgainstTheFeedURL() throws {
+    let feed = try S.parse(
+      S.rss(
+        """
+        <item><title>Libsyn</title><enclosure url="//traffic.libsyn.com/show/ep1.mp3?dest-id=1" type="audio/mpeg"/></item>
+        <item><title>Relative</title><enclosure url="media/ep2.mp3" type="audio/mpeg"/></item>
+        <item xml:base="https://cdn.example.org/pod/"><title>Based</title><enclosure url="ep3.mp3" type="audio/mpeg"/></item>
+        """),
+      baseURL: "https://feeds.example.com/shows/feed.xml")
+    XCTAssertEqual(
+      feed.episodes.map(\.enclosure.url),
+      [
+        "https://traffic.libsyn.com/show/ep1.mp3?dest-id=1",
+        "https://feeds.example.com/shows/media/ep2.mp3",
+        "https://cdn.example.org/pod/ep3.mp3",
+      ])
+  }
+
+  func testALocalFeedListsRelativeEpisodesAsFileURLs() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("feed-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("show.xml").path
+    try S.rss(
+      """
+      <item><title>Relative</title><enclosure url="ep1.mp3" type="audio/mpeg"/></item>
+      <item><title>Protocol-relative</title><enclosure url="//cdn.example.com/ep2.mp3" type="audio/mpeg"/></item>
+      <item><title>Hostile</title><enclosure url="file:///etc/passwd" type="audio/mpeg"/></item>
+      """
+    ).write(toFile: path, atomically: true, encoding: .utf8)
+
+    let feed = try FeedLoader().load(file: path)
+    XCTAssertEqual(feed.podcast.feedURL, path)
+    XCTAssertEqual(
+      feed.episodes.map(\.enclosure.url),
+      [
+        directory.appendingPathComponent("ep1.mp3").absoluteString,
+        "https://cdn.example.com/ep2.mp3",
+      ],
+      "a file: URL the feed itself writes is still never an episode")
+    let relative = try XCTUnwrap(feed.episodes.first)
+    XCTAssertThrowsError(try URLPolicy.check(relative.enclosure.url)) { error in
+      XCTAssertTrue("\(error)".contains("relative link"), "\(error)")
+    }
+  }
+
+  // MARK: - The enclosure that is the episode
+
+  func testTheAudioEnclosureWinsOverCoverArtInEitherOrder() throws {
+    let feed = try S.parse(
+      S.rss(
+        """
+        <item><title>Image first</title><guid>a</guid>
+        <enclosure url="https://img.example.com/a.jpg" length="5000" type="image/jpeg"/>
+        <enclosure url="https://media.example.com/a.mp3" length="9000" type="audio/mpeg"/></item>
+        <item><title>Audio first</title><guid>b</guid>
+        <enclosure url="https://media.example.com/b.m4a" length="9000" type="audio/x-m4a"/>
+        <enclosure url="https://img.example.com/b.png" type="image/png"/></item>
+        <item><title>Untyped</title><guid>c</guid>
+        <enclosure url="https://img.example.com/c.jpg"/>
+        <enclosure url="https://media.example.com/c.mp3?x=1"/></item>
+        """))
+    XCTAssertEqual(
+      feed.episodes.map(\.enclosure.url),
+      [
+        "https://media.example.com/a.mp3", "https://media.example.com/b.m4a",
+        "https://media.example.com/c.mp3?x=1",
+      ])
+    XCTAssertEqual(feed.episodes.first?.enclosure.length, 9000)
+  }
+
+  func testAMediaContentImageIsNeverAnEpisode() throws {
+    let feed = try S.parse(
+      S.rss(
+        """
+        <item><title>Blog post</title>
+        <media:content url="https://blog.example.com/header.png" medium="image"/></item>
+        <item><title>Grouped</title>
+        <media:group>
+          <media:content url="https://img.example.com/thumb.jpg" medium="image" type="image/jpeg"/>
+          <media:content url="https://media.example.com/show.opus" medium="audio"/>
+        </media:group></item>
+        """))
+    XCTAssertEqual(feed.episodes.map(\.title), ["Grouped"])
+    XCTAssertEqual(feed.episodes.first?.enclosure.url, "https://media.example.com/show.opus")
+  }
+
+  // MARK: - Fallbacks real feeds rely on
+
+  func testDublinCoreTitleAndDateStandInForMissingOnes() throws {
+    let feed = try FeedParser.parse(
+      Data(
+        """
+        <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>
+        <dc:title>DC Show</dc:title>
+        <item><dc:title>Only DC</dc:title><dc:date>2023-02-03T04:05:06Z</dc:date>
+        <enclosure url="https://media.example.com/dc.mp3" type="audio/mpeg"/></item>
+        </channel></rss>
+        """.utf8), baseURL: S.base)
+    XCTAssertEqual(feed.podcast.title, "DC Show")
+    XCTAssertEqual(feed.episodes.first?.title, "Only DC")
+    XCTAssertEqual(feed.episodes.first?.published, S.utc("2023-02-03T04:05:06Z"))
+  }
+
+  func testAtomPublishedWinsOverUpdatedWhateverTheOrder() throws {
+    let feed = try S.parse(
+      """
+      <feed xmlns="http://www.w3.org/2005/Atom"><title>Atom</title>
+      <entry><title>Edited later</title><id>e1</id>
+      <updated>2024-03-01T00:00:00Z</updated><published>2024-01-01T00:00:00Z</published>
+      <link rel="enclosure" href="https://media.example.com/e1.mp3" type="audio/mpeg"/></entry>
+      </feed>
+      """)
+    XCTAssertEqual(feed.episodes.first?.published, S.utc("2024-01-01T00:00:00Z"))
+  }
+
+  func testAtom03IssuedAndModified() throws {
+    let feed = try S.parse(
+      """
+      <feed version="0.3" xmlns="http://purl.org/atom/ns#"><title>Old Atom</title>
+      <entry><title>Issued</title><modified>2005-06-01T00:00:00Z</modified>
+      <issued>2005-05-01T00:00:00Z</issued>
+      <link rel="enclosure" href="https://media.example.com/old.mp3" type="audio/mpeg"/></entry>
+      </feed>
+      """)
+    XCTAssertEqual(feed.podcast.title, "Old Atom")
+    XCTAssertEqual(feed.episodes.first?.published, S.utc("2005-05-01T00:00:00Z"))
+  }
+
+  func testABareFeedWithoutTheAtomNamespaceIsReadAsAtom() throws {
+    let feed = try S.parse(
+      """
+      <feed><title type="text">dive into mark</title>
+      <entry><title>Atom draft-07 snapshot</title><id>tag:example.org,2003:3.2397</id>
+      <updated>2005-07-31T12:29:29Z</updated><published>2003-12-13T08:29:29-04:00</published>
+      <link rel="enclosure" type="audio/mpeg" length="1337" href="http://example.org/audio/ph34r_my_podcast.mp3"/>
+      </entry></feed>
+      """)
+    XCTAssertEqual(feed.podcast.title, "dive into mark")
+    let episode = try XCTUnwrap(feed.episodes.first)
+    XCTAssertEqual(episode.enclosure.url, "http://example.org/audio/ph34r_my_podcast.mp3")
+    XCTAssertEqual(episode.enclosure.length, 1337)
+    XCTAssertEqual(episode.published, S.utc("2003-12-13T12:29:29Z"))
+  }
+
+  func testITunesImageURLAttributeAndOldLinkRelImage() throws {
+    let withURL = try S.parse(
+      S.rss(
+        S.item("One", extra: #"<itunes:image url="https://img.example.com/one.jpg"/>"#),
+        channelExtras: #"<itunes:image url="https://img.example.com/show.jpg"/>"#))
+    XCTAssertEqual(withURL.podcast.imageURL, "https://img.example.com/show.jpg")
+    XCTAssertEqual(withURL.episodes.first?.imageURL, "https://img.example.com/one.jpg")
+
+    let withLink = try S.parse(
+      S.rss(
+        S.item("Two"),
+        channelExtras:
+          #"<itunes:link rel="image" href="http://example.com/logo.jpg"></itunes:link>"#
+      ))
+    XCTAssertEqual(withLink.podcast.imageURL, "http://example.com/logo.jpg")
+  }
+
+  func testAPermalinkGuidIsTheLinkWhenThereIsNone() throws {
+    let feed = try S.parse(
+      S.rss(
+        """
+        <item><title>Permalink</title><guid>https://show.example.com/ep/1</guid>
+        <pubDate>Mon, 01 Jan 2024 10:00:00 GMT</pubDate>
+        <enclosure url="https://media.example.com/1.mp3" type="audio/mpeg"/></item>
+        <item><title>Relative</title><guid isPermaLink="true">ep/2/</guid>
+        <pubDate>Sun, 31 Dec 2023 10:00:00 GMT</pubDate>
+        <enclosure url="https://media.example.com/2.mp3" type="audio/mpeg"/></item>
+        <item><title>Not a permalink</title><guid isPermaLink="false">https://x.example.com/3</guid>
+        <pubDate>Sat, 30 Dec 2023 10:00:00 GMT</pubDate>
+        <enclosure url="https://media.example.com/3.mp3" type="audio/mpeg"/></item>
+        <item><title>Own link</title><link>https://show.example.com/four</link>
+        <guid>https://show.example.com/ep/4</guid><pubDate>Fri, 29 Dec 2023 10:00:00 GMT</pubDate>
+        <enclosure url="https://media.example.com/4.mp3" type="audio/mpeg"/></item>
+        """), baseURL: "https://show.example.com/feed.xml")
+    XCTAssertEqual(
+      feed.episodes.map(\.link),
+      [
+        "https://show.example.com/ep/1", "https://show.example.com/ep/2/", nil,
+        "https://show.example.com/four",
+      ])
+    XCTAssertEqual(feed.episodes[safe: 1]?.guid, "ep/2/", "the guid itself stays as written")
+  }
+
+  func testElementNamesInOddCase() throws {
+    let feed = try S.parse(
+      """
+      <rss version="2.0" xmlns:itunes="http://www.itunes.com/DTDs/Podcast-1.0.dtd"><channel>
+      <TiTlE>Example title</TiTlE>
+      <ITEM><Title>Shouting</Title><PUBDATE>Tue, 02 Jan 2024 10:00:00 GMT</PUBDATE>
+      <itunes:DURATION>1:00</itunes:DURATION>
+      <Enclosure URL="https://media.example.com/loud.mp3" url="https://media.example.com/loud.mp3" type="audio/mpeg"/></ITEM>
+      </channel></rss>
+      """)
+    XCTAssertEqual(feed.podcast.title, "Example title")
+    let episode = try XCTUnwrap(feed.episodes.first)
+    XCTAssertEqual(episode.title, "Shouting")
+    XCTAssertEqual(episode.published, S.utc("2024-01-02T10:00:00Z"))
+    XCTAssertEqual(episode.duration, 60)
+  }
+}
+
+extension Array {
+  fileprivate subscript(safe index: Int) -> Element? {
+    indices.contains(index) ? self[index] : nil
+  }
+}
