@@ -10,6 +10,7 @@ struct SetCommand: ParsableCommand {
       Examples:
         podcast set history --keep 10 --match '^Full'
         podcast set history --unset match --unset keep
+      --episodes-dir sets this subscription's own folder.
       --unset takes an option's name without dashes: \
       \(SubscriptionSettings.optionNames.joined(separator: ", ")).
       """
