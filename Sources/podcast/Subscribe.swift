@@ -6,8 +6,8 @@ struct Subscribe: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Follow a feed, so `podcast sync` downloads its new episodes.",
     discussion: """
-      The filters and settings below are stored with the subscription and applied by every
-      sync; --episodes-dir here is this subscription's own folder. Change them later with
+      The filters and settings below are stored with the subscription and applied by every \
+      sync; --episodes-dir here is this subscription's own folder. Change them later with \
       `podcast set`; `podcast subscriptions` shows them.
       """
   )
