@@ -50,6 +50,16 @@ static inline CURLcode podcast_easy_getinfo_pointer(CURL *handle, CURLINFO info,
   return curl_easy_getinfo(handle, info, value);
 }
 
+// CURLPAUSE_CONT and CURL_WRITEFUNC_PAUSE are macros built from other macros, which Swift
+// does not import.
+static inline CURLcode podcast_easy_unpause(CURL *handle) {
+  return curl_easy_pause(handle, CURLPAUSE_CONT);
+}
+
+static inline size_t podcast_write_pause(void) {
+  return CURL_WRITEFUNC_PAUSE;
+}
+
 static inline CURLMcode podcast_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
   return curl_multi_setopt(handle, option, value);
 }

@@ -33,7 +33,8 @@ extension CommandContext {
   static func httpClient() -> HTTPClient {
     let environment = ProcessInfo.processInfo.environment
     var options = TransferOptions()
-    if let text = environment["PODCAST_TIMEOUT"], !text.isEmpty {
+    let fromFile = Configuration.file?.libraryValue("timeout")
+    if let text = environment["PODCAST_TIMEOUT"].flatMap({ $0.isEmpty ? nil : $0 }) ?? fromFile {
       if let stall = Int(text), stall > 0 {
         options.stallTimeout = stall
         options.connectTimeout = min(options.connectTimeout, stall)
@@ -45,6 +46,17 @@ extension CommandContext {
       }
     }
     return HTTPClient(options: options)
+  }
+}
+
+extension CommandContext {
+  /// The client for downloads: the same timeouts, plus one bandwidth budget shared by every
+  /// download made through it.
+  func http(limitedTo bytesPerSecond: Int64?) -> HTTPClient {
+    guard let bytesPerSecond else { return http }
+    var options = http.options
+    options.rateLimit = RateLimit(bytesPerSecond: bytesPerSecond)
+    return HTTPClient(options: options, maxBodyBytes: http.maxBodyBytes)
   }
 }
 

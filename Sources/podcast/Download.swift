@@ -27,6 +27,8 @@ struct Download: AsyncParsableCommand {
 
   @OptionGroup var settings: DownloadSettings
 
+  @OptionGroup(title: "Filters") var filterOptions: FilterOptions
+
   @Flag(help: "Print JSON.")
   var json = false
 
@@ -52,7 +54,12 @@ struct Download: AsyncParsableCommand {
       Console.error("\(feed): the feed has no episodes to download")
       throw ExitCode.failure
     }
-    let indexes = try chosenIndexes(episodeCount: episodes.count)
+    let predicate = try filterOptions.predicate()
+    let indexes = try chosenIndexes(in: episodes, predicate: predicate)
+    if indexes.isEmpty && predicate != nil && !episodes.isEmpty {
+      Console.error("\(feed): no episode matches the filters")
+      throw ExitCode.failure
+    }
     let namer = try settings.namer()
     let jobs = indexes.map { index in
       DownloadJob(
@@ -69,7 +76,8 @@ struct Download: AsyncParsableCommand {
     }
     let manager = DownloadManager(
       episodesDirectory: library.paths.episodes, partialsDirectory: library.paths.partials,
-      http: context.http, ledger: library.ledger, options: settings.options)
+      http: context.http(limitedTo: try settings.rate()), ledger: library.ledger,
+      options: settings.options)
     let results = await DownloadRun(manager: manager, json: json).perform(jobs)
     if json {
       Console.print(DownloadRun.document(results).rendered())
@@ -95,16 +103,21 @@ struct Download: AsyncParsableCommand {
     }
   }
 
-  private func chosenIndexes(episodeCount: Int) throws -> [Int] {
-    if all { return Array(stride(from: 1, through: episodeCount, by: 1)) }
-    if let latest { return Array(stride(from: 1, through: min(latest, episodeCount), by: 1)) }
-    guard !selection.isEmpty else { return [1] }
+  /// Filters narrow whatever was chosen: `--all`, `--latest N` and the default (the newest)
+  /// count matching episodes only; a selection keeps its indexes that match.
+  private func chosenIndexes(in episodes: [Episode], predicate: EpisodePredicate?) throws -> [Int] {
+    let matching =
+      predicate.map { $0.indexes(in: episodes) } ?? Array(episodes.indices.map { $0 + 1 })
+    if all { return matching }
+    if let latest { return Array(matching.prefix(latest)) }
+    guard !selection.isEmpty else { return Array(matching.prefix(1)) }
     let chosen = try EpisodeSelection(parsing: selection)
     do {
-      try chosen.validate(episodeCount: episodeCount)
+      try chosen.validate(episodeCount: episodes.count)
     } catch {
       throw ValidationError(String(describing: error))
     }
-    return chosen.indexes
+    guard let predicate else { return chosen.indexes }
+    return chosen.indexes.filter { predicate.accepts(episodes[$0 - 1]) }
   }
 }

@@ -3,8 +3,8 @@ import PodcastKit
 
 /// How episodes are fetched and named; shared by `download` and `sync`.
 struct DownloadSettings: ParsableArguments {
-  @Option(help: "Downloads at once.")
-  var concurrency = 4
+  @Option(help: "Downloads at once (default: 4, or a subscription's own setting in sync).")
+  var concurrency: Int?
 
   @Option(help: "Downloads at once from any one server, so none is hammered.")
   var perHost = 2
@@ -15,16 +15,26 @@ struct DownloadSettings: ParsableArguments {
   )
   var nameTemplate = FileNamer.defaultTemplate
 
+  @Option(
+    help: "Bandwidth for all downloads together, in bytes per second (500k, 2M; k is 1024).")
+  var limitRate: String?
+
   func validate() throws {
-    if !(1...32).contains(concurrency) {
+    if let concurrency, !(1...32).contains(concurrency) {
       throw ValidationError("--concurrency must be from 1 to 32")
     }
     if !(1...32).contains(perHost) { throw ValidationError("--per-host must be from 1 to 32") }
     do {
       _ = try FileNamer(template: nameTemplate)
+      _ = try rate()
     } catch {
       throw ValidationError(String(describing: error))
     }
+  }
+
+  /// Bytes per second for all of this run's downloads together.
+  func rate() throws -> Int64? {
+    try limitRate.map { try TransferRate.bytesPerSecond($0) }
   }
 
   func namer() throws -> FileNamer {
@@ -33,7 +43,7 @@ struct DownloadSettings: ParsableArguments {
 
   var options: DownloadOptions {
     var options = DownloadOptions()
-    options.concurrency = concurrency
+    options.concurrency = concurrency ?? 4
     options.perHost = perHost
     return options
   }

@@ -15,6 +15,8 @@ struct Episodes: AsyncParsableCommand {
   @Option(help: "Show at most N episodes.")
   var limit: Int?
 
+  @OptionGroup(title: "Filters") var filterOptions: FilterOptions
+
   @Flag(help: "Print JSON.")
   var json = false
 
@@ -25,26 +27,37 @@ struct Episodes: AsyncParsableCommand {
   func run() async throws {
     let context = CommandContext(libraryOptions: libraryOptions)
     let resolved = try await context.resolveOrExit(feed)
-    // Without a limit, the parsed array itself: a copy of 20,000 episodes is 5 MB.
-    let shown = limit.map { Array(resolved.feed.episodes.prefix($0)) } ?? resolved.feed.episodes
-    let reader = progressReader()
+    let episodes = resolved.feed.episodes
+    let predicate = try filterOptions.predicate()
+    // Indexes, not copies: the numbers stay the feed's own when filtered, and a copy of
+    // 20,000 episodes would be 5 MB.
+    var indexes =
+      predicate.map { $0.indexes(in: episodes) } ?? Array(episodes.indices.map { $0 + 1 })
+    if let limit { indexes = Array(indexes.prefix(limit)) }
+    let store = existingStore()
+    let reader = DownloadProgressReader(
+      ledger: store, partialsDirectory: libraryOptions.paths.partials)
+    let marks = (try? store?.marks()) ?? [:]
+    let status = { (episode: Episode) in
+      ListedStatus(
+        download: reader.status(of: episode.enclosure.url),
+        mark: marks.isEmpty ? nil : marks[EpisodeMark.key(for: episode)])
+    }
     if json {
-      EpisodeListJSON.print(podcast: resolved.feed.podcast, episodes: shown) {
-        reader.status(of: $0.enclosure.url)
-      }
+      EpisodeListJSON.print(
+        podcast: resolved.feed.podcast, episodes: episodes, indexes: indexes, status: status)
     } else {
-      let statuses = shown.map { reader.status(of: $0.enclosure.url) }
       EpisodeTable.print(
-        podcast: resolved.feed.podcast, episodes: shown, statuses: statuses,
-        total: resolved.feed.episodes.count)
+        podcast: resolved.feed.podcast, episodes: episodes, indexes: indexes,
+        statuses: indexes.map { status(episodes[$0 - 1]) }, total: episodes.count,
+        filtered: predicate != nil)
     }
   }
 
   /// Reads an existing library only: listing a feed never creates one.
-  private func progressReader() -> DownloadProgressReader {
+  private func existingStore() -> LibraryStore? {
     let paths = libraryOptions.paths
-    let store =
-      FileManager.default.fileExists(atPath: paths.database) ? try? LibraryStore(paths: paths) : nil
-    return DownloadProgressReader(ledger: store, partialsDirectory: paths.partials)
+    return FileManager.default.fileExists(atPath: paths.database)
+      ? try? LibraryStore(paths: paths) : nil
   }
 }

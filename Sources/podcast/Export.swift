@@ -14,8 +14,9 @@ struct Export: ParsableCommand {
 
   func run() throws {
     try CommandFailure.reported {
-      let subscriptions = try libraryOptions.openStore().subscriptions()
-      let document = OPML.export(subscriptions)
+      let store = try libraryOptions.openStore()
+      let subscriptions = try store.subscriptions()
+      let document = OPML.export(subscriptions, settings: try store.allSettings())
       guard let file else {
         Console.write(document, to: STDOUT_FILENO)
         return

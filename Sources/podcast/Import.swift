@@ -26,7 +26,7 @@ struct Import: ParsableCommand {
             ?? SubscriptionName.guess(fromFeed: entry.feedURL)
           try store.addSubscription(
             name: try store.availableName(basedOn: base), feedURL: entry.feedURL,
-            title: entry.title, keep: entry.keep)
+            title: entry.title, keep: entry.keep, settings: entry.settings)
           added += 1
         } catch {
           Console.error("cannot import \(entry.feedURL): \(error)")

@@ -3,7 +3,7 @@ import Foundation
 
 /// Where the library lives; accepted by every command that touches it.
 struct LibraryOptions: ParsableArguments {
-  @Option(help: "Library root (default: $PODCAST_LIBRARY or ~/Podcasts).")
+  @Option(help: "Library root (default: $PODCAST_LIBRARY, config.toml's library, or ~/Podcasts).")
   var library: String?
 
   @Option(
@@ -16,12 +16,14 @@ struct LibraryOptions: ParsableArguments {
     if let fromEnvironment = environment["PODCAST_LIBRARY"], !fromEnvironment.isEmpty {
       return fromEnvironment
     }
+    if let fromFile = Configuration.file?.libraryValue("library") { return fromFile }
     return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Podcasts").path
   }
 
   var episodesPath: String? {
     if let episodesDir { return episodesDir }
     let fromEnvironment = ProcessInfo.processInfo.environment["PODCAST_EPISODES_DIR"]
-    return fromEnvironment?.isEmpty == false ? fromEnvironment : nil
+    if fromEnvironment?.isEmpty == false { return fromEnvironment }
+    return Configuration.file?.libraryValue("episodes-dir")
   }
 }

@@ -25,6 +25,8 @@ struct PodcastCommand: AsyncParsableCommand {
       Subscriptions.self,
       Import.self,
       Export.self,
+      SetCommand.self,
+      Mark.self,
     ]
   )
 
@@ -32,7 +34,16 @@ struct PodcastCommand: AsyncParsableCommand {
     // A file-size limit (ulimit -f) must be an error we report, not a signal that kills us.
     signal(SIGXFSZ, SIG_IGN)
     signal(SIGPIPE, SIG_IGN)
-    await run(arguments: ArgumentOrder.globalOptionsMovedAfterCommand(CommandLine.arguments))
+    let arguments: [String]
+    do {
+      arguments = try Configuration.arguments(
+        ArgumentOrder.globalOptionsMovedAfterCommand(CommandLine.arguments))
+    } catch {
+      // A bad default is a bad option, whichever command is run.
+      Console.error(String(describing: error))
+      Foundation.exit(64)
+    }
+    await run(arguments: arguments)
   }
 
   static func run(arguments: [String]) async {

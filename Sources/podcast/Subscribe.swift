@@ -4,7 +4,12 @@ import PodcastKit
 
 struct Subscribe: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Follow a feed, so `podcast sync` downloads its new episodes."
+    abstract: "Follow a feed, so `podcast sync` downloads its new episodes.",
+    discussion: """
+      The filters and settings below are stored with the subscription and applied by every \
+      sync; --episodes-dir here is this subscription's own folder. Change them later with \
+      `podcast set`; `podcast subscriptions` shows them.
+      """
   )
 
   @OptionGroup var libraryOptions: LibraryOptions
@@ -17,6 +22,8 @@ struct Subscribe: AsyncParsableCommand {
 
   @Option(help: "Keep only the newest N downloaded episodes when syncing.")
   var keep: Int?
+
+  @OptionGroup var settingsOptions: SettingsOptions
 
   func validate() throws {
     if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
@@ -41,8 +48,9 @@ struct Subscribe: AsyncParsableCommand {
         title.map(SubscriptionName.slug).flatMap { $0.isEmpty ? nil : $0 }
         ?? SubscriptionName.guess(fromFeed: location)
       let chosenName = try name ?? store.availableName(basedOn: base)
+      let settings = try settingsOptions.settings(episodesDir: libraryOptions.episodesDir)
       let subscription = try store.addSubscription(
-        name: chosenName, feedURL: location, title: title, keep: keep)
+        name: chosenName, feedURL: location, title: title, keep: keep, settings: settings)
       let number = try store.subscriptions().firstIndex { $0.id == subscription.id }.map { $0 + 1 }
       Console.print(
         "Subscribed to \(title ?? location) as \"\(subscription.name)\"\(number.map { " (number \($0))" } ?? "")."

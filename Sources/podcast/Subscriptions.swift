@@ -17,17 +17,20 @@ struct Subscriptions: ParsableCommand {
       let store = try libraryOptions.openStore()
       let subscriptions = try store.subscriptions()
       let counts = try store.episodeCounts()
+      let settings = try store.allSettings()
       if json {
-        Console.print(Self.document(subscriptions, counts: counts).rendered())
+        Console.print(Self.document(subscriptions, counts: counts, settings: settings).rendered())
       } else if subscriptions.isEmpty {
         Console.print("No subscriptions yet. Add one with `podcast subscribe FEED`.")
       } else {
-        Self.table(subscriptions, counts: counts).forEach(Console.print)
+        Self.table(subscriptions, counts: counts, settings: settings).forEach(Console.print)
       }
     }
   }
 
-  static func document(_ subscriptions: [Subscription], counts: [Int64: Int]) -> JSONValue {
+  static func document(
+    _ subscriptions: [Subscription], counts: [Int64: Int], settings: [Int64: SubscriptionSettings]
+  ) -> JSONValue {
     .array(
       subscriptions.enumerated().map { offset, subscription in
         .object([
@@ -39,19 +42,28 @@ struct Subscriptions: ParsableCommand {
           ("lastChecked", .date(subscription.lastChecked)),
           ("keep", .int(subscription.keep)),
           ("lastError", .string(subscription.lastError)),
+          (
+            "settings",
+            SettingsView.json(
+              keep: subscription.keep, settings[subscription.id ?? -1] ?? SubscriptionSettings())
+          ),
         ])
       })
   }
 
-  static func table(_ subscriptions: [Subscription], counts: [Int64: Int]) -> [String] {
+  static func table(
+    _ subscriptions: [Subscription], counts: [Int64: Int], settings: [Int64: SubscriptionSettings]
+  ) -> [String] {
     let rows = subscriptions.enumerated().map { offset, subscription in
       [
         "\(offset + 1)", subscription.name, "\(counts[subscription.id ?? -1] ?? 0)",
         subscription.lastChecked.map(ISO8601.string) ?? "never",
+        SettingsView.summary(
+          keep: subscription.keep, settings[subscription.id ?? -1] ?? SubscriptionSettings()),
         subscription.title.map { "\($0)  \(subscription.feedURL)" } ?? subscription.feedURL,
       ]
     }
-    let header = ["#", "NAME", "EPISODES", "LAST CHECKED", "FEED"]
+    let header = ["#", "NAME", "EPISODES", "LAST CHECKED", "SETTINGS", "FEED"]
     let widths = (0..<header.count - 1).map { column in
       ([header] + rows).map { $0[column].count }.max() ?? 0
     }

@@ -28,6 +28,9 @@ struct Sync: AsyncParsableCommand {
 
   @OptionGroup var settings: DownloadSettings
 
+  @OptionGroup(title: "Filters (on top of each subscription's own)") var filterOptions:
+    FilterOptions
+
   @Flag(help: "Print JSON.")
   var json = false
 
@@ -57,24 +60,33 @@ struct Sync: AsyncParsableCommand {
     }
     let planner = SyncPlanner(
       store: store, loader: FeedLoader(http: context.http), namer: try settings.namer(),
-      dryRun: dryRun)
+      dryRun: dryRun, filter: try filterOptions.predicate())
     let plan = await planner.plan(subscriptions)
     for feed in plan.failedFeeds {
       if case .failed(let reason) = feed.outcome {
         Console.error("\(feed.subscription.name): \(reason)")
       }
     }
+    let batches = SyncBatch.batches(
+      plan.downloads, settings: try CommandFailure.reported { try store.allSettings() },
+      episodesFlag: libraryOptions.episodesDir, defaultEpisodes: library.paths.episodes,
+      concurrencyFlag: settings.concurrency, rateFlag: try settings.rate())
     if dryRun {
-      printDryRun(plan, library: library)
+      printDryRun(batches, quiet: quiet)
       if !plan.failedFeeds.isEmpty { throw ExitCode.failure }
       return
     }
     report(movedFeeds: plan)
-    let manager = DownloadManager(
-      episodesDirectory: library.paths.episodes, partialsDirectory: library.paths.partials,
-      http: context.http, ledger: store, options: settings.options)
-    let results = await DownloadRun(manager: manager, json: json, quiet: quiet).perform(
-      plan.downloads.map(\.job))
+    var results: [DownloadResult] = []
+    for batch in batches {
+      var options = settings.options
+      options.concurrency = batch.concurrency
+      let manager = DownloadManager(
+        episodesDirectory: batch.episodesDirectory, partialsDirectory: library.paths.partials,
+        http: context.http(limitedTo: batch.bytesPerSecond), ledger: store, options: options)
+      results += await DownloadRun(manager: manager, json: json, quiet: quiet).perform(
+        batch.downloads.map(\.job))
+    }
     let finisher = SyncFinisher(store: store)
     finisher.record(plan, results: results)
     let pruned = finisher.prune(plan.feeds.map(\.subscription))
@@ -135,21 +147,26 @@ struct Sync: AsyncParsableCommand {
     }
   }
 
-  private func printDryRun(_ plan: SyncPlan, library: OpenLibrary) {
+  private func printDryRun(_ batches: [SyncBatch], quiet: Bool) {
+    let planned = batches.flatMap { batch in
+      batch.downloads.map {
+        (job: $0.job, file: batch.episodesDirectory + "/" + $0.job.relativePath)
+      }
+    }
     if json {
-      let items = plan.downloads.map { planned -> JSONValue in
+      let items = planned.map { planned -> JSONValue in
         .object([
           ("url", .string(planned.job.url)), ("title", .string(planned.job.title)),
-          ("file", .string(library.paths.episodes + "/" + planned.job.relativePath)),
+          ("file", .string(planned.file)),
         ])
       }
       Console.print(JSONValue.object([("wouldDownload", .array(items))]).rendered())
       return
     }
-    if plan.downloads.isEmpty && !quiet { Console.print("Nothing new.") }
-    for planned in plan.downloads {
+    if planned.isEmpty && !quiet { Console.print("Nothing new.") }
+    for planned in planned {
       Console.print("would download  \(Format.singleLine(planned.job.title ?? planned.job.url))")
-      Console.print("                -> \(library.paths.episodes)/\(planned.job.relativePath)")
+      Console.print("                -> \(planned.file)")
     }
   }
 

@@ -9,6 +9,7 @@ enum LibrarySchema {
   static var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
     migrator.registerMigration("v1", migrate: createVersion1)
+    migrator.registerMigration("v2-settings", migrate: createSettings)
     return migrator
   }
 

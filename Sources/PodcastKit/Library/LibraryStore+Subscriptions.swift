@@ -84,7 +84,7 @@ extension LibraryStore {
     subscriptions.count == 1 ? subscriptions[0] : nil
   }
 
-  private static func refuseDuplicate(
+  static func refuseDuplicate(
     _ db: Database, name: String, feedURL: String, except id: Int64?
   ) throws {
     var others = Subscription.all()

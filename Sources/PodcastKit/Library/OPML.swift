@@ -4,16 +4,22 @@ import Foundation
 public struct OPMLEntry: Sendable, Equatable {
   public var title: String?
   public var feedURL: String
-  /// The subscription's name and retention, from our own export (`podcastName`, `podcastKeep`),
-  /// so an export imports into the same list; other apps' files leave them nil.
+  /// The subscription's name, retention and settings, from our own export (`podcast:name`,
+  /// `podcast:keep`, `podcast:match`...; older exports said `podcastName`, `podcastKeep`), so
+  /// an export imports into the same list; other apps' files leave them empty.
   public var name: String?
   public var keep: Int?
+  public var settings: SubscriptionSettings
 
-  public init(title: String?, feedURL: String, name: String? = nil, keep: Int? = nil) {
+  public init(
+    title: String?, feedURL: String, name: String? = nil, keep: Int? = nil,
+    settings: SubscriptionSettings = SubscriptionSettings()
+  ) {
     self.title = title
     self.feedURL = feedURL
     self.name = name
     self.keep = keep
+    self.settings = settings
   }
 }
 
@@ -38,10 +44,13 @@ public enum OPML {
   }
 
   /// An OPML 2.0 document listing the subscriptions, as other apps import it.
-  public static func export(_ subscriptions: [Subscription], created: Date = Date()) -> String {
+  public static func export(
+    _ subscriptions: [Subscription], settings: [Int64: SubscriptionSettings] = [:],
+    created: Date = Date()
+  ) -> String {
     var lines = [
       #"<?xml version="1.0" encoding="UTF-8"?>"#,
-      #"<opml version="2.0">"#,
+      #"<opml version="2.0" xmlns:podcast="\#(OPMLSettings.namespace)">"#,
       "  <head>",
       "    <title>podcast subscriptions</title>",
       "    <dateCreated>\(rfc822(created))</dateCreated>",
@@ -50,10 +59,13 @@ public enum OPML {
     ]
     for subscription in subscriptions {
       let text = escaped(subscription.title ?? subscription.name)
-      // OPML 2.0 lets outlines carry extra attributes; other apps ignore these two.
-      let keep = subscription.keep.map { #" podcastKeep="\#($0)""# } ?? ""
+      // OPML 2.0 lets outlines carry attributes in other namespaces; other apps ignore them.
+      let own = OPMLSettings.attributes(
+        name: subscription.name, keep: subscription.keep,
+        settings: subscription.id.flatMap { settings[$0] } ?? SubscriptionSettings()
+      ).map { #" \#($0.0)="\#(escaped($0.1))""# }.joined()
       lines.append(
-        #"    <outline type="rss" text="\#(text)" title="\#(text)" xmlUrl="\#(escaped(subscription.feedURL))" podcastName="\#(escaped(subscription.name))"\#(keep)/>"#
+        #"    <outline type="rss" text="\#(text)" title="\#(text)" xmlUrl="\#(escaped(subscription.feedURL))"\#(own)/>"#
       )
     }
     lines += ["  </body>", "</opml>", ""]
@@ -69,12 +81,15 @@ public enum OPML {
     let title = [lowered["title"], lowered["text"]]
       .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }
       .first { !$0.isEmpty }
-    let name = lowered["podcastname"]?.trimmingCharacters(in: .whitespacesAndNewlines)
+    let name = (lowered["name"] ?? lowered["podcastname"])?
+      .trimmingCharacters(in: .whitespacesAndNewlines)
     return OPMLEntry(
       title: title, feedURL: url,
       // All digits would read as a subscription number, so such a name is not taken.
       name: name.flatMap { $0.isEmpty || $0.allSatisfy(\.isNumber) ? nil : $0 },
-      keep: lowered["podcastkeep"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil })
+      keep: (lowered["keep"] ?? lowered["podcastkeep"]).flatMap { Int($0) }
+        .flatMap { $0 > 0 ? $0 : nil },
+      settings: OPMLSettings.settings(from: lowered))
   }
 
   /// Attribute text: the five XML escapes, and line breaks kept as character references

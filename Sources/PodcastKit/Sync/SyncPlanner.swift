@@ -8,12 +8,18 @@ public struct SyncPlanner: Sendable {
   private let loader: FeedLoader
   private let namer: FileNamer
   private let dryRun: Bool
+  /// The run's own filter (`sync --match ...`), on top of each subscription's.
+  private let filter: EpisodePredicate?
 
-  public init(store: LibraryStore, loader: FeedLoader, namer: FileNamer, dryRun: Bool) {
+  public init(
+    store: LibraryStore, loader: FeedLoader, namer: FileNamer, dryRun: Bool,
+    filter: EpisodePredicate? = nil
+  ) {
     self.store = store
     self.loader = loader
     self.namer = namer
     self.dryRun = dryRun
+    self.filter = filter
   }
 
   /// Refreshes every subscription, `concurrency` feeds at a time; one failing never stops the
@@ -46,21 +52,22 @@ public struct SyncPlanner: Sendable {
     var subscription = original
     var plan = SyncPlan()
     do {
+      let rules = try rules(for: subscription)
       switch try await fetch(subscription) {
       case .notModified:
         plan.feeds.append(.init(subscription: subscription, outcome: .unchanged))
-        plan.downloads = try unfinishedDownloads(of: subscription, feed: nil)
+        plan.downloads = try unfinishedDownloads(of: subscription, feed: nil, rules: rules)
       case .fetched(let feed, _, let newValidators, let movedTo):
         let movedFrom = move(
           &subscription, redirectedTo: movedTo, newFeedURL: feed.podcast.newFeedURL)
         subscription.etag = movedFrom == nil ? newValidators.etag : nil
         subscription.lastModified = movedFrom == nil ? newValidators.lastModified : nil
         if subscription.title == nil { subscription.title = feed.podcast.title }
-        let fresh = try newEpisodes(in: feed, for: subscription)
+        let fresh = try newEpisodes(in: feed, for: subscription, rules: rules)
         let freshURLs = Set(fresh.map(\.job.url))
         plan.downloads =
           try fresh
-          + unfinishedDownloads(of: subscription, feed: feed).filter {
+          + unfinishedDownloads(of: subscription, feed: feed, rules: rules).filter {
             !freshURLs.contains($0.job.url)
           }
         let outcome: SyncPlan.FeedOutcome =
@@ -76,6 +83,13 @@ public struct SyncPlanner: Sendable {
     }
     if !dryRun { try? store.updateSubscription(subscription) }
     return plan
+  }
+
+  private func rules(for subscription: Subscription) throws -> SyncRules {
+    let settings = try subscription.id.map { try store.settings(subscriptionId: $0) }
+    return try SyncRules(
+      runFilter: filter, settings: settings ?? SubscriptionSettings(), marks: try store.marks(),
+      defaultNamer: namer)
   }
 
   /// A conditional GET for feeds on the web; local feed files are simply read.
@@ -99,10 +113,12 @@ public struct SyncPlanner: Sendable {
     return old
   }
 
-  /// Episodes never seen before. On a subscription's first sync only the newest is wanted, so
-  /// subscribing to a 700-episode feed does not fetch 700 files.
-  private func newEpisodes(in feed: Feed, for subscription: Subscription) throws -> [SyncPlan
-    .PlannedDownload]
+  /// Episodes never seen before that pass the filters and are not marked. On a subscription's
+  /// first sync only the newest is wanted (or what its `--first` policy says), so subscribing
+  /// to a 700-episode feed does not fetch 700 files. Filtered-out episodes are still recorded
+  /// as seen: a later change of filter applies to what is published after it.
+  private func newEpisodes(in feed: Feed, for subscription: Subscription, rules: SyncRules) throws
+    -> [SyncPlan.PlannedDownload]
   {
     guard let id = subscription.id else { return [] }
     let seen = feed.episodes.map {
@@ -115,11 +131,14 @@ public struct SyncPlanner: Sendable {
       var planned: [SyncPlan.PlannedDownload] = []
       for (offset, episode) in feed.episodes.enumerated() where addedKeys.contains(seen[offset].key)
       {
-        if subscription.lastChecked == nil && offset > 0 { break }
+        guard rules.wants(episode, key: seen[offset].key) else { continue }
+        if subscription.lastChecked == nil, let first = rules.firstCount, planned.count >= first {
+          break
+        }
         planned.append(
           self.plannedDownload(
             episode, podcast: feed.podcast, index: offset + 1, subscription: subscription,
-            key: seen[offset].key))
+            key: seen[offset].key, namer: rules.namer))
       }
       return planned
     }
@@ -144,8 +163,8 @@ public struct SyncPlanner: Sendable {
   }
 
   /// Downloads an earlier sync wanted but did not finish (failed, interrupted, killed).
-  private func unfinishedDownloads(of subscription: Subscription, feed: Feed?) throws -> [SyncPlan
-    .PlannedDownload]
+  private func unfinishedDownloads(of subscription: Subscription, feed: Feed?, rules: SyncRules)
+    throws -> [SyncPlan.PlannedDownload]
   {
     guard let id = subscription.id else { return [] }
     let pending = Set(
@@ -154,7 +173,9 @@ public struct SyncPlanner: Sendable {
     let podcast = feed?.podcast ?? Podcast(title: subscription.title, feedURL: subscription.feedURL)
     return try store.seenEpisodes(subscriptionId: id).compactMap {
       seen -> SyncPlan.PlannedDownload? in
-      guard seen.downloadedFile == nil, let url = seen.enclosureURL, pending.contains(url) else {
+      guard seen.downloadedFile == nil, let url = seen.enclosureURL, pending.contains(url),
+        rules.marks[seen.key] == nil
+      else {
         return nil
       }
       let index = feed?.episodes.firstIndex { $0.enclosure.url == url }
@@ -165,12 +186,13 @@ public struct SyncPlanner: Sendable {
           enclosure: Enclosure(url: url))
       return plannedDownload(
         episode, podcast: podcast, index: (index ?? 0) + 1, subscription: subscription,
-        key: seen.key)
+        key: seen.key, namer: rules.namer)
     }
   }
 
   private func plannedDownload(
-    _ episode: Episode, podcast: Podcast, index: Int, subscription: Subscription, key: String
+    _ episode: Episode, podcast: Podcast, index: Int, subscription: Subscription, key: String,
+    namer: FileNamer
   ) -> SyncPlan.PlannedDownload {
     var podcast = podcast
     if podcast.title == nil { podcast.title = subscription.title ?? subscription.name }

@@ -26,6 +26,8 @@ final class CurlTransfer: @unchecked Sendable {
   private var stalled = false
   /// Body bytes handed to the sink since its last flush.
   private var unflushed = false
+  /// Set while paused for the rate limit: when the engine should resume it (engine thread).
+  var resumeAt: ContinuousClock.Instant?
 
   init(request: TransferRequest, sink: TransferSink) throws {
     guard let handle = curl_easy_init() else {
@@ -72,6 +74,7 @@ final class CurlTransfer: @unchecked Sendable {
     setString(CURLOPT_USERAGENT, PodcastKit.userAgent)
     if request.acceptsCompression { setString(CURLOPT_ACCEPT_ENCODING, "") }
     if request.bulk { setLong(CURLOPT_BUFFERSIZE, 512 * 1024) }
+    if let limit = options.rateLimit { setLong(CURLOPT_BUFFERSIZE, limit.bufferSize) }
     if let start = request.rangeStart, start > 0 { setString(CURLOPT_RANGE, "\(start)-") }
     podcast_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
     podcast_easy_setopt_pointer(handle, CURLOPT_PRIVATE, me)
@@ -93,6 +96,11 @@ final class CurlTransfer: @unchecked Sendable {
       headerList = curl_slist_append(headerList, line)
     }
     if headerList != nil { podcast_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList) }
+  }
+
+  /// Bytes per second this transfer may receive; the engine sets it from its `RateLimit` share.
+  func limitReceiveRate(to bytesPerSecond: Int64) {
+    podcast_easy_setopt_off(handle, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(bytesPerSecond))
   }
 
   private func setString(_ option: CURLoption, _ value: String) {
@@ -131,11 +139,27 @@ final class CurlTransfer: @unchecked Sendable {
     redirects.append((lastStatus, target))
   }
 
+  /// True when the rate limit's budget is spent: curl keeps the bytes and the engine resumes
+  /// the transfer at `resumeAt`.
+  fileprivate func mustPauseForRate() -> Bool {
+    guard let until = request.options.rateLimit?.spentUntil() else { return false }
+    resumeAt = until
+    return true
+  }
+
+  /// Called by the engine when the budget allows bytes again.
+  func resume() {
+    resumeAt = nil
+    lastActivity = .now  // a pause for the rate limit is not a stall
+    podcast_easy_unpause(handle)
+  }
+
   fileprivate func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
     lastActivity = .now
     do {
       try deliverHeadIfNeeded()
       try sink.receive(bytes)
+      request.options.rateLimit?.charge(bytes.count)
       unflushed = true
       return true
     } catch {
@@ -230,6 +254,7 @@ private let writeCallback: curl_write_callback = { data, size, count, userdata i
   let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
   let total = size * count
   guard total > 0, let data else { return total }
+  if transfer.mustPauseForRate() { return podcast_write_pause() }
   return transfer.didReceiveBody(UnsafeRawBufferPointer(start: data, count: total)) ? total : 0
 }
 

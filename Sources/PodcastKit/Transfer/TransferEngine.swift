@@ -46,10 +46,30 @@ final class TransferEngine: @unchecked Sendable {
     var stillRunning: Int32 = 0
     while true {
       takeInbox()
+      resumeDue()
       curl_multi_perform(multi, &stillRunning)
       collectFinished()
-      curl_multi_poll(multi, nil, 0, 1000, nil)
+      curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
     }
+  }
+
+  /// Resumes transfers paused for the rate limit whose time has come.
+  private func resumeDue() {
+    let now = ContinuousClock.now
+    for transfer in running.values {
+      if let at = transfer.resumeAt, at <= now { transfer.resume() }
+    }
+  }
+
+  /// Up to a second, or until the first paused transfer is due.
+  private func pollTimeout() -> Int32 {
+    let now = ContinuousClock.now
+    var timeout = Duration.seconds(1)
+    for transfer in running.values {
+      if let at = transfer.resumeAt { timeout = min(timeout, max(.zero, at - now)) }
+    }
+    let (seconds, attoseconds) = timeout.components
+    return Int32(seconds * 1_000 + attoseconds / 1_000_000_000_000_000) + 1
   }
 
   private func takeInbox() {
@@ -63,6 +83,22 @@ final class TransferEngine: @unchecked Sendable {
     }
     for transfer in work.toCancel where running[transfer.handle] != nil {
       finish(transfer, code: CURLE_ABORTED_BY_CALLBACK, cancelled: true)
+    }
+    if !work.toStart.isEmpty { rebalance() }
+  }
+
+  /// Divides each shared `RateLimit` equally among its running transfers (see `RateLimit`).
+  /// libcurl reads the limit afresh as it paces each transfer, so a changed share applies to
+  /// transfers already under way.
+  private func rebalance() {
+    var groups: [ObjectIdentifier: (limit: RateLimit, members: [CurlTransfer])] = [:]
+    for transfer in running.values {
+      guard let limit = transfer.request.options.rateLimit else { continue }
+      groups[ObjectIdentifier(limit), default: (limit, [])].members.append(transfer)
+    }
+    for (limit, members) in groups.values {
+      let share = max(1, limit.bytesPerSecond / Int64(members.count))
+      for transfer in members { transfer.limitReceiveRate(to: share) }
     }
   }
 
@@ -79,6 +115,7 @@ final class TransferEngine: @unchecked Sendable {
   private func finish(_ transfer: CurlTransfer, code: CURLcode, cancelled: Bool) {
     curl_multi_remove_handle(multi, transfer.handle)
     running[transfer.handle] = nil
+    if transfer.request.options.rateLimit != nil { rebalance() }
     transfer.didComplete(code: code, cancelled: cancelled)
   }
 }

@@ -9,6 +9,8 @@ public struct TransferOptions: Sendable, Equatable {
   public var stallTimeout: Int = 30
   /// Redirects followed at most.
   public var maxRedirects: Int = 10
+  /// Shared bandwidth budget for every transfer made with these options; nil is unlimited.
+  public var rateLimit: RateLimit? = nil
 
   public init(connectTimeout: Int = 20, stallTimeout: Int = 30, maxRedirects: Int = 10) {
     self.connectTimeout = connectTimeout

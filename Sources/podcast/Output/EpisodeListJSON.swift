@@ -5,8 +5,10 @@ import PodcastKit
 enum EpisodeListJSON {
   /// Streams the document to stdout, one episode at a time; `status` is asked as each one is
   /// written, so no per-episode array is built on top of the feed.
+  /// `indexes` are the 1-based positions in `episodes` to list, so a filtered listing keeps
+  /// the feed's own numbers.
   static func print(
-    podcast: Podcast, episodes: [Episode], status: (Episode) -> EpisodeDownloadStatus
+    podcast: Podcast, episodes: [Episode], indexes: [Int], status: (Episode) -> ListedStatus
   ) {
     var writer = JSONWriter(streamingTo: STDOUT_FILENO)
     writer.open("{")
@@ -16,11 +18,12 @@ enum EpisodeListJSON {
     writer.element(first: false, indent: 2)
     writer.key("episodes")
     writer.open("[")
-    for (offset, episode) in episodes.enumerated() {
+    for (offset, index) in indexes.enumerated() {
+      let episode = episodes[index - 1]
       writer.element(first: offset == 0, indent: 4)
-      writer.write(episodeObject(episode, index: offset + 1, status: status(episode)), indent: 4)
+      writer.write(episodeObject(episode, index: index, status: status(episode)), indent: 4)
     }
-    writer.close("]", empty: episodes.isEmpty, indent: 2)
+    writer.close("]", empty: indexes.isEmpty, indent: 2)
     writer.close("}", empty: false, indent: 0)
     writer.finish()
   }
@@ -37,7 +40,7 @@ enum EpisodeListJSON {
     ])
   }
 
-  static func episodeObject(_ episode: Episode, index: Int, status: EpisodeDownloadStatus)
+  static func episodeObject(_ episode: Episode, index: Int, status: ListedStatus)
     -> JSONValue
   {
     .object([
@@ -77,13 +80,12 @@ enum EpisodeListJSON {
           .object([("url", .string($0.url)), ("type", .string($0.type))])
         } ?? .null
       ),
-      ("state", .string(status.state.rawValue)),
+      ("state", .string(status.state)),
       (
         "progress",
-        status.state == .downloaded
-          ? .int(1) : status.progress == 0 ? .int(0) : .double(status.progress)
+        status.progress == 1 ? .int(1) : status.progress == 0 ? .int(0) : .double(status.progress)
       ),
-      ("file", .string(status.file)),
+      ("file", .string(status.download.file)),
     ])
   }
 }

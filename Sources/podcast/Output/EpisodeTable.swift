@@ -4,13 +4,14 @@ import PodcastKit
 /// The `episodes` listing on a terminal or in a pipe.
 enum EpisodeTable {
   static func print(
-    podcast: Podcast, episodes: [Episode], statuses: [EpisodeDownloadStatus], total: Int
+    podcast: Podcast, episodes: [Episode], indexes: [Int], statuses: [ListedStatus],
+    total: Int, filtered: Bool
   ) {
     let heading = [podcast.title, podcast.author.map { "by \($0)" }].compactMap { $0 }.joined(
       separator: " ")
     if !heading.isEmpty { Console.print(heading) }
-    guard !episodes.isEmpty else {
-      Console.print("No episodes.")
+    guard !indexes.isEmpty else {
+      Console.print(filtered ? "No episodes match." : "No episodes.")
       return
     }
     var table = Table(columns: [
@@ -21,9 +22,10 @@ enum EpisodeTable {
       .init(title: "STATE"),
       .init(title: "TITLE", flexible: true),
     ])
-    for (offset, episode) in episodes.enumerated() {
+    for (offset, index) in indexes.enumerated() {
+      let episode = episodes[index - 1]
       table.rows.append([
-        String(offset + 1), Format.day(episode.published), Format.duration(episode.duration),
+        String(index), Format.day(episode.published), Format.duration(episode.duration),
         Format.bytes(episode.enclosure.length), label(statuses[offset]),
         Format.singleLine(episode.title),
       ])
@@ -31,18 +33,21 @@ enum EpisodeTable {
     for line in table.render(width: Console.isTerminal ? Console.width : 100_000) {
       Console.print(line)
     }
-    if episodes.count < total {
-      Console.print("(\(total - episodes.count) older episodes not shown)")
+    if filtered {
+      Console.print("(\(indexes.count) of \(total) episodes shown)")
+    } else if indexes.count < total {
+      Console.print("(\(total - indexes.count) older episodes not shown)")
     }
   }
 
-  private static func label(_ status: EpisodeDownloadStatus) -> String {
+  private static func label(_ status: ListedStatus) -> String {
     switch status.state {
-    case .new: return "new"
-    case .downloaded: return "done"
-    case .partial:
+    case "downloaded": return "done"
+    case "skipped": return "skipped"
+    case "partial":
       return status.progress > 0
         ? Format.percent(status.progress).trimmingCharacters(in: .whitespaces) : "partial"
+    default: return "new"
     }
   }
 }

@@ -89,7 +89,7 @@ final class OPMLTests: XCTestCase {
     ]
     let document = OPML.export(subscriptions, created: Date(timeIntervalSince1970: 1_714_557_600))
     XCTAssertTrue(document.contains("<dateCreated>Wed, 01 May 2024 10:00:00 +0000</dateCreated>"))
-    XCTAssertTrue(document.contains(#"<opml version="2.0">"#))
+    XCTAssertTrue(document.contains(#"<opml version="2.0""#))
     XCTAssertTrue(document.contains("a.example/feed?x=1&amp;y=2"))
     XCTAssertEqual(
       try OPML.parse(Data(document.utf8)),
@@ -98,5 +98,26 @@ final class OPMLTests: XCTestCase {
           title: "Tom & \"Jerry\" <3>", feedURL: "https://a.example/feed?x=1&y=2", name: "a"),
         OPMLEntry(title: "b-name", feedURL: "https://b.example/rss", name: "b-name", keep: 3),
       ])
+  }
+
+  func testOlderExportsAttributesStillImport() throws {
+    let entries = try OPML.parse(
+      Data(
+        #"<opml version="2.0"><body><outline type="rss" xmlUrl="https://a.example/f" podcastName="old" podcastKeep="4"/></body></opml>"#
+          .utf8))
+    XCTAssertEqual(entries.first?.name, "old")
+    XCTAssertEqual(entries.first?.keep, 4)
+  }
+
+  func testSettingsThatDoNotParseAreLeftOut() throws {
+    let entries = try OPML.parse(
+      Data(
+        #"<opml version="2.0" xmlns:podcast="urn:x"><body><outline type="rss" xmlUrl="https://a.example/f" podcast:match="(" podcast:first="some" podcast:episodeType="bonus" podcast:concurrency="2"/></body></opml>"#
+          .utf8))
+    let settings = try XCTUnwrap(entries.first?.settings)
+    XCTAssertNil(settings.filter.match)
+    XCTAssertNil(settings.first)
+    XCTAssertEqual(settings.filter.type, "bonus")
+    XCTAssertEqual(settings.concurrency, 2)
   }
 }

@@ -1,0 +1,72 @@
+import Foundation
+import GRDB
+
+/// Per-subscription settings, one JSON document per subscription.
+extension LibraryStore {
+  public func settings(subscriptionId: Int64) throws -> SubscriptionSettings {
+    try read { db in try Self.settings(db, subscriptionId: subscriptionId) }
+  }
+
+  /// Every subscription's settings, by subscription id (absent: all defaults).
+  public func allSettings() throws -> [Int64: SubscriptionSettings] {
+    try read { db in
+      var all: [Int64: SubscriptionSettings] = [:]
+      for row in try Row.fetchAll(
+        db, sql: "SELECT subscriptionId, settings FROM subscriptionSettings")
+      {
+        let id: Int64 = row["subscriptionId"]
+        all[id] = try Self.decode(row["settings"])
+      }
+      return all
+    }
+  }
+
+  public func saveSettings(_ settings: SubscriptionSettings, subscriptionId: Int64) throws {
+    try write { db in try Self.save(db, settings, subscriptionId: subscriptionId) }
+  }
+
+  /// Subscribes with settings in one transaction, so a failure leaves no half-set subscription.
+  @discardableResult
+  public func addSubscription(
+    name: String, feedURL: String, title: String?, keep: Int?, settings: SubscriptionSettings
+  ) throws -> Subscription {
+    try SubscriptionName.validate(name)
+    if let keep, keep < 1 { throw LibraryError.invalidKeep(keep) }
+    return try write { db in
+      try Self.refuseDuplicate(db, name: name, feedURL: feedURL, except: nil)
+      var subscription = Subscription(name: name, feedURL: feedURL, title: title, keep: keep)
+      try subscription.insert(db)
+      if !settings.isEmpty, let id = subscription.id {
+        try Self.save(db, settings, subscriptionId: id)
+      }
+      return subscription
+    }
+  }
+
+  private static func save(_ db: Database, _ settings: SubscriptionSettings, subscriptionId: Int64)
+    throws
+  {
+    guard try Subscription.exists(db, key: subscriptionId) else {
+      throw LibraryError.unknownSubscription(id: subscriptionId)
+    }
+    let text = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
+    try db.execute(
+      sql: """
+        INSERT INTO subscriptionSettings (subscriptionId, settings) VALUES (?, ?)
+        ON CONFLICT(subscriptionId) DO UPDATE SET settings = excluded.settings
+        """, arguments: [subscriptionId, text])
+  }
+
+  private static func settings(_ db: Database, subscriptionId: Int64) throws
+    -> SubscriptionSettings
+  {
+    let text = try String.fetchOne(
+      db, sql: "SELECT settings FROM subscriptionSettings WHERE subscriptionId = ?",
+      arguments: [subscriptionId])
+    return try text.map(decode) ?? SubscriptionSettings()
+  }
+
+  private static func decode(_ text: String) throws -> SubscriptionSettings {
+    try JSONDecoder().decode(SubscriptionSettings.self, from: Data(text.utf8))
+  }
+}

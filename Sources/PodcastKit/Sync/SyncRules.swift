@@ -1,0 +1,26 @@
+import Foundation
+
+/// What one subscription's sync takes from its feed: the run's filter and the subscription's
+/// own (an episode must pass both), its marks, its name template and its first-sync policy.
+struct SyncRules: Sendable {
+  let predicates: [EpisodePredicate]
+  let marks: [String: EpisodeMark.State]
+  let namer: FileNamer
+  /// How many episodes the first sync takes; nil is all.
+  let firstCount: Int?
+
+  init(
+    runFilter: EpisodePredicate?, settings: SubscriptionSettings,
+    marks: [String: EpisodeMark.State], defaultNamer: FileNamer, now: Date = Date()
+  ) throws {
+    predicates = [runFilter, try settings.filter.predicate(now: now)].compactMap { $0 }
+    self.marks = marks
+    namer = try settings.nameTemplate.map { try FileNamer(template: $0) } ?? defaultNamer
+    firstCount = (settings.first ?? .latest).count
+  }
+
+  /// A new episode sync should fetch: unmarked, and passing every filter.
+  func wants(_ episode: Episode, key: String) -> Bool {
+    marks[key] == nil && predicates.allSatisfy { $0.accepts(episode) }
+  }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// The config file of this run, read once before the arguments are parsed.
+enum Configuration {
+  /// Nil when there is no file (or it failed, which `main` has already reported).
+  static let file: ConfigFile? = try? ConfigFile.load(
+    environment: ProcessInfo.processInfo.environment)
+
+  /// Checks the file, then adds its defaults to the arguments: `[program, command, words...]`
+  /// becomes `[program, command, words..., defaults...]` (before a `--`, if there is one).
+  static func arguments(_ arguments: [String]) throws -> [String] {
+    _ = try ConfigFile.load(environment: ProcessInfo.processInfo.environment)
+    guard let file, arguments.count >= 2, ConfigFile.commands.contains(arguments[1]) else {
+      return arguments
+    }
+    let given = Array(arguments.dropFirst(2))
+    if given.contains("--help") || given.contains("-h") { return arguments }
+    let defaults = file.arguments(for: arguments[1], given: given.prefix { $0 != "--" }.map { $0 })
+    guard !defaults.isEmpty else { return arguments }
+    var words = arguments
+    words.insert(contentsOf: defaults, at: words.firstIndex(of: "--") ?? words.count)
+    return words
+  }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// The part of TOML a config file needs: `# comments`, `[section]` headers, and
+/// `key = value` lines whose value is a string ("basic" or 'literal'), an integer or a boolean.
+///
+/// Why not TOMLKit: LebJe/TOMLKit 0.6.0 builds here (18 s in a scratch package), but it gives a
+/// position only for syntax errors, not for keys and values, and a bad key or value must be
+/// reported as `file:line: key`. This reader keeps every entry's line.
+struct TOMLSubset {
+  enum Value: Equatable {
+    case string(String)
+    case integer(Int)
+    case boolean(Bool)
+  }
+
+  struct Entry {
+    /// Nil for keys before the first `[section]`.
+    var section: String?
+    var key: String
+    var value: Value
+    var line: Int
+  }
+
+  struct SyntaxError: Error {
+    var line: Int
+    var reason: String
+  }
+
+  let entries: [Entry]
+
+  init(parsing text: String) throws {
+    var entries: [Entry] = []
+    var section: String?
+    for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+    {
+      let line = offset + 1
+      let content = Self.withoutComment(Substring(raw)).trimmingCharacters(in: .whitespaces)
+      if content.isEmpty { continue }
+      if content.hasPrefix("[") {
+        guard content.hasSuffix("]"), !content.hasPrefix("[[") else {
+          throw SyntaxError(line: line, reason: "a section header is [name]")
+        }
+        let name = content.dropFirst().dropLast().trimmingCharacters(in: .whitespaces)
+        guard Self.isBareKey(name) else {
+          throw SyntaxError(line: line, reason: "\"\(name)\" is not a section name")
+        }
+        section = name
+        continue
+      }
+      guard let equals = content.firstIndex(of: "=") else {
+        throw SyntaxError(line: line, reason: "expected key = value")
+      }
+      let key = content[..<equals].trimmingCharacters(in: .whitespaces)
+      guard Self.isBareKey(key) else {
+        throw SyntaxError(line: line, reason: "\"\(key)\" is not a key")
+      }
+      let text = content[content.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+      guard let value = Self.value(text) else {
+        throw SyntaxError(
+          line: line, reason: "\(key): the value must be a \"string\", an integer, true or false")
+      }
+      if entries.contains(where: { $0.section == section && $0.key == key }) {
+        throw SyntaxError(line: line, reason: "\(key) is set twice")
+      }
+      entries.append(Entry(section: section, key: key, value: value, line: line))
+    }
+    self.entries = entries
+  }
+
+  private static func isBareKey(_ text: String) -> Bool {
+    !text.isEmpty
+      && text.unicodeScalars.allSatisfy {
+        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+          || $0 == "-" || $0 == "_"
+      }
+  }
+
+  /// The line up to a `#` that is not inside a string.
+  private static func withoutComment(_ line: Substring) -> Substring {
+    var quote: Character?
+    var escaped = false
+    for index in line.indices {
+      let character = line[index]
+      if let open = quote {
+        if escaped {
+          escaped = false
+        } else if character == "\\" && open == "\"" {
+          escaped = true
+        } else if character == open {
+          quote = nil
+        }
+      } else if character == "\"" || character == "'" {
+        quote = character
+      } else if character == "#" {
+        return line[..<index]
+      }
+    }
+    return line
+  }
+
+  private static func value(_ text: String) -> Value? {
+    if text == "true" { return .boolean(true) }
+    if text == "false" { return .boolean(false) }
+    if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") {
+      let inner = text.dropFirst().dropLast()
+      return inner.contains("'") ? nil : .string(String(inner))
+    }
+    if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") {
+      return basicString(text.dropFirst().dropLast()).map { .string($0) }
+    }
+    let digits = text.replacingOccurrences(of: "_", with: "")
+    return Int(digits).map { .integer($0) }
+  }
+
+  private static func basicString(_ inner: Substring) -> String? {
+    var out = ""
+    var iterator = inner.makeIterator()
+    while let character = iterator.next() {
+      if character == "\"" { return nil }
+      guard character == "\\" else {
+        out.append(character)
+        continue
+      }
+      switch iterator.next() {
+      case "\"": out.append("\"")
+      case "\\": out.append("\\")
+      case "n": out.append("\n")
+      case "t": out.append("\t")
+      case "u":
+        let hex = String((0..<4).compactMap { _ in iterator.next() })
+        guard hex.count == 4, let code = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(code)
+        else { return nil }
+        out.unicodeScalars.append(scalar)
+      default: return nil
+      }
+    }
+    return out
+  }
+}

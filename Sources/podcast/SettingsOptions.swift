@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import PodcastKit
+
+/// A subscription's own settings, as `subscribe` and `set` take them. `--keep` and
+/// `--episodes-dir` are read by the commands themselves (they already had those flags).
+struct SettingsOptions: ParsableArguments {
+  @OptionGroup(title: "Filters") var filterOptions: FilterOptions
+
+  @Option(
+    help: "File name template for this subscription's episodes (see `podcast download --help`).")
+  var nameTemplate: String?
+
+  @Option(help: "Downloads at once for this subscription.")
+  var concurrency: Int?
+
+  @Option(help: "Bandwidth for this subscription's downloads, in bytes per second (500k, 2M).")
+  var limitRate: String?
+
+  @Option(help: "What the first sync takes: latest (default), N newest, all or none.")
+  var first: String?
+
+  @Flag(help: "Do not tag this subscription's files (stored; tagging is not built yet).")
+  var noTags = false
+
+  func validate() throws {
+    if let concurrency, !(1...32).contains(concurrency) {
+      throw ValidationError("--concurrency must be from 1 to 32")
+    }
+    do {
+      _ = try settings(episodesDir: nil)
+    } catch let error as ValidationError {
+      throw error
+    } catch {
+      throw ValidationError(String(describing: error))
+    }
+  }
+
+  /// The settings given on the command line; nil fields were not given.
+  func settings(episodesDir: String?) throws -> SubscriptionSettings {
+    var settings = SubscriptionSettings()
+    settings.filter = try filterOptions.filter()
+    if let nameTemplate {
+      _ = try FileNamer(template: nameTemplate)
+      settings.nameTemplate = nameTemplate
+    }
+    settings.episodesDir = episodesDir.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+    settings.concurrency = concurrency
+    settings.limitRate = try limitRate.map { try TransferRate.bytesPerSecond($0) }
+    settings.first = try first.map(FirstSyncPolicy.init(parsing:))
+    if noTags { settings.tags = false }
+    return settings
+  }
+}

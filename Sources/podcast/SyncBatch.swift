@@ -1,0 +1,44 @@
+import Foundation
+import PodcastKit
+
+/// Downloads of one sync that share a destination, a concurrency and a bandwidth budget.
+/// Subscriptions with their own `--episodes-dir`, `--concurrency` or `--limit-rate` get their
+/// own batch; batches run one after another, so each budget holds for its whole batch.
+struct SyncBatch {
+  var episodesDirectory: String
+  var concurrency: Int
+  var bytesPerSecond: Int64?
+  var downloads: [SyncPlan.PlannedDownload] = []
+
+  /// Precedence: `--episodes-dir` on the command line beats the subscription's folder (it is
+  /// where this run was told to put things); the subscription's own concurrency beats the
+  /// run's, as its name template does (`SyncRules`), so a default from config.toml never
+  /// overrides a setting made for one subscription; for bandwidth the lower of the run's and
+  /// the subscription's applies.
+  static func batches(
+    _ downloads: [SyncPlan.PlannedDownload], settings: [Int64: SubscriptionSettings],
+    episodesFlag: String?, defaultEpisodes: String, concurrencyFlag: Int?, rateFlag: Int64?
+  ) -> [SyncBatch] {
+    var batches: [SyncBatch] = []
+    for planned in downloads {
+      let own = settings[planned.subscriptionId] ?? SubscriptionSettings()
+      let rate = [rateFlag, own.limitRate].compactMap { $0 }.min()
+      let batch = SyncBatch(
+        episodesDirectory: episodesFlag.map { URL(fileURLWithPath: $0).path }
+          ?? own.episodesDir ?? defaultEpisodes,
+        concurrency: own.concurrency ?? concurrencyFlag ?? 4, bytesPerSecond: rate)
+      if let index = batches.firstIndex(where: { $0.sameKind(as: batch) }) {
+        batches[index].downloads.append(planned)
+      } else {
+        batches.append(batch)
+        batches[batches.count - 1].downloads.append(planned)
+      }
+    }
+    return batches
+  }
+
+  private func sameKind(as other: SyncBatch) -> Bool {
+    episodesDirectory == other.episodesDirectory && concurrency == other.concurrency
+      && bytesPerSecond == other.bytesPerSecond
+  }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import XCTest
+
+@testable import PodcastKit
+
+/// The words filters and settings take: durations, dates and ages, rates, first-sync policies.
+final class FilterValueTests: XCTestCase {
+  func testDurations() throws {
+    XCTAssertEqual(try DurationText.seconds("10m", option: "--min-duration"), 600)
+    XCTAssertEqual(try DurationText.seconds("1h30m", option: "--min-duration"), 5_400)
+    XCTAssertEqual(try DurationText.seconds("45s", option: "--min-duration"), 45)
+    XCTAssertEqual(try DurationText.seconds("1:30:00", option: "--min-duration"), 5_400)
+    XCTAssertEqual(try DurationText.seconds("90:00", option: "--min-duration"), 5_400)
+    for bad in ["10", "", "m", "1h30", "ten", "1:x", "-5m"] {
+      XCTAssertThrowsError(try DurationText.seconds(bad, option: "--min-duration"), bad)
+    }
+    XCTAssertEqual(DurationText.text(5_400), "1h30m")
+    XCTAssertEqual(try DurationText.seconds(DurationText.text(3_725), option: "x"), 3_725)
+  }
+
+  func testDatesAndAges() throws {
+    let now = Date(timeIntervalSince1970: 1_715_335_200)
+    XCTAssertEqual(
+      try DateBound.resolve("2024-05-01", option: "--since", now: now),
+      Date(timeIntervalSince1970: 1_714_521_600))
+    XCTAssertEqual(
+      try DateBound.resolve("30d", option: "--since", now: now),
+      now.addingTimeInterval(-30 * 86_400))
+    XCTAssertEqual(
+      try DateBound.resolve("2w", option: "--since", now: now),
+      now.addingTimeInterval(-14 * 86_400))
+    XCTAssertEqual(
+      try DateBound.resolve("2024-05-01T10:00:00Z", option: "--since", now: now),
+      Date(timeIntervalSince1970: 1_714_557_600))
+    for bad in ["2024-13-01", "2024-02-30", "yesterday", "30", "d", "-3d"] {
+      XCTAssertThrowsError(try DateBound.resolve(bad, option: "--since", now: now), bad)
+    }
+  }
+
+  func testRatesReadAsCurlDoes() throws {
+    XCTAssertEqual(try TransferRate.bytesPerSecond("500k"), 512_000)
+    XCTAssertEqual(try TransferRate.bytesPerSecond("2M"), 2_097_152)
+    XCTAssertEqual(try TransferRate.bytesPerSecond("1.5m"), 1_572_864)
+    XCTAssertEqual(try TransferRate.bytesPerSecond("100000"), 100_000)
+    for bad in ["", "k", "fast", "-1k", "0", "1e3", "nan"] {
+      XCTAssertThrowsError(try TransferRate.bytesPerSecond(bad), bad)
+    }
+    XCTAssertEqual(TransferRate.text(512_000), "500k")
+    XCTAssertEqual(TransferRate.text(1_000), "1000")
+  }
+
+  func testFirstSyncPolicies() throws {
+    XCTAssertEqual(try FirstSyncPolicy(parsing: "latest").count, 1)
+    XCTAssertEqual(try FirstSyncPolicy(parsing: "5").count, 5)
+    XCTAssertNil(try FirstSyncPolicy(parsing: "all").count)
+    XCTAssertEqual(try FirstSyncPolicy(parsing: "none").count, 0)
+    XCTAssertEqual(try FirstSyncPolicy(parsing: "0"), FirstSyncPolicy.none)
+    XCTAssertThrowsError(try FirstSyncPolicy(parsing: "-2"))
+    XCTAssertThrowsError(try FirstSyncPolicy(parsing: "some"))
+  }
+
+  func testAPredicateNeedsWhatItTests() throws {
+    let undated = Episode(title: "Full: x", enclosure: Enclosure(url: "https://a.example/1.mp3"))
+    XCTAssertFalse(try EpisodeFilter(since: "2020-01-01").predicate().accepts(undated))
+    XCTAssertFalse(try EpisodeFilter(minDuration: 60).predicate().accepts(undated))
+    XCTAssertTrue(try EpisodeFilter(match: "^FULL").predicate().accepts(undated))
+    XCTAssertTrue(try EpisodeFilter(type: "full").predicate().accepts(undated), "no type is full")
+    XCTAssertFalse(try EpisodeFilter(type: "bonus").predicate().accepts(undated))
+  }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import LoopbackServer
+import XCTest
+
+/// `config.toml`: defaults for the library and any option; flags beat the environment, which
+/// beats the file; a bad key or value is one line naming the file, the line and the key.
+final class ConfigFileTests: LibraryTestCase {
+  private var configDirectory: String { binary.library + "/xdg" }
+  private var configPath: String { configDirectory + "/podcast/config.toml" }
+
+  private func writeConfig(_ text: String) throws {
+    try FileManager.default.createDirectory(
+      atPath: configDirectory + "/podcast", withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: configPath))
+    binary.environment["XDG_CONFIG_HOME"] = configDirectory
+  }
+
+  private func indexes(_ result: PodcastBinary.Result) throws -> [Int] {
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let document = try XCTUnwrap(try result.json() as? [String: Any])
+    return try XCTUnwrap(document["episodes"] as? [[String: Any]]).compactMap {
+      $0["index"] as? Int
+    }
+  }
+
+  func testFileDefaultsApplyAndFlagsAndEnvironmentBeatThem() throws {
+    let feedURL = MixedFeed().serve(on: server)
+    let fileLibrary = binary.library + "/from-file"
+    try writeConfig(
+      """
+      # defaults for every command
+      library = "\(fileLibrary)"
+      match = '^full'   # titles only
+
+      [episodes]
+      limit = 2
+      """)
+    XCTAssertEqual(try indexes(try podcast("episodes", feedURL, "--json")), [1, 4])
+    XCTAssertEqual(
+      try indexes(try podcast("episodes", feedURL, "--json", "--match", "storm")), [6, 7],
+      "a flag beats the file")
+
+    // The environment (PODCAST_LIBRARY, set by the test harness) beats the file's library...
+    XCTAssertEqual(try podcast("subscribe", feedURL, "--name", "mixed").status, 0)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: fileLibrary + "/.podcast"))
+    // ...and without it the file's library is used.
+    binary.environment["PODCAST_LIBRARY"] = nil
+    let listed = try podcast("subscriptions", "--json")
+    XCTAssertEqual(listed.status, 0, listed.stderr)
+    XCTAssertEqual((try listed.json() as? [Any])?.count, 0, "a new, empty library")
+    XCTAssertEqual(try podcast("subscribe", feedURL, "--name", "mixed").status, 0)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: fileLibrary + "/.podcast"))
+  }
+
+  func testABadKeyOrValueIsOneLineNamingTheFileLineAndKey() throws {
+    for (text, line, key) in [
+      ("library = \"/tmp/x\"\n\ncolour = \"red\"\n", 3, "colour"),
+      ("[sync]\nlimit-rate = \"fast\"\n", 2, "limit-rate"),
+      ("concurrency = 0\n", 1, "concurrency"),
+      ("[episodes]\nconcurrency = 2\n", 2, "concurrency"),
+      ("match = \"(\"\n", 1, "match"),
+    ] {
+      try writeConfig(text)
+      let result = try podcast("subscriptions")
+      XCTAssertEqual(result.status, 64, "\(text): \(result.stderr)")
+      XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
+      XCTAssertTrue(
+        result.stderr.contains("\(configPath):\(line): \(key):"), "\(text): \(result.stderr)")
+    }
+    try writeConfig("match = \"unclosed\n")
+    let syntax = try podcast("subscriptions")
+    XCTAssertEqual(syntax.status, 64)
+    XCTAssertTrue(syntax.stderr.contains("\(configPath):1:"), syntax.stderr)
+  }
+}
