@@ -159,6 +159,17 @@ final class RealWorldFeedTests: XCTestCase {
       })
   }
 
+  func testASubscriptionToAFeedFileListsByName() throws {
+    let path = podcast.library + "/saved.xml"
+    try FeedFixture.rss(
+      title: "On Disk", episodes: FeedFixture.episodes(2, size: 10), base: "https://cdn.example"
+    ).write(toFile: path, atomically: true, encoding: .utf8)
+    XCTAssertEqual(try podcast.run(["subscribe", path, "--name", "disk"]).status, 0)
+    let result = try podcast.run(["episodes", "disk"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertTrue(result.stdout.hasPrefix("On Disk"), result.stdout)
+  }
+
   func testEveryCommandTakesLibraryBeforeItsName() throws {
     server.set(
       "/search", .text(#"{"resultCount":0,"results":[]}"#, contentType: "application/json"))

@@ -30,15 +30,21 @@ public struct FeedResolver: Sendable {
   public func resolve(_ text: String) async throws -> ResolvedFeed {
     switch try FeedSource.classify(text) {
     case .file(let path):
-      let feed = try loader.load(file: path)
-      return ResolvedFeed(feed: feed, location: path, validators: Validators())
+      return try load(path)
     case .url(let url):
       return try await fetch(url)
     case .applePodcasts(let id):
       return try await fetch(try await applePodcastsFeedURL(id))
     case .subscription(let name):
-      return try await fetch(try subscriptionFeedURL(name))
+      // A subscription may point at a feed file on disk as well as at a URL.
+      let location = try subscriptionFeedURL(name)
+      if case .file(let path) = try FeedSource.classify(location) { return try load(path) }
+      return try await fetch(location)
     }
+  }
+
+  private func load(_ path: String) throws -> ResolvedFeed {
+    ResolvedFeed(feed: try loader.load(file: path), location: path, validators: Validators())
   }
 
   private func fetch(_ url: String) async throws -> ResolvedFeed {
