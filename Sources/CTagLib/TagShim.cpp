@@ -33,8 +33,10 @@ public:
 };
 
 void silenceTagLib() {
+  // A function-local static: installed once, thread-safely, before the first TagLib call.
   static SilentListener listener;
-  setDebugListener(&listener);
+  static const bool installed = (setDebugListener(&listener), true);
+  (void)installed;
 }
 
 bool has(const char *text) { return text != nullptr && text[0] != '\0'; }

@@ -54,7 +54,8 @@ public struct ChapterMark: Sendable, Equatable {
     switch error {
     case DecodingError.keyNotFound(let key, _): return "no \"\(key.stringValue)\""
     case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-      let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+      let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(
+        separator: ".")
       return "\"\(path)\" has the wrong type"
     default: return "not valid JSON"
     }
