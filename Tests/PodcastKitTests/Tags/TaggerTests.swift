@@ -127,6 +127,44 @@ final class TaggerTests: XCTestCase {
     XCTAssertEqual(tags["title"] as? String, "Episode 7: Tones")
   }
 
+  func testAStreamableM4AKeepsItsAudioWhenTheTagMovesIt() throws {
+    // Most podcast M4As put moov before mdat: a bigger tag moves the audio, and every chunk
+    // offset in the sample tables must move with it.
+    let path = try fixtures.tone("episode.m4a", codec: "aac", extra: ["-movflags", "+faststart"])
+    let mediaBefore = try AudioFixtures.mp4MediaData(path)
+    let packetsBefore = try AudioFixtures.audioPacketsMD5(path)
+    let cover = try XCTUnwrap(CoverImage(data: try fixtures.picture("cover.jpg")))
+
+    let result = try Tagger().tag(
+      fileAt: path, as: FormatHint(), with: episodeTags(), cover: cover)
+
+    XCTAssertEqual(result, .tagged(.mp4))
+    XCTAssertEqual(try AudioFixtures.mp4MediaData(path), mediaBefore)
+    XCTAssertEqual(try AudioFixtures.audioPacketsMD5(path), packetsBefore)
+    let fields = try TagReader.fields(ofFileAt: path)
+    XCTAssertEqual(fields.filter { $0.key == "MP4:covr:13" }.map(\.value), [cover.data])  // 13: JPEG
+  }
+
+  func testAnID3v23TagBecomesV24AndAnID3v1TagIsKept() throws {
+    let path = try fixtures.tone(
+      "episode.mp3", codec: "libmp3lame",
+      extra: [
+        "-id3v2_version", "3", "-write_id3v1", "1", "-metadata", "title=Publisher Title",
+        "-metadata",
+        "composer=Publisher Composer",
+      ])
+    let tailBefore = try AudioFixtures.mp3Frames(path)
+    XCTAssertEqual(tailBefore.suffix(128).prefix(3), Data("TAG".utf8), "fixture has no ID3v1")
+
+    _ = try Tagger().tag(fileAt: path, as: FormatHint(), with: episodeTags(), cover: nil)
+
+    let fields = try TagReader.fields(ofFileAt: path)
+    XCTAssertEqual(values(fields, "ID3v2:version"), ["4"])
+    XCTAssertEqual(values(fields, "ID3v2:TCOM"), ["Publisher Composer"])
+    XCTAssertEqual(values(fields, "ID3v2:TIT2"), ["Episode 7: Tones"])
+    XCTAssertEqual(try AudioFixtures.mp3Frames(path), tailBefore)
+  }
+
   func testOpusGetsXiphCommentsAndAPictureBlock() throws {
     try assertXiphTagged("episode.opus", codec: "libopus", as: .opus)
   }
