@@ -19,6 +19,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <mutex>
 #include <string>
 
 using namespace TagLib;
@@ -38,6 +39,10 @@ void silenceTagLib() {
   static const bool installed = (setDebugListener(&listener), true);
   (void)installed;
 }
+
+// TagLib 1.x promises no thread safety and keeps process-wide state (the frame factory, the
+// debug listener); tagging takes milliseconds, so concurrent downloads simply take turns.
+std::mutex tagLibLock;
 
 bool has(const char *text) { return text != nullptr && text[0] != '\0'; }
 
@@ -331,6 +336,7 @@ extern "C" podcast_tag_status podcast_tag_write(const char *path, podcast_tag_fo
                                                 const podcast_tags *tags) {
   if (path == nullptr || tags == nullptr) return PODCAST_TAG_CANNOT_OPEN;
   try {
+    std::lock_guard<std::mutex> lock(tagLibLock);
     silenceTagLib();
     switch (format) {
       case PODCAST_TAG_FORMAT_MPEG: return writeMPEG(path, *tags);
@@ -348,6 +354,7 @@ extern "C" podcast_tag_status podcast_tag_read(const char *path, podcast_tag_for
                                                podcast_tag_field_fn field, void *context) {
   if (path == nullptr || field == nullptr) return PODCAST_TAG_CANNOT_OPEN;
   try {
+    std::lock_guard<std::mutex> lock(tagLibLock);
     silenceTagLib();
     Sink sink{field, context};
     switch (format) {

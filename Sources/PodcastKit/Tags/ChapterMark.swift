@@ -20,7 +20,8 @@ public struct ChapterMark: Sendable, Equatable {
   /// The chapters of a Podcasting 2.0 chapters file (`{"version": …, "chapters": [{"startTime":
   /// 0, "title": "Intro", "endTime": …}]}`), in time order. Chapters marked `"toc": false` are
   /// hidden by the spec and left out; a chapter without `endTime` lasts until the next one
-  /// starts, the last one until `duration` (seconds) or the end of the audio.
+  /// starts, the last one until `duration` (seconds) or, when nil, the end of the audio as the
+  /// tagger measures it (better than a feed's rounded or stale `itunes:duration`).
   public static func parse(json: Data, duration: Int? = nil) throws(TagError) -> [ChapterMark] {
     let document: Document
     do {

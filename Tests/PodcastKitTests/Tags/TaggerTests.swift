@@ -238,6 +238,27 @@ final class TaggerTests: XCTestCase {
       fields.filter { $0.key.hasPrefix("ID3v2:APIC") || $0.key.hasPrefix("ID3v2:CHAP") }.isEmpty)
   }
 
+  func testFilesTaggedFromSeveralThreadsAtOnceEachGetTheirOwnTags() throws {
+    let paths = try (0..<4).map { try fixtures.tone("episode\($0).mp3", codec: "libmp3lame") }
+    let results = Results()
+    let base = episodeTags()
+    DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+      var tags = base
+      tags.title = "Episode \(index)"
+      tags.number = index + 1
+      let result = Result {
+        try Tagger().tag(fileAt: paths[index], as: FormatHint(), with: tags, cover: nil)
+      }
+      results.set(index, result)
+    }
+    for (index, path) in paths.enumerated() {
+      XCTAssertEqual(try results.get(index)?.get(), .tagged(.mp3))
+      let fields = try TagReader.fields(ofFileAt: path)
+      XCTAssertEqual(values(fields, "ID3v2:TIT2"), ["Episode \(index)"])
+      XCTAssertEqual(values(fields, "ID3v2:TRCK"), ["\(index + 1)"])
+    }
+  }
+
   func testWAVIsLeftExactlyAsServed() throws {
     let path = try fixtures.tone("episode.wav", codec: "pcm_s16le")
     let before = try bytes(path)
@@ -295,5 +316,19 @@ final class TaggerTests: XCTestCase {
     ) { error in
       XCTAssertEqual(error as? TagError, .cannotOpen(path: path, format: .mp4))
     }
+  }
+}
+
+/// Results gathered from `concurrentPerform`, one slot per iteration.
+private final class Results: @unchecked Sendable {
+  private let lock = NSLock()
+  private var results: [Int: Result<TagResult, any Error>] = [:]
+
+  func set(_ index: Int, _ result: Result<TagResult, any Error>) {
+    lock.withLock { results[index] = result }
+  }
+
+  func get(_ index: Int) -> Result<TagResult, any Error>? {
+    lock.withLock { results[index] }
   }
 }
