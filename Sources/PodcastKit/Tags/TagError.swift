@@ -6,6 +6,16 @@ public enum TagError: Error, Equatable, CustomStringConvertible {
   case failed(path: String, format: AudioFormat)
   case badChapters(reason: String)
 
+  /// Whether the file is exactly as it was before: then the download can still finish, as
+  /// served, with this as a note. When false, TagLib may have stopped halfway through
+  /// rewriting it, and the partial must be downloaded again.
+  public var leftFileUntouched: Bool {
+    switch self {
+    case .unreadable, .cannotOpen, .badChapters: return true
+    case .cannotSave, .failed: return false
+    }
+  }
+
   public var description: String {
     switch self {
     case .unreadable(let path, let reason):

@@ -315,7 +315,9 @@ final class TaggerTests: XCTestCase {
       try Tagger().tag(fileAt: path, as: FormatHint(), with: episodeTags(), cover: nil)
     ) { error in
       XCTAssertEqual(error as? TagError, .cannotOpen(path: path, format: .mp4))
+      XCTAssertEqual((error as? TagError)?.leftFileUntouched, true)
     }
+    XCTAssertEqual(try bytes(path), Data(ftyp))
   }
 }
 
