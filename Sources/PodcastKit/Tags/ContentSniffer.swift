@@ -9,8 +9,9 @@ enum ContentSniffer {
     case other(String?)
   }
 
-  /// How far past an ID3v2 tag an MP3's first frame may start (encoders pad with zeros).
-  private static let frameSearchWindow = 4096
+  /// How much zero padding past an ID3v2 tag's declared size is looked through (some
+  /// taggers pad beyond it).
+  private static let paddingWindow = 4096
 
   static func kind(ofFileAt path: String) throws(TagError) -> Kind {
     let handle: FileHandle
@@ -27,12 +28,20 @@ enum ContentSniffer {
         return isMPEGFrame(head, at: 0) ? .audio(.mp3) : .other(nil)
       }
       try handle.seek(toOffset: UInt64(tagEnd))
-      let afterTag = [UInt8](try handle.read(upToCount: frameSearchWindow) ?? Data())
-      let found = afterTag.indices.contains { isMPEGFrame(afterTag, at: $0) }
-      return found ? .audio(.mp3) : .other(nil)
+      return kind(afterID3v2: [UInt8](try handle.read(upToCount: paddingWindow) ?? Data()))
     } catch {
       throw .unreadable(path: path, reason: reason(error))
     }
+  }
+
+  /// What follows an ID3v2 tag: MP3 frames, or another format an ID3 tag was put in front of
+  /// (AAC and FLAC files often carry one). Only zero padding may come between tag and audio;
+  /// searching further would find frame-like bytes inside AAC data half the time.
+  static func kind(afterID3v2 bytes: [UInt8]) -> Kind {
+    let audio = Array(bytes.drop { $0 == 0 })
+    if isMPEGFrame(audio, at: 0) { return .audio(.mp3) }
+    if case .other(let name) = kind(ofHead: audio) { return .other(name) }
+    return .other(nil)
   }
 
   /// The kinds that the first bytes alone settle.
