@@ -221,6 +221,34 @@ void fillXiph(Ogg::XiphComment *tag, const podcast_tags &tags) {
   }
 }
 
+// "00:01:02.345", the time form of the Ogg chapter convention.
+String chapterTime(uint32_t ms) {
+  char text[32];
+  snprintf(text, sizeof text, "%02u:%02u:%02u.%03u", ms / 3600000, ms / 60000 % 60,
+           ms / 1000 % 60, ms % 1000);
+  return String(text);
+}
+
+// The Vorbis-comment chapter convention (CHAPTER001=00:00:00.000, CHAPTER001NAME=Intro) that
+// ffmpeg, and so mpv and Jellyfin, read from Ogg files. It has no end times: a chapter ends
+// where the next begins.
+void setXiphChapters(Ogg::XiphComment *tag, const podcast_tags &tags) {
+  if (tags.chapters == nullptr || tags.chapter_count == 0) return;
+  StringList old;
+  const Ogg::FieldListMap &fields = tag->fieldListMap();
+  for (auto it = fields.begin(); it != fields.end(); ++it) {
+    if (it->first.startsWith("CHAPTER")) old.append(it->first);
+  }
+  for (const auto &key : old) tag->removeFields(key);
+  for (size_t i = 0; i < tags.chapter_count; i++) {
+    char key[32];
+    snprintf(key, sizeof key, "CHAPTER%03zu", i + 1);
+    tag->addField(key, chapterTime(tags.chapters[i].start_ms), true);
+    if (has(tags.chapters[i].title))
+      tag->addField(String(key) + "NAME", utf8(tags.chapters[i].title), true);
+  }
+}
+
 template <typename OggFile>
 podcast_tag_status writeOgg(const char *path, const podcast_tags &tags) {
   OggFile file(path, false);
@@ -228,6 +256,7 @@ podcast_tag_status writeOgg(const char *path, const podcast_tags &tags) {
   Ogg::XiphComment *tag = file.tag();
   if (tag == nullptr) return PODCAST_TAG_CANNOT_OPEN;
   fillXiph(tag, tags);
+  setXiphChapters(tag, tags);
   return file.save() ? PODCAST_TAG_OK : PODCAST_TAG_CANNOT_SAVE;
 }
 

@@ -54,6 +54,7 @@ typedef struct {
   const uint8_t *cover;
   size_t cover_length;
   const char *cover_mime;
+  /// ID3 CHAP/CTOC frames for MPEG, CHAPTERnnn comments for Ogg; TagLib has none for MP4.
   const podcast_tag_chapter *chapters;
   size_t chapter_count;
 } podcast_tags;

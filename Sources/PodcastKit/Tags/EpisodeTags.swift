@@ -17,7 +17,8 @@ public struct EpisodeTags: Sendable, Equatable {
   public var genre: String
   /// The show notes as plain text, written as the comment.
   public var comment: String?
-  /// Written as ID3 CHAP/CTOC frames (MP3 only).
+  /// Written as ID3 CHAP/CTOC frames (MP3) and CHAPTERnnn comments (Ogg); TagLib writes no
+  /// MP4 chapters.
   public var chapters: [ChapterMark]
 
   public init(

@@ -42,7 +42,7 @@ public struct Tagger: Sendable {
   ) -> podcast_tag_status {
     let strings = CStringPool()
     let chapters =
-      format == .mp3
+      format != .mp4
       ? tags.chapters.prefix(ChapterMark.limit).map {
         podcast_tag_chapter(start_ms: $0.start, end_ms: $0.end ?? 0, title: strings.copy($0.title))
       } : []

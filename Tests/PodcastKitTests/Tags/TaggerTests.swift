@@ -178,8 +178,13 @@ final class TaggerTests: XCTestCase {
     let packetsBefore = try AudioFixtures.audioPacketsMD5(path)
     let cover = try XCTUnwrap(CoverImage(data: try fixtures.picture("cover.jpg")))
 
+    let chapters = [
+      ChapterMark(start: 0, end: 1000, title: "Intro"), ChapterMark(start: 1250, title: "Tone"),
+    ]
+
     let result = try Tagger().tag(
-      fileAt: path, as: FormatHint(mimeType: "audio/ogg"), with: episodeTags(), cover: cover)
+      fileAt: path, as: FormatHint(mimeType: "audio/ogg"), with: episodeTags(chapters: chapters),
+      cover: cover)
 
     XCTAssertEqual(result, .tagged(format))
     let fields = try TagReader.fields(ofFileAt: path)
@@ -194,7 +199,16 @@ final class TaggerTests: XCTestCase {
     XCTAssertEqual(values(fields, "Xiph:COMMENT"), ["All about 440 Hz.\nAnd “quotes” & ünïcödé."])
     XCTAssertEqual(
       fields.filter { $0.key == "Xiph:PICTURE:3:image/jpeg" }.map(\.value), [cover.data])
+    XCTAssertEqual(values(fields, "Xiph:CHAPTER001"), ["00:00:00.000"])
+    XCTAssertEqual(values(fields, "Xiph:CHAPTER001NAME"), ["Intro"])
+    XCTAssertEqual(values(fields, "Xiph:CHAPTER002"), ["00:00:01.250"])
+    XCTAssertEqual(values(fields, "Xiph:CHAPTER002NAME"), ["Tone"])
     XCTAssertEqual(try AudioFixtures.audioPacketsMD5(path), packetsBefore)
+    // ffmpeg (and so mpv and Jellyfin) turns those comments into chapters.
+    let probed = try XCTUnwrap(try AudioFixtures.probe(path)["chapters"] as? [[String: Any]])
+    XCTAssertEqual(probed.compactMap { $0["start_time"] as? String }, ["0.000000", "1.250000"])
+    XCTAssertEqual(
+      probed.compactMap { ($0["tags"] as? [String: Any])?["title"] as? String }, ["Intro", "Tone"])
   }
 
   func testTaggingAgainReplacesOurFieldsAndKeepsThePublishersOthers() throws {
