@@ -53,8 +53,12 @@ ByteVector coverBytes(const podcast_tags &tags) {
                     static_cast<unsigned int>(tags.cover_length));
 }
 
+// An ID3v2.4 frame holds at most 2^28 - 1 bytes; no real cover comes near it.
+const size_t maximumCoverLength = (1u << 28) - 1024;
+
 bool hasCover(const podcast_tags &tags) {
-  return tags.cover != nullptr && tags.cover_length > 0 && has(tags.cover_mime);
+  return tags.cover != nullptr && tags.cover_length > 0 &&
+         tags.cover_length < maximumCoverLength && has(tags.cover_mime);
 }
 
 // MARK: ID3v2 (MP3)

@@ -12,6 +12,7 @@ enum ContentSniffer {
   /// How much zero padding past an ID3v2 tag's declared size is looked through (some
   /// taggers pad beyond it).
   private static let paddingWindow = 4096
+  private static let maximumStackedTags = 4
 
   static func kind(ofFileAt path: String) throws(TagError) -> Kind {
     let handle: FileHandle
@@ -24,21 +25,31 @@ enum ContentSniffer {
     do {
       let head = [UInt8](try handle.read(upToCount: 512) ?? Data())
       if let kind = kind(ofHead: head) { return kind }
-      guard let tagEnd = id3v2End(head) else {
+      guard id3v2End(head) != nil else {
         return isMPEGFrame(head, at: 0) ? .audio(.mp3) : .other(nil)
       }
-      try handle.seek(toOffset: UInt64(tagEnd))
-      return kind(afterID3v2: [UInt8](try handle.read(upToCount: paddingWindow) ?? Data()))
+      // Ad-insertion services stack a second ID3 tag behind the first now and then.
+      var offset = 0
+      var bytes = head
+      for _ in 0..<maximumStackedTags {
+        guard let length = id3v2End(bytes) else { return kind(afterID3v2: bytes) }
+        offset += length
+        try handle.seek(toOffset: UInt64(offset))
+        let next = [UInt8](try handle.read(upToCount: paddingWindow) ?? Data())
+        let padding = next.prefix { $0 == 0 }.count
+        offset += padding
+        bytes = Array(next.dropFirst(padding))
+      }
+      return .other(nil)
     } catch {
       throw .unreadable(path: path, reason: reason(error))
     }
   }
 
-  /// What follows an ID3v2 tag: MP3 frames, or another format an ID3 tag was put in front of
-  /// (AAC and FLAC files often carry one). Only zero padding may come between tag and audio;
-  /// searching further would find frame-like bytes inside AAC data half the time.
-  static func kind(afterID3v2 bytes: [UInt8]) -> Kind {
-    let audio = Array(bytes.drop { $0 == 0 })
+  /// What follows an ID3v2 tag and its zero padding: MP3 frames, or another format an ID3 tag
+  /// was put in front of (AAC and FLAC files often carry one). Nothing else may come between
+  /// tag and audio: searching on would find frame-like bytes inside AAC data half the time.
+  static func kind(afterID3v2 audio: [UInt8]) -> Kind {
     if isMPEGFrame(audio, at: 0) { return .audio(.mp3) }
     if case .other(let name) = kind(ofHead: audio) { return .other(name) }
     return .other(nil)

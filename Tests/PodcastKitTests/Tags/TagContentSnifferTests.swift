@@ -25,6 +25,8 @@ final class TagContentSnifferTests: XCTestCase {
     XCTAssertEqual(try kind(mpegFrame), .audio(.mp3))
     XCTAssertEqual(try kind(id3() + mpegFrame), .audio(.mp3))
     XCTAssertEqual(try kind(id3(padding: 300) + mpegFrame), .audio(.mp3))
+    XCTAssertEqual(try kind(id3() + id3(padding: 5) + mpegFrame), .audio(.mp3))
+    XCTAssertEqual(try kind(Array(repeating: id3(), count: 5).joined() + mpegFrame), .other(nil))
   }
 
   func testAnID3TagInFrontOfAnotherFormatDoesNotMakeItMP3() throws {
