@@ -117,7 +117,8 @@ final class TaggerTests: XCTestCase {
     XCTAssertEqual(values(fields, "MP4:disk"), ["2/0"])
     XCTAssertEqual(values(fields, "MP4:©cmt"), ["All about 440 Hz.\nAnd “quotes” & ünïcödé."])
     XCTAssertEqual(values(fields, "MP4:desc"), ["All about 440 Hz.\nAnd “quotes” & ünïcödé."])
-    XCTAssertEqual(fields.filter { $0.key == "MP4:covr:14" }.map(\.value), [cover.data])  // 14: PNG
+    // 14: the MP4 cover type for PNG.
+    XCTAssertEqual(fields.filter { $0.key == "MP4:covr:14" }.map(\.value), [cover.data])
     XCTAssertFalse(mediaBefore.isEmpty)
     XCTAssertEqual(try AudioFixtures.mp4MediaData(path), mediaBefore)
     // The chunk offsets must follow the moved audio, or a player reads the wrong bytes.
@@ -142,7 +143,8 @@ final class TaggerTests: XCTestCase {
     XCTAssertEqual(try AudioFixtures.mp4MediaData(path), mediaBefore)
     XCTAssertEqual(try AudioFixtures.audioPacketsMD5(path), packetsBefore)
     let fields = try TagReader.fields(ofFileAt: path)
-    XCTAssertEqual(fields.filter { $0.key == "MP4:covr:13" }.map(\.value), [cover.data])  // 13: JPEG
+    // 13: the MP4 cover type for JPEG.
+    XCTAssertEqual(fields.filter { $0.key == "MP4:covr:13" }.map(\.value), [cover.data])
   }
 
   func testAnID3v23TagBecomesV24AndAnID3v1TagIsKept() throws {
