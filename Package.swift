@@ -24,11 +24,20 @@ let package = Package(
       pkgConfig: "libxml-2.0",
       providers: [.apt(["libxml2-dev"])]
     ),
+    // TagLib for episode tags: the system library supplies the headers and -ltag through
+    // pkg-config; CTagLib is the C++ shim with a C interface, used only by PodcastKit/Tags.
+    .systemLibrary(
+      name: "CTagLibSystem",
+      pkgConfig: "taglib",
+      providers: [.apt(["libtag1-dev"])]
+    ),
+    .target(name: "CTagLib", dependencies: ["CTagLibSystem"]),
     .target(
       name: "PodcastKit",
       dependencies: [
         "CCurl",
         "CLibXML2",
+        "CTagLib",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
