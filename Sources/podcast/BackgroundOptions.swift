@@ -23,7 +23,10 @@ struct BackgroundOptions: ParsableArguments {
   /// and returns its pid. The parent exits at once; the child survives the shell closing.
   func detach(logDirectory: String) throws -> Int32 {
     let log = logDirectory + "/background.log"
-    FileManager.default.createFile(atPath: log, contents: nil)
+    // 0600: the log repeats the command line, which may hold a private feed's URL.
+    let descriptor = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw BackgroundError.cannotLog(log) }
+    close(descriptor)
     guard let output = FileHandle(forWritingAtPath: log) else {
       throw BackgroundError.cannotLog(log)
     }

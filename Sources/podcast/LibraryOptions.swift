@@ -17,7 +17,14 @@ struct LibraryOptions: ParsableArguments {
       return fromEnvironment
     }
     if let fromFile = Configuration.file?.libraryValue("library") { return fromFile }
-    return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Podcasts").path
+    return Self.homeDirectory + "/Podcasts"
+  }
+
+  /// `$HOME` as every Unix tool reads it; the password database only when it is unset
+  /// (Foundation's `homeDirectoryForCurrentUser` ignores `$HOME`).
+  static var homeDirectory: String {
+    if let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty { return home }
+    return FileManager.default.homeDirectoryForCurrentUser.path
   }
 
   var episodesPath: String? {

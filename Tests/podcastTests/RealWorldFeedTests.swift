@@ -170,6 +170,21 @@ final class RealWorldFeedTests: XCTestCase {
     XCTAssertTrue(result.stdout.hasPrefix("On Disk"), result.stdout)
   }
 
+  func testTheDefaultLibraryIsUnderHOME() throws {
+    let feed = serveFeed(enclosureAttribute: server.url("/media/home.mp3"))
+    server.set(
+      "/media/home.mp3", .data(FeedFixture.bytes(4000, seed: 3), contentType: "audio/mpeg"))
+    var binary = podcast!
+    binary.environment["PODCAST_LIBRARY"] = nil
+    binary.environment["HOME"] = podcast.library + "/home"
+    let result = try binary.run(["download", feed, "1"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertTrue(
+      FileManager.default.fileExists(
+        atPath: podcast.library + "/home/Podcasts/Episodes/Tracked Show"),
+      result.stdout)
+  }
+
   func testEveryCommandTakesLibraryBeforeItsName() throws {
     server.set(
       "/search", .text(#"{"resultCount":0,"results":[]}"#, contentType: "application/json"))

@@ -43,11 +43,13 @@ public struct FileNamer: Sendable {
     let components = template.split(separator: "/", omittingEmptySubsequences: true).map {
       Self.expand(String($0), values: values)
     }
-    let safe = components.enumerated().map { offset, component in
+    // A folder whose placeholders have no value ({season} of an unnumbered show) is left out
+    // rather than becoming a folder named "_".
+    let safe = components.enumerated().compactMap { offset, component -> String? in
       let isFile = offset == components.count - 1
-      return isFile
-        ? Self.sanitizeFileName(component, ext: values["ext"] ?? "")
-        : Self.sanitize(component, fallback: "_")
+      if isFile { return Self.sanitizeFileName(component, ext: values["ext"] ?? "") }
+      let folder = Self.sanitize(component, fallback: "")
+      return folder.isEmpty ? nil : folder
     }
     return ([Self.folderName(for: podcast)] + safe).joined(separator: "/")
   }

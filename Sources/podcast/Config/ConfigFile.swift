@@ -41,9 +41,7 @@ struct ConfigFile {
     if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
       return xdg + "/podcast/config.toml"
     }
-    let home =
-      environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
-      ?? FileManager.default.homeDirectoryForCurrentUser.path
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? LibraryOptions.homeDirectory
     return home + "/.config/podcast/config.toml"
   }
 
@@ -120,7 +118,7 @@ struct ConfigFile {
 
   private static func expandingTilde(_ path: String) -> String {
     path == "~" || path.hasPrefix("~/")
-      ? FileManager.default.homeDirectoryForCurrentUser.path + path.dropFirst() : path
+      ? LibraryOptions.homeDirectory + path.dropFirst() : path
   }
 
   private init(path: String, entries: [TOMLSubset.Entry]) {

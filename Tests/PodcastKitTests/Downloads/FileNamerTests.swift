@@ -65,6 +65,17 @@ final class FileNamerTests: XCTestCase {
       "The Show/S2/7 T (3) [media] g1.mp3")
   }
 
+  func testAFolderWithoutAValueIsLeftOut() throws {
+    let namer = try FileNamer(template: "{season}/{number} {title}.{ext}")
+    var unnumbered = episode("T")
+    unnumbered.season = nil
+    XCTAssertEqual(
+      namer.relativePath(for: unnumbered, podcast: show, index: 1), "The Show/7 T.mp3",
+      "no folder named _")
+    XCTAssertEqual(
+      namer.relativePath(for: episode("T"), podcast: show, index: 1), "The Show/2/7 T.mp3")
+  }
+
   func testBadTemplatesAreRejected() {
     XCTAssertThrowsError(try FileNamer(template: "{nope}.{ext}"))
     XCTAssertThrowsError(try FileNamer(template: "{title"))
