@@ -38,12 +38,18 @@ soak: deps
 	$(SWIFT) build --build-tests
 	PODCAST_SOAK_ROUNDS=$(SOAK_ROUNDS) $(SWIFT) test --skip-build --filter CrashResumeTests
 
-install: build
-	install -d "$(DESTDIR)$(PREFIX)/bin"
-	install -m 755 "$$($(SWIFT) build $(RELEASE) --show-bin-path)/podcast" "$(DESTDIR)$(PREFIX)/bin/podcast"
+# Stripped (the symbols are a third of the file) and with a man page generated from the
+# command definitions by swift-argument-parser's generate-manual plugin. The plugin builds the
+# tool its own way first, so the release build runs after it and is what gets installed.
+install: deps
+	$(SWIFT) package generate-manual >/dev/null
+	$(SWIFT) build $(RELEASE) --product podcast
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1"
+	install -m 755 -s "$$($(SWIFT) build $(RELEASE) --show-bin-path)/podcast" "$(DESTDIR)$(PREFIX)/bin/podcast"
+	install -m 644 .build/plugins/GenerateManual/outputs/podcast/podcast.1 "$(DESTDIR)$(PREFIX)/share/man/man1/podcast.1"
 
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/podcast"
+	rm -f "$(DESTDIR)$(PREFIX)/bin/podcast" "$(DESTDIR)$(PREFIX)/share/man/man1/podcast.1"
 
 # The debug build: shared with `make test`, and twice as quick to build from scratch.
 demo: deps

@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
   name: "podcast",
-  platforms: [.macOS(.v15)],
   products: [
     .library(name: "PodcastKit", targets: ["PodcastKit"]),
     .executable(name: "podcast", targets: ["podcast"]),

@@ -53,3 +53,6 @@ grep -m1 '^GET /audio/episode-8.wav' "$work/server.log" | sed 's/^/  /'
 printf '\nFiles under %s:\n' "$PODCAST_LIBRARY/Episodes"
 find "$PODCAST_LIBRARY/Episodes" -type f | sed "s|$PODCAST_LIBRARY/Episodes/|  |"
 printf '\nThe demo library stays in %s; remove it with make clean.\n' "$work"
+printf 'This was the debug build at %s/podcast.\n' "$bin"
+printf 'To put podcast on your PATH: sudo make install (or: PREFIX=~/.local make install).\n'
+

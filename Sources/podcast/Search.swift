@@ -8,7 +8,7 @@ struct Search: AsyncParsableCommand {
     discussion: """
       Examples:
         podcast search hardcore history
-        podcast search --country DE --limit 5 Späti
+        podcast search --country DE --limit 5 lage der nation
         podcast search cars --json
       """
   )
