@@ -20,11 +20,15 @@ struct Episodes: AsyncParsableCommand {
   @Flag(help: "Print JSON.")
   var json = false
 
+  @Flag(help: "Print private feeds' tokens and passwords instead of masking them.")
+  var showSecrets = false
+
   func validate() throws {
     if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
   }
 
   func run() async throws {
+    Console.showsSecrets = showSecrets
     let context = CommandContext(libraryOptions: libraryOptions)
     let resolved = try await context.resolveOrExit(feed)
     let episodes = resolved.feed.episodes

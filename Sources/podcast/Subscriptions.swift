@@ -12,7 +12,11 @@ struct Subscriptions: ParsableCommand {
   @Flag(help: "Print JSON.")
   var json = false
 
+  @Flag(help: "Print private feeds' tokens and passwords instead of masking them.")
+  var showSecrets = false
+
   func run() throws {
+    Console.showsSecrets = showSecrets
     try CommandFailure.reported {
       let store = try libraryOptions.openStore()
       let subscriptions = try store.subscriptions()

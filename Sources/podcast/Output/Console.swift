@@ -1,4 +1,5 @@
 import Foundation
+import PodcastKit
 
 #if canImport(Glibc)
   import Glibc
@@ -36,13 +37,22 @@ enum Console {
     return width
   }
 
+  /// Whether secrets in URLs (a private feed's token, a password) are printed as they are:
+  /// only with `--show-secrets`, set once when a command starts, before any other thread runs.
+  nonisolated(unsafe) static var showsSecrets = false
+
+  /// Text for people (tables, messages, logs): private URLs masked unless `showsSecrets`.
+  static func shown(_ text: String) -> String {
+    showsSecrets ? text : SecretMask.masked(text)
+  }
+
   static func print(_ text: String) {
-    write(text + "\n", to: STDOUT_FILENO)
+    write(shown(text) + "\n", to: STDOUT_FILENO)
   }
 
   /// One diagnostic line: `podcast: <message>`.
   static func error(_ message: String) {
-    write("podcast: \(message)\n", to: STDERR_FILENO)
+    write("podcast: \(shown(message))\n", to: STDERR_FILENO)
   }
 
   static func write(_ text: String, to descriptor: Int32) {

@@ -32,11 +32,11 @@ enum EpisodeListJSON {
     .object([
       ("title", .string(podcast.title)),
       ("author", .string(podcast.author)),
-      ("link", .string(podcast.link)),
+      ("link", .url(podcast.link)),
       ("description", .string(podcast.description)),
       ("language", .string(podcast.language)),
-      ("imageURL", .string(podcast.imageURL)),
-      ("feedURL", .string(podcast.feedURL)),
+      ("imageURL", .url(podcast.imageURL)),
+      ("feedURL", .url(podcast.feedURL)),
     ])
   }
 
@@ -52,24 +52,24 @@ enum EpisodeListJSON {
       (
         "enclosure",
         .object([
-          ("url", .string(episode.enclosure.url)),
+          ("url", .url(episode.enclosure.url)),
           ("length", .int(episode.enclosure.length)),
           ("type", .string(episode.enclosure.type)),
         ])
       ),
-      ("link", .string(episode.link)),
+      ("link", .url(episode.link)),
       ("description", episode.showNotes.map { .utf8($0.utf8) } ?? .null),
       ("season", .int(episode.season)),
       ("number", .int(episode.number)),
       ("episodeType", .string(episode.episodeType)),
       ("explicit", .bool(episode.explicit)),
-      ("imageURL", .string(episode.imageURL)),
+      ("imageURL", .url(episode.imageURL)),
       (
         "transcripts",
         .array(
           episode.transcripts.map {
             .object([
-              ("url", .string($0.url)), ("type", .string($0.type)),
+              ("url", .url($0.url)), ("type", .string($0.type)),
               ("language", .string($0.language)),
             ])
           })
@@ -77,7 +77,7 @@ enum EpisodeListJSON {
       (
         "chapters",
         episode.chapters.map {
-          .object([("url", .string($0.url)), ("type", .string($0.type))])
+          .object([("url", .url($0.url)), ("type", .string($0.type))])
         } ?? .null
       ),
       ("state", .string(status.state)),

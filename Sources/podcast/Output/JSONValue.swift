@@ -16,6 +16,10 @@ enum JSONValue: Sendable {
   case object([(String, JSONValue)])
 
   static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+  /// A URL, its secrets masked unless the user asked for them (`--show-secrets`).
+  static func url(_ value: String?) -> JSONValue {
+    value.map { .string(Console.shown($0)) } ?? .null
+  }
   static func int<T: BinaryInteger>(_ value: T?) -> JSONValue {
     value.map { .int(Int64($0)) } ?? .null
   }

@@ -1,0 +1,96 @@
+import Foundation
+import LoopbackServer
+import XCTest
+
+/// A private feed's URL is its password: it must never show in what `podcast` prints, logs or
+/// exports, unless the user asks for it.
+final class PrivateFeedTests: LibraryTestCase {
+  private let feedSecret = "FEEDSECRET3f9c"
+  private let linkSecret = "LINKSECRETa1b2"
+
+  /// A Patreon-style feed (`?auth=`) whose episodes are signed links (`token-hash=`).
+  private func servePrivateFeed() -> (feed: String, episodes: [FakeEpisode]) {
+    let episodes = FeedFixture.episodes(2, size: 3_000)
+    let items = episodes.map { episode in
+      """
+      <item><title>\(episode.title)</title><guid>\(episode.guid)</guid>
+      <pubDate>\(FeedFixture.rfc822(episode.published))</pubDate>
+      <enclosure url="\(server.url(episode.path))?token-time=1700000000&amp;token-hash=\(linkSecret)" length="\(episode.body.count)" type="audio/mpeg"/></item>
+      """
+    }
+    let rss = """
+      <rss version="2.0"><channel><title>Members Only</title>\(items.joined())</channel></rss>
+      """
+    server.set("/rss/show", .text(rss, contentType: "application/rss+xml"))
+    for episode in episodes {
+      server.set(episode.path, .data(episode.body, contentType: "audio/mpeg"))
+    }
+    return (server.url("/rss/show") + "?auth=\(feedSecret)&show=12", episodes)
+  }
+
+  func testSecretsNeverShowInOutputLogsOrExports() throws {
+    let (feed, episodes) = servePrivateFeed()
+    server.set(episodes[1].path, .status(500))  // so an error line names the signed link
+    var printed = ""
+    func run(_ arguments: String...) throws {
+      let result = try binary.run(arguments)
+      printed += result.stdout + result.stderr
+    }
+    try run("subscribe", feed, "--name", "members")
+    try run("subscriptions")
+    try run("subscriptions", "--json")
+    try run("episodes", "members")
+    try run("episodes", "members", "--json")
+    try run("download", "members", "1-2")
+    try run("download", "members", "1-2", "--json")
+    try run("sync")
+    try run("status")
+    try run("status", "--json")
+    try run("export")
+    try run("export", binary.library + "/backup.opml")
+
+    XCTAssertTrue(printed.contains("auth=…"), printed)
+    XCTAssertTrue(printed.contains("token-hash=…"), printed)
+    for secret in [feedSecret, linkSecret] {
+      XCTAssertFalse(printed.contains(secret), "\(secret) printed:\n\(printed)")
+      for file in filesContaining(secret, in: binary.library) {
+        XCTAssertTrue(
+          file.hasPrefix(binary.library + "/.podcast/library.sqlite"),
+          "\(secret) written to \(file)")
+      }
+    }
+    XCTAssertEqual(server.requests(for: episodes[0].path).first?.query?.contains(linkSecret), true)
+  }
+
+  func testShowSecretsAndIncludePrivateAreTheWayToGetThem() throws {
+    let (feed, _) = servePrivateFeed()
+    XCTAssertEqual(try binary.run(["subscribe", feed, "--name", "members"]).status, 0)
+    let listing = try binary.run(["episodes", "members", "--json", "--show-secrets"])
+    XCTAssertTrue(listing.stdout.contains("token-hash=\(linkSecret)"), listing.stdout)
+    XCTAssertTrue(
+      try binary.run(["subscriptions", "--json", "--show-secrets"]).stdout.contains(feedSecret))
+
+    let path = binary.library + "/private.opml"
+    let export = try binary.run(["export", path, "--include-private"])
+    XCTAssertEqual(export.status, 0, export.stderr)
+    XCTAssertTrue(export.stderr.contains("keep it private"), export.stderr)
+    let written = try String(contentsOfFile: path, encoding: .utf8)
+    XCTAssertTrue(written.contains(feedSecret))
+    let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+    XCTAssertEqual(mode, 0o600)
+  }
+
+  /// Every regular file under `directory` whose bytes contain `secret`.
+  private func filesContaining(_ secret: String, in directory: String) -> [String] {
+    let needle = Data(secret.utf8)
+    let enumerator = FileManager.default.enumerator(atPath: directory)
+    var found: [String] = []
+    while let relative = enumerator?.nextObject() as? String {
+      let path = directory + "/" + relative
+      if let data = FileManager.default.contents(atPath: path), data.range(of: needle) != nil {
+        found.append(path)
+      }
+    }
+    return found
+  }
+}
