@@ -15,6 +15,16 @@ struct ResponsePlan {
     bodyRange = 0..<bodySize
     closesConnection = !request.wantsKeepAlive || faults.spoilsConnection
 
+    if let required = route.requiredAuthorization, request.headers["authorization"] != required {
+      status = 401
+      bodyRange = 0..<0
+      headers = [
+        ("WWW-Authenticate", #"Basic realm="loopback""#), ("Content-Length", "0"),
+        ("Connection", closesConnection ? "close" : "keep-alive"),
+      ]
+      return
+    }
+
     headers.append(("Content-Type", contentType))
     if faults.encoding == .gzip { headers.append(("Content-Encoding", "gzip")) }
     if let etag = route.etag { headers.append(("ETag", etag)) }

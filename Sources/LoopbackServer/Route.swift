@@ -22,6 +22,8 @@ public struct Route: Sendable {
   public var etag: String?
   public var lastModified: Date?
   public var faults = Faults()
+  /// When set, a request without exactly this `Authorization` header gets 401.
+  public var requiredAuthorization: String?
   /// When not empty, the n-th request to the path gets `steps[n]` (the last one repeats);
   /// modifiers on the sequence itself are not used.
   public var steps: [Route] = []
@@ -108,6 +110,12 @@ extension Route {
   /// Answers a not-older If-Modified-Since with 304 and checks If-Range against it.
   public func withLastModified(_ date: Date) -> Route {
     changed { $0.lastModified = date }
+  }
+
+  /// Answers 401 with `WWW-Authenticate: Basic` unless the request carries these credentials.
+  public func requiringBasicAuth(user: String, password: String) -> Route {
+    let token = Data("\(user):\(password)".utf8).base64EncodedString()
+    return changed { $0.requiredAuthorization = "Basic " + token }
   }
 
   func changed(_ change: (inout Route) -> Void) -> Route {

@@ -23,10 +23,23 @@ struct Subscribe: AsyncParsableCommand {
   @Option(help: "Keep only the newest N downloaded episodes when syncing.")
   var keep: Int?
 
+  @Option(
+    help: ArgumentHelp(
+      "User name for a feed behind HTTP authentication; the password comes from PODCAST_PASSWORD, --password-file or the terminal.",
+      valueName: "NAME"))
+  var user: String?
+
+  @Option(
+    help: ArgumentHelp("File whose first line is the password (for cron).", valueName: "FILE"))
+  var passwordFile: String?
+
   @OptionGroup var settingsOptions: SettingsOptions
 
   func validate() throws {
     if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
+    if passwordFile != nil && user == nil {
+      throw ValidationError("--password-file goes with --user")
+    }
   }
 
   func run() async throws {
@@ -36,12 +49,20 @@ struct Subscribe: AsyncParsableCommand {
       )
       throw ExitCode.failure
     }
+    let credentials = try CommandFailure.reported { try self.credentials() }
+    let source = try CommandFailure.reported { try credentials.map(withCredentials) ?? feed }
     // Fetching first proves it is a feed, and gives the title to name the subscription after.
-    let resolved = try await CommandContext(libraryOptions: libraryOptions).resolveOrExit(feed)
+    let resolved = try await CommandContext(libraryOptions: libraryOptions).resolveOrExit(source)
     try CommandFailure.reported {
-      let location =
+      var location =
         resolved.location.contains("://")
         ? resolved.location : URL(fileURLWithPath: resolved.location).standardizedFileURL.path
+      // The final URL after redirects loses the userinfo; it goes back only on the same host.
+      if let credentials, FeedCredentials.of(location) == nil,
+        URL(string: location)?.host == URL(string: source)?.host
+      {
+        location = credentials.applied(to: location) ?? location
+      }
       let store = try libraryOptions.openStore()
       let title = resolved.feed.podcast.title
       let base =
@@ -56,5 +77,17 @@ struct Subscribe: AsyncParsableCommand {
         "Subscribed to \(title ?? location) as \"\(subscription.name)\"\(number.map { " (number \($0))" } ?? "")."
       )
     }
+  }
+
+  private func credentials() throws -> FeedCredentials? {
+    guard let user else { return nil }
+    return FeedCredentials(user: user, password: try PasswordSource.password(file: passwordFile))
+  }
+
+  private func withCredentials(_ credentials: FeedCredentials) throws -> String {
+    guard let url = credentials.applied(to: feed) else {
+      throw ValidationError("--user needs an http(s) feed URL, not \(feed)")
+    }
+    return url
   }
 }

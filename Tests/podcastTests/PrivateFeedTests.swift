@@ -80,6 +80,83 @@ final class PrivateFeedTests: LibraryTestCase {
     XCTAssertEqual(mode, 0o600)
   }
 
+  /// A feed behind Basic auth whose episodes live on another host (`localhost` instead of
+  /// `127.0.0.1`, a different origin), the way hosts put audio on a CDN.
+  private func serveBasicAuthFeed() throws -> (
+    feed: String, cdn: LoopbackServer, episode: FakeEpisode
+  ) {
+    let cdn = try LoopbackServer()
+    let episode = FeedFixture.episodes(1, size: 2_000)[0]
+    cdn.set(episode.path, .data(episode.body, contentType: "audio/mpeg"))
+    let cdnBase = "http://localhost:\(cdn.port)"
+    let rss = FeedFixture.rss(title: "Paid Show", episodes: [episode], base: cdnBase)
+    server.set(
+      "/paid.xml",
+      Route.text(rss, contentType: "application/rss+xml")
+        .requiringBasicAuth(user: "ada", password: "pa ss:wörd"))
+    return (server.url("/paid.xml"), cdn, episode)
+  }
+
+  func testABasicAuthFeedWorksWithUserAndPasswordAndTheCDNNeverSeesThem() throws {
+    let (feed, cdn, episode) = try serveBasicAuthFeed()
+    defer { cdn.stop() }
+    var withPassword = binary!
+    withPassword.environment["PODCAST_PASSWORD"] = "pa ss:wörd"
+    let subscribed = try withPassword.run(["subscribe", feed, "--user", "ada", "--name", "paid"])
+    XCTAssertEqual(subscribed.status, 0, subscribed.stderr)
+    XCTAssertFalse(subscribed.stdout.contains("wörd"), subscribed.stdout)
+
+    let synced = try binary.run(["sync"])  // no password in the environment: the library has it
+    XCTAssertEqual(synced.status, 0, synced.stderr)
+    assertEpisodeFiles([episode])
+    XCTAssertTrue(server.requests(for: "/paid.xml").contains { $0.header("authorization") != nil })
+    for request in cdn.requests {
+      XCTAssertNil(request.header("authorization"), "credentials leaked to another host")
+    }
+  }
+
+  func testCredentialsDoNotFollowARedirectToAnotherHost() throws {
+    let other = try LoopbackServer()
+    defer { other.stop() }
+    other.set("/feed.xml", .text("<rss><channel><title>Elsewhere</title></channel></rss>"))
+    server.set("/moved.xml", .redirect(to: "http://localhost:\(other.port)/feed.xml"))
+    let url = try XCTUnwrap(
+      FeedCredentialsURL.with(user: "ada", password: "secret", in: server.url("/moved.xml")))
+    let result = try binary.run(["episodes", url])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertNotNil(server.requests(for: "/moved.xml").first?.header("authorization"))
+    XCTAssertNil(other.requests(for: "/feed.xml").first?.header("authorization"))
+    XCTAssertEqual(other.requests(for: "/feed.xml").count, 1)
+  }
+
+  func testAWrongPasswordIsOneLineThatSaysSo() throws {
+    let (feed, cdn, _) = try serveBasicAuthFeed()
+    defer { cdn.stop() }
+    let passwordFile = binary.library + "/password"
+    try "wrong\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+    let result = try binary.run([
+      "subscribe", feed, "--user", "ada", "--password-file", passwordFile,
+    ])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
+    XCTAssertTrue(result.stderr.contains("401") && result.stderr.contains("refused"), result.stderr)
+    XCTAssertTrue(result.stderr.contains("ada:…@"), result.stderr)
+    XCTAssertFalse(result.stderr.contains("wrong"), result.stderr)
+  }
+
+  func testNetrcGivesTheCredentials() throws {
+    let (feed, cdn, _) = try serveBasicAuthFeed()
+    defer { cdn.stop() }
+    let netrc = binary.library + "/.netrc"  // HOME is the library in these tests
+    try "machine 127.0.0.1 login ada password pa ss:wörd\n"
+      .replacingOccurrences(of: "pa ss:wörd", with: "\"pa ss:wörd\"")
+      .write(toFile: netrc, atomically: true, encoding: .utf8)
+    chmod(netrc, 0o600)
+    let result = try binary.run(["episodes", feed])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertTrue(result.stdout.hasPrefix("Paid Show"), result.stdout)
+  }
+
   /// Every regular file under `directory` whose bytes contain `secret`.
   private func filesContaining(_ secret: String, in directory: String) -> [String] {
     let needle = Data(secret.utf8)
@@ -92,5 +169,15 @@ final class PrivateFeedTests: LibraryTestCase {
       }
     }
     return found
+  }
+}
+
+/// `http://user:password@host/…` for the tests.
+enum FeedCredentialsURL {
+  static func with(user: String, password: String, in url: String) -> String? {
+    var components = URLComponents(string: url)
+    components?.user = user
+    components?.password = password
+    return components?.string
   }
 }

@@ -60,6 +60,9 @@ final class CurlTransfer: @unchecked Sendable {
     setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
     setLong(CURLOPT_FOLLOWLOCATION, 1)
     setLong(CURLOPT_MAXREDIRS, options.maxRedirects)
+    // ~/.netrc for private feeds, as curl reads it; credentials in the URL win. Credentials
+    // never follow a redirect to another host: CURLOPT_UNRESTRICTED_AUTH stays off.
+    setLong(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
     setLong(CURLOPT_CONNECTTIMEOUT, options.connectTimeout)
     // libcurl's low-speed check averages over its last ~5 s, so after a burst it fires only
     // 5-6 s late; the progress callback below enforces "no data for stallTimeout seconds"

@@ -47,6 +47,11 @@ public enum TransferError: Error, Equatable, CustomStringConvertible {
       let reason = HTTPStatus.reason(status)
       var text = "\(url): HTTP \(status)" + (reason.isEmpty ? "" : " \(reason)")
       if let retryAfter { text += " (server asks to retry after \(retryAfter) s)" }
+      if status == 401 {
+        text += ": credentials are missing or were refused (a user name and password, or ~/.netrc)"
+      } else if status == 403 {
+        text += ": access refused (credentials missing or refused, or a signed link that expired)"
+      }
       return text
     case .timedOut(let url, let seconds):
       return "\(url): timed out (no data for \(seconds) s)"

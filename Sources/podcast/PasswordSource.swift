@@ -1,0 +1,58 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where `subscribe --user` gets the password: `PODCAST_PASSWORD` (cron), `--password-file`
+/// (its first line), else the terminal, typed without echo.
+enum PasswordSource {
+  static func password(file: String?) throws -> String {
+    if let file {
+      guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+        throw PasswordError.unreadable(file)
+      }
+      return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+    }
+    if let fromEnvironment = ProcessInfo.processInfo.environment["PODCAST_PASSWORD"] {
+      return fromEnvironment
+    }
+    return try fromTerminal()
+  }
+
+  /// Reads one line from /dev/tty with echo off, so the password is neither shown nor taken
+  /// from a pipe meant for something else.
+  private static func fromTerminal() throws -> String {
+    let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
+    guard tty >= 0 else { throw PasswordError.noTerminal }
+    defer { close(tty) }
+    var saved = termios()
+    guard tcgetattr(tty, &saved) == 0 else { throw PasswordError.noTerminal }
+    var quiet = saved
+    quiet.c_lflag &= ~tcflag_t(ECHO)
+    _ = tcsetattr(tty, TCSAFLUSH, &quiet)
+    defer {
+      _ = tcsetattr(tty, TCSAFLUSH, &saved)
+      _ = Glibc.write(tty, "\n", 1)
+    }
+    let prompt = "Password: "
+    _ = Glibc.write(tty, prompt, prompt.utf8.count)
+    var line: [UInt8] = []
+    var byte: UInt8 = 0
+    while read(tty, &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
+    return String(decoding: line, as: UTF8.self)
+  }
+}
+
+enum PasswordError: Error, CustomStringConvertible {
+  case unreadable(String)
+  case noTerminal
+
+  var description: String {
+    switch self {
+    case .unreadable(let file): return "cannot read the password file \(file)"
+    case .noTerminal:
+      return "no terminal to ask for the password: set PODCAST_PASSWORD or use --password-file"
+    }
+  }
+}
