@@ -4,6 +4,9 @@
 #   2. one 1 GiB download over loopback: podcast download vs curl -o
 #   3. 50 episodes of 20 MB: podcast download --all --concurrency 8 vs curl --parallel
 #   4. sync of 200 subscriptions: first run, then a run where nothing changed (all 304)
+#   5. sync at scale (BENCH_SYNC_FEEDS, default 200 2000 10000): import, cold and warm sync
+#      against curl --parallel fetching the same feeds and files (cold) or asking for them
+#      conditionally (warm), with CPU, peak memory and the growth from one size to the next
 set -euo pipefail
 bin="$1"
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -132,3 +135,64 @@ measure sync2 "$bin/podcast" sync --quiet --library "$work/lib200"
 row "first sync (200 feeds, 200 downloads)" sync1
 row "second sync (nothing changed)" sync2
 echo "  second sync: $(wall sync2) s (target < 1 s); $(find "$work/lib200/Episodes" -type f | wc -l) files after the first"
+
+echo
+syncbytes="${BENCH_SYNC_BYTES:-100000}"
+echo "5. Sync at scale: each feed has one new episode of $syncbytes bytes (BENCH_SYNC_FEEDS, BENCH_SYNC_BYTES)"
+previous=""
+for n in ${BENCH_SYNC_FEEDS:-200 2000 10000}; do
+  dir="$work/files/scale$n"
+  mkdir -p "$dir"
+  head -c "$syncbytes" /dev/urandom >"$dir/ep.mp3"
+  # Feeds of one size and one mtime share one ETag, so curl's warm run can send it to all.
+  awk -v n="$n" -v dir="$dir" 'BEGIN {
+    for (f = 1; f <= n; f++) {
+      file = sprintf("%s/feed-%06d.xml", dir, f)
+      printf "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Feed %06d</title>\n", f > file
+      for (e = 3; e >= 1; e--)
+        printf "<item><title>Episode %d of %06d</title><guid>%06d-%d</guid><pubDate>Mon, 0%d Jan 2024 00:00:00 +0000</pubDate><enclosure url=\"{{base}}/scale%d/ep.mp3?feed=%06d&amp;ep=%d\" length=\"%d\" type=\"audio/mpeg\"/></item>\n", e, f, f, e, e, n, f, e, '"$syncbytes"' > file
+      print "</channel></rss>" > file
+      close(file)
+    }
+  }'
+  touch -d '2024-01-01 00:00:00' "$dir"/feed-*.xml
+  size=$(stat -c %s "$dir/feed-000001.xml")
+  etag=$(printf '"%x-%x"' "$size" "$(date -d '2024-01-01 00:00:00' +%s)")
+  {
+    echo '<?xml version="1.0"?><opml version="2.0"><head><title>bench</title></head><body>'
+    for f in $(seq -f '%06g' 1 "$n"); do
+      printf '<outline type="rss" text="Feed %s" xmlUrl="%s/scale%s/feed-%s.xml"/>\n' "$f" "$base" "$n" "$f"
+    done
+    echo '</body></opml>'
+  } >"$work/scale$n.opml"
+  # curl's configs: every feed and its newest episode (cold), every feed asked conditionally (warm).
+  for f in $(seq -f '%06g' 1 "$n"); do
+    printf 'url = "%s/scale%s/feed-%s.xml"\noutput = "%s/curlscale/feed-%s.xml"\n' "$base" "$n" "$f" "$work" "$f"
+    printf 'url = "%s/scale%s/ep.mp3?feed=%s&ep=3"\noutput = "%s/curlscale/ep-%s.mp3"\n' "$base" "$n" "$f" "$work" "$f"
+  done >"$work/scale$n.cold.curl"
+  for f in $(seq -f '%06g' 1 "$n"); do
+    printf 'url = "%s/scale%s/feed-%s.xml"\noutput = "/dev/null"\n' "$base" "$n" "$f"
+  done >"$work/scale$n.warm.curl"
+  for name in import cold warm curlcold curlwarm; do rm -f "$work/s$n$name.runs"; done
+  for _ in $(seq "${BENCH_SYNC_ROUNDS:-1}"); do
+    rm -rf "$work/libscale" "$work/curlscale" && mkdir -p "$work/curlscale"
+    measure "s${n}curlcold" curl -sS --parallel --parallel-max 8 -K "$work/scale$n.cold.curl"
+    measure "s${n}curlwarm" curl -sS --parallel --parallel-max 8 -H "If-None-Match: $etag" -K "$work/scale$n.warm.curl"
+    measure "s${n}import" "$bin/podcast" import "$work/scale$n.opml" --library "$work/libscale"
+    measure "s${n}cold" "$bin/podcast" sync --quiet --library "$work/libscale"
+    measure "s${n}warm" "$bin/podcast" sync --quiet --library "$work/libscale"
+  done
+  for name in import cold warm curlcold curlwarm; do median "s$n$name"; done
+  echo "  $n feeds:"
+  row "curl --parallel-max 8, feeds + files" "s${n}curlcold"
+  row "curl --parallel-max 8, feeds, 304s" "s${n}curlwarm"
+  row "podcast import" "s${n}import"
+  row "podcast sync, first (cold)" "s${n}cold"
+  row "podcast sync, nothing changed (warm)" "s${n}warm"
+  echo "    cold $(ratio "$(wall "s${n}cold")" "$(wall "s${n}curlcold")")x the curl floor, warm $(ratio "$(wall "s${n}warm")" "$(wall "s${n}curlwarm")")x; $(find "$work/libscale/Episodes" -type f | wc -l) files"
+  if [ -n "$previous" ]; then
+    echo "    from $previous to $n feeds: cold x$(ratio "$(wall "s${n}cold")" "$(wall "s${previous}cold")"), warm x$(ratio "$(wall "s${n}warm")" "$(wall "s${previous}warm")"), import x$(ratio "$(wall "s${n}import")" "$(wall "s${previous}import")")"
+  fi
+  previous="$n"
+  rm -rf "$work/libscale" "$work/curlscale" "$dir"
+done
