@@ -185,6 +185,41 @@ final class RealWorldFeedTests: XCTestCase {
       result.stdout)
   }
 
+  func testALargeFeedByURLListsWhatTheSameFileDoes() throws {
+    // Over 2 MiB a fetched feed waits in a temporary file: gzipped on the wire, with a stray
+    // Windows-1252 byte and a raw & so the parser reads it a second time, repairing both.
+    var items = ""
+    for index in 0..<300 {
+      let quirk = index == 299 ? "Q&A \u{FFFD}" : "Episode"
+      items += """
+        <item><title>\(quirk) \(index)</title><guid>g\(index)</guid>
+        <description>\(String(repeating: "notes \(index) ", count: 1_000))</description>
+        <enclosure url="https://media.example.com/\(index).mp3?a=1&amp;b=2"/></item>
+        """
+    }
+    var document = Data(
+      "<rss version=\"2.0\"><channel><title>Big</title>\(items)</channel></rss>".utf8)
+    let marker = Data("\u{FFFD}".utf8)
+    if let range = document.range(of: marker) { document.replaceSubrange(range, with: [0x92]) }
+    XCTAssertGreaterThan(document.count, 2_500_000)
+    let path = podcast.library + "/big.xml"
+    try document.write(to: URL(fileURLWithPath: path))
+    server.set("/big.xml", Route.data(document, contentType: "application/rss+xml").gzipped())
+
+    func episodes(_ source: String) throws -> [[String: Any]] {
+      let result = try podcast.run(["episodes", source, "--json"])
+      XCTAssertEqual(result.status, 0, result.stderr)
+      return try XCTUnwrap((try result.json() as? [String: Any])?["episodes"] as? [[String: Any]])
+    }
+    let byURL = try episodes(server.url("/big.xml"))
+    let byFile = try episodes(path)
+    XCTAssertEqual(byURL.count, 300)
+    XCTAssertEqual(byURL.last?["title"] as? String, "Q&A \u{2019} 299")
+    XCTAssertEqual(
+      try JSONSerialization.data(withJSONObject: byURL, options: .sortedKeys),
+      try JSONSerialization.data(withJSONObject: byFile, options: .sortedKeys))
+  }
+
   func testEveryCommandTakesLibraryBeforeItsName() throws {
     server.set(
       "/search", .text(#"{"resultCount":0,"results":[]}"#, contentType: "application/json"))

@@ -334,7 +334,9 @@ final class FeedBuilder {
     case .title: item?.title = value
     case .guid:
       item?.guid = value
-      if item?.guidIsPermaLink == true { item?.permaLink = resolved(value) }
+      // Only a guid written as a web address: most guids that are permalinks by default are
+      // opaque ids ("ep-42", a UUID), which resolved against the feed URL make bogus links.
+      if item?.guidIsPermaLink == true, FeedURL.hasWebScheme(value) { item?.permaLink = value }
     case .pubDate: item?.pubDate = value
     case .fallbackTitle: item?.fallbackTitle = value
     case .publishedDate: item?.fallbackDates.append((.published, value))

@@ -28,20 +28,30 @@ public enum FeedParser {
 
   /// Parses a feed file, streaming it so memory stays flat on very large feeds.
   public static func parse(contentsOfFile path: String, baseURL: String?) throws -> Feed {
-    try parse(baseURL: baseURL, documentBytes: fileSize(path)) { consume in
-      let descriptor = open(path, O_RDONLY)
-      guard descriptor >= 0 else { throw FeedError.unreadable(path: path, reason: errnoReason()) }
-      defer { close(descriptor) }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw FeedError.unreadable(path: path, reason: errnoReason()) }
+    defer { close(descriptor) }
+    return try parse(descriptor: descriptor, name: path, baseURL: baseURL)
+  }
+
+  /// Parses the document in an open file from its start (a feed body spooled to disk);
+  /// `name` says which file in errors.
+  static func parse(descriptor: Int32, name: String, baseURL: String?) throws -> Feed {
+    var info = stat()
+    let size = fstat(descriptor, &info) == 0 && info.st_size > 0 ? Int(info.st_size) : nil
+    return try parse(baseURL: baseURL, documentBytes: size) { consume in
       let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
       defer { buffer.deallocate() }
+      var offset = 0  // pread from the start: a second pass reads the document again
       while true {
-        let count = read(descriptor, buffer.baseAddress, chunkSize)
+        let count = pread(descriptor, buffer.baseAddress, chunkSize, off_t(offset))
         if count < 0 {
           if errno == EINTR { continue }
-          throw FeedError.unreadable(path: path, reason: errnoReason())
+          throw FeedError.unreadable(path: name, reason: errnoReason())
         }
         if count == 0 { return }
         consume(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        offset += count
       }
     }
   }
@@ -197,12 +207,6 @@ public enum FeedParser {
     case (.some, nil): return true
     default: return false
     }
-  }
-
-  private static func fileSize(_ path: String) -> Int? {
-    var info = stat()
-    guard stat(path, &info) == 0, info.st_size > 0 else { return nil }
-    return Int(info.st_size)
   }
 
   private static func errnoReason() -> String {

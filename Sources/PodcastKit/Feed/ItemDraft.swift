@@ -27,7 +27,8 @@ struct ItemDraft {
   var fallbackTitle: String?
   var duration: String?
   var link: String?
-  /// An RSS guid that is a permalink (the default): the episode's page when there is no link.
+  /// An RSS guid that is a permalink (the default) and a web address: the episode's page when
+  /// there is no link.
   var guidIsPermaLink = false
   var permaLink: String?
   var contentEncoded: ShowNotes?
@@ -55,17 +56,12 @@ struct ItemDraft {
     var episode = Episode(
       guid: guid, title: title ?? fallbackTitle, published: publishedDate(),
       duration: duration.flatMap(EpisodeDuration.seconds),
-      enclosure: enclosure, link: link ?? webPermaLink,
+      enclosure: enclosure, link: link ?? permaLink,
       season: season.flatMap(positiveInt), number: episodeNumber.flatMap(positiveInt),
       episodeType: episodeType?.lowercased(), explicit: explicit.flatMap(Self.explicitFlag),
       imageURL: imageURL, transcripts: transcripts, chapters: chapters)
     episode.showNotes = contentEncoded ?? descriptionText ?? summary.map(ShowNotes.init)
     return episode
-  }
-
-  /// Only a web address counts: many guids are permalinks by default but not URLs.
-  private var webPermaLink: String? {
-    permaLink.flatMap { FeedURL.hasWebScheme($0) ? $0 : nil }
   }
 
   private func publishedDate() -> Date? {

@@ -8,7 +8,7 @@ import Synchronization
 /// A temporary file that holds the show notes of a large feed while its episodes are sorted
 /// and printed. A 20,000-episode feed carries about 60 MB of them; here they cost page cache
 /// instead of the process's memory, and the listing stays within a few tens of MB. The file
-/// is unlinked as soon as it is made, so nothing is left behind by a crash.
+/// is an `AnonymousFile`, so nothing is left behind by a crash.
 final class ShowNotesSpool: Sendable {
   private struct State {
     var buffer: [UInt8] = []
@@ -21,18 +21,8 @@ final class ShowNotesSpool: Sendable {
   private static let flushSize = 1 << 20
 
   /// nil when no temporary file can be made: the notes then stay in memory.
-  init?(directory: String = NSTemporaryDirectory()) {
-    var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString)
-    template.removeLast()
-    template += Array("podcast-notes-XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-      guard let path = buffer.baseAddress else { return -1 }
-      let descriptor = mkstemp(path)
-      // Nameless from here on: the file goes when the descriptor closes, crash or not.
-      if descriptor >= 0 { unlink(path) }
-      return descriptor
-    }
-    guard descriptor >= 0 else { return nil }
+  init?() {
+    guard let descriptor = AnonymousFile.make(prefix: "podcast-notes") else { return nil }
     self.descriptor = descriptor
   }
 
@@ -69,18 +59,9 @@ final class ShowNotesSpool: Sendable {
   }
 
   private func flush(_ state: inout State) -> Bool {
-    let fileOffset = state.flushed
-    let written = state.buffer.withUnsafeBytes { buffer -> Bool in
-      guard let base = buffer.baseAddress else { return true }
-      var offset = 0
-      while offset < buffer.count {
-        let count = pwrite(
-          descriptor, base + offset, buffer.count - offset, off_t(fileOffset + offset))
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { return false }
-        offset += count
-      }
-      return true
+    let offset = state.flushed
+    let written = state.buffer.withUnsafeBytes {
+      AnonymousFile.write(descriptor, $0, at: offset)
     }
     guard written else { return false }
     state.flushed += state.buffer.count

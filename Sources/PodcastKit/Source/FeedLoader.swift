@@ -12,17 +12,26 @@ public struct FeedLoader: Sendable {
   }
 
   private let http: HTTPClient
+  /// A larger feed waits in a temporary file while it is parsed, so fetching one by URL costs
+  /// no more memory than reading it from disk.
+  static let inMemoryFeedBytes = 2 << 20
 
   public init(http: HTTPClient = .shared) {
     self.http = http
   }
 
   public func fetch(url: String, validators: Validators? = nil) async throws -> Fetch {
-    let response = try await http.fetch(url, validators: validators)
+    let response = try await http.fetch(
+      url, validators: validators, spoolAbove: Self.inMemoryFeedBytes)
     if response.notModified { return .notModified }
     let feed: Feed
     do {
-      feed = try FeedParser.parse(response.body, baseURL: response.url)
+      if let spooled = response.spooled {
+        feed = try FeedParser.parse(
+          descriptor: spooled.descriptor, name: url, baseURL: response.url)
+      } else {
+        feed = try FeedParser.parse(response.body, baseURL: response.url)
+      }
     } catch let error as FeedError {
       throw FeedLoadError.unreadable(source: url, reason: error)
     }

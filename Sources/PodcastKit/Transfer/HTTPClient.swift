@@ -15,14 +15,19 @@ public final class HTTPClient: Sendable {
 
   /// GETs `url` into memory. Sends `validators` for a conditional GET (a 304 comes back as a
   /// response, not an error). Any other status >= 400 throws `TransferError.httpStatus`.
-  public func fetch(_ url: String, validators: Validators? = nil) async throws -> HTTPResponse {
-    let sink = MemorySink(url: url, limit: maxBodyBytes)
+  /// A body larger than `spoolAbove` bytes waits in a temporary file (`HTTPResponse.spooled`).
+  public func fetch(_ url: String, validators: Validators? = nil, spoolAbove: Int? = nil)
+    async throws -> HTTPResponse
+  {
+    let sink = MemorySink(url: url, limit: maxBodyBytes, spoolAbove: spoolAbove)
     var request = TransferRequest(url: url, options: options)
     request.validators = validators
     let head = try await perform(request, into: sink)
-    return HTTPResponse(
+    var response = HTTPResponse(
       status: head.status, url: head.url, headers: head.headers, body: sink.body,
       redirects: head.redirects)
+    response.spooled = sink.takeSpooled()
+    return response
   }
 
   /// Runs one transfer to completion on the transfer thread. Cancelling the task aborts it.

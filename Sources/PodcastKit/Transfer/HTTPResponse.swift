@@ -9,6 +9,9 @@ public struct HTTPResponse: Sendable {
   /// Header names lower-cased; the last value wins for repeated names.
   public var headers: [String: String]
   public var body: Data
+  /// A large body asked to be spooled (`HTTPClient.fetch(_:validators:spoolAbove:)`); `body`
+  /// is then empty.
+  public var spooled: SpooledBody?
   /// The redirects taken, as (status, target URL), so callers can follow permanent moves.
   public var redirects: [(status: Int, url: String)]
 

@@ -1,15 +1,30 @@
 import Foundation
 
-/// Collects a small response (a feed, an API answer) in memory, refusing error statuses and
-/// bodies past a size limit so a hostile server cannot exhaust memory.
+/// Collects a response (a feed, an API answer) in memory, refusing error statuses and bodies
+/// past a size limit so a hostile server cannot exhaust memory. Past `spoolAbove` bytes the
+/// body moves to a `SpooledBody` file instead, when one can be made.
 final class MemorySink: TransferSink {
   private let url: String
   private let limit: Int64
+  private let spoolAbove: Int?
   private(set) var body = Data()
+  private var spool: (descriptor: Int32, count: Int)?
 
-  init(url: String, limit: Int64) {
+  init(url: String, limit: Int64, spoolAbove: Int? = nil) {
     self.url = url
     self.limit = limit
+    self.spoolAbove = spoolAbove
+  }
+
+  /// The body once it spilled to disk; `body` is then empty.
+  func takeSpooled() -> SpooledBody? {
+    guard let spool else { return nil }
+    self.spool = nil
+    return SpooledBody(descriptor: spool.descriptor, count: spool.count)
+  }
+
+  deinit {
+    if let spool { close(spool.descriptor) }
   }
 
   func receive(head: ResponseHead) throws {
@@ -22,9 +37,32 @@ final class MemorySink: TransferSink {
   }
 
   func receive(_ bytes: UnsafeRawBufferPointer) throws {
-    guard Int64(body.count + bytes.count) <= limit else {
+    let received = spool?.count ?? body.count
+    guard Int64(received + bytes.count) <= limit else {
       throw TransferError.tooLarge(url: url, limit: limit)
     }
-    body.append(contentsOf: bytes)
+    if spool == nil, let spoolAbove, received + bytes.count > spoolAbove,
+      let descriptor = AnonymousFile.make(prefix: "podcast-feed")
+    {
+      spool = (descriptor, 0)
+      let written = body.withUnsafeBytes { AnonymousFile.write(descriptor, $0, at: 0) }
+      guard written else { throw spoolFailed() }
+      spool?.count = body.count
+      body = Data()
+    }
+    guard let current = spool else {
+      body.append(contentsOf: bytes)
+      return
+    }
+    guard AnonymousFile.write(current.descriptor, bytes, at: current.count) else {
+      throw spoolFailed()
+    }
+    spool?.count += bytes.count
+  }
+
+  private func spoolFailed() -> TransferError {
+    .network(
+      url: url,
+      reason: "cannot keep the body in a temporary file (\(String(cString: strerror(errno))))")
   }
 }
