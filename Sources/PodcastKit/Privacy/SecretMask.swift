@@ -13,8 +13,9 @@ public enum SecretMask {
   /// `text` with every URL's password (or whole userinfo when it has none) and every secret
   /// query value replaced by `…`; the rest, including parameter names, stays readable.
   public static func masked(_ text: String) -> String {
-    guard text.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "=") })
-    else { return text }
+    // Most text has no secret: find out without copying (a 20,000-episode listing asks this
+    // of every URL it prints).
+    guard mayHoldSecret(text) else { return text }
     var output: [UInt8] = []
     output.reserveCapacity(text.utf8.count)
     let bytes = Array(text.utf8)
@@ -33,6 +34,25 @@ public enum SecretMask {
       }
     }
     return String(decoding: output, as: UTF8.self)
+  }
+
+  /// False only when `text` surely has nothing to mask: no `@` after a `://`, no secret
+  /// parameter name followed by `=`.
+  private static func mayHoldSecret(_ text: String) -> Bool {
+    var sawScheme = false
+    var previous: (UInt8, UInt8) = (0, 0)
+    var sawEquals = false
+    for byte in text.utf8 {
+      if byte == UInt8(ascii: "/") && previous == (UInt8(ascii: ":"), UInt8(ascii: "/")) {
+        sawScheme = true
+      }
+      if byte == UInt8(ascii: "@") && sawScheme { return true }
+      if byte == UInt8(ascii: "=") { sawEquals = true }
+      previous = (previous.1, byte)
+    }
+    guard sawEquals else { return false }
+    let lowered = text.lowercased()
+    return secretParameters.contains { lowered.contains($0 + "=") }
   }
 
   /// Whether `url` carries a secret (userinfo or a secret parameter).
