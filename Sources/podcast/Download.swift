@@ -13,7 +13,9 @@ struct Download: AsyncParsableCommand {
 
   @OptionGroup var libraryOptions: LibraryOptions
 
-  @Argument(help: "Feed URL, Apple Podcasts link, itunes:ID, local file, or subscription.")
+  @Argument(
+    help: "Feed URL, Apple Podcasts link, itunes:ID, local file, or subscription.",
+    completion: SubscriptionCompletion.names)
   var feed: String
 
   @Argument(help: "Episode indexes: 3, 2-5, 1,4,9.")

@@ -9,7 +9,9 @@ struct Episodes: AsyncParsableCommand {
 
   @OptionGroup var libraryOptions: LibraryOptions
 
-  @Argument(help: "Feed URL, Apple Podcasts link, itunes:ID, local file, or subscription.")
+  @Argument(
+    help: "Feed URL, Apple Podcasts link, itunes:ID, local file, or subscription.",
+    completion: SubscriptionCompletion.names)
   var feed: String
 
   @Option(help: "Show at most N episodes.")

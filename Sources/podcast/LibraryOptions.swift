@@ -10,14 +10,17 @@ struct LibraryOptions: ParsableArguments {
     help: "Where finished episodes go (default: $PODCAST_EPISODES_DIR or <library>/Episodes).")
   var episodesDir: String?
 
-  var libraryPath: String {
+  var libraryPath: String { Self.libraryPath(flag: library) }
+
+  /// `--library`, else `PODCAST_LIBRARY`, else config.toml's `library`, else ~/Podcasts.
+  static func libraryPath(flag: String?) -> String {
     let environment = ProcessInfo.processInfo.environment
-    if let library { return library }
+    if let flag { return flag }
     if let fromEnvironment = environment["PODCAST_LIBRARY"], !fromEnvironment.isEmpty {
       return fromEnvironment
     }
     if let fromFile = Configuration.file?.libraryValue("library") { return fromFile }
-    return Self.homeDirectory + "/Podcasts"
+    return homeDirectory + "/Podcasts"
   }
 
   /// `$HOME` as every Unix tool reads it; the password database only when it is unset

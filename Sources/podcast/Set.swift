@@ -18,7 +18,8 @@ struct SetCommand: ParsableCommand {
 
   @OptionGroup var libraryOptions: LibraryOptions
 
-  @Argument(help: "Subscription name, name prefix or number.")
+  @Argument(
+    help: "Subscription name, name prefix or number.", completion: SubscriptionCompletion.names)
   var name: String
 
   @Option(help: "Keep only the newest N downloaded episodes when syncing.")

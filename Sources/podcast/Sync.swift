@@ -14,7 +14,9 @@ struct Sync: AsyncParsableCommand {
 
   @OptionGroup var libraryOptions: LibraryOptions
 
-  @Argument(help: "Subscriptions to sync (name, name prefix or number); default all.")
+  @Argument(
+    help: "Subscriptions to sync (name, name prefix or number); default all.",
+    completion: SubscriptionCompletion.names)
   var names: [String] = []
 
   @Flag(help: "Show what would be downloaded and where, change nothing.")

@@ -8,7 +8,9 @@ struct Unsubscribe: ParsableCommand {
 
   @OptionGroup var libraryOptions: LibraryOptions
 
-  @Argument(help: "Subscription name, unambiguous name prefix, or number.")
+  @Argument(
+    help: "Subscription name, unambiguous name prefix, or number.",
+    completion: SubscriptionCompletion.names)
   var name: String
 
   @Flag(help: "Also delete the episodes downloaded for it.")
