@@ -20,7 +20,7 @@ final class DownloadFileNameTests: XCTestCase {
   /// partial directory: the file is copied under a hidden name and renamed, so it still
   /// appears only when complete, and a rerun knows it.
   func testEpisodesDirectoryOnAnotherFilesystemGetsCompleteFiles() throws {
-    var scenario = try DownloadScenario(FeedFixture.episodes(2, size: 300_000))
+    let scenario = try DownloadScenario(FeedFixture.episodes(2, size: 300_000))
     let elsewhere = "/dev/shm/podcast-test-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: elsewhere) }
     scenario.binary.environment["PODCAST_EPISODES_DIR"] = elsewhere

@@ -412,7 +412,7 @@ final class HostileFeedTests: XCTestCase {
 
   /// Streams the feed to disk; returns its size.
   private func writeHugeFeed(to path: String, items: Int, descriptionBytes: Int) throws -> Int {
-    FileManager.default.createFile(atPath: path, contents: nil)
+    XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil), path)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     defer { try? handle.close() }
     var size = 0

@@ -72,9 +72,9 @@ struct PodcastBinary {
     var files: [String] = []
     while let path = enumerator?.nextObject() as? String {
       var isDirectory: ObjCBool = false
-      FileManager.default.fileExists(
+      let exists = FileManager.default.fileExists(
         atPath: episodesDirectory + "/" + path, isDirectory: &isDirectory)
-      if !isDirectory.boolValue { files.append(path) }
+      if exists && !isDirectory.boolValue { files.append(path) }
     }
     return files.sorted()
   }
