@@ -120,9 +120,4 @@ struct ConfigFile {
     path == "~" || path.hasPrefix("~/")
       ? LibraryOptions.homeDirectory + path.dropFirst() : path
   }
-
-  private init(path: String, entries: [TOMLSubset.Entry]) {
-    self.path = path
-    self.entries = entries
-  }
 }
