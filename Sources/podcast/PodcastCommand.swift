@@ -47,15 +47,22 @@ struct PodcastCommand: AsyncParsableCommand {
   }
 
   static func run(arguments: [String]) async {
+    var command: ParsableCommand
     do {
-      var command = try parseAsRoot(Array(arguments.dropFirst()))
+      command = try parseAsRoot(Array(arguments.dropFirst()))
+    } catch {
+      exit(withError: error)
+    }
+    do {
       if var asyncCommand = command as? AsyncParsableCommand {
         try await asyncCommand.run()
       } else {
         try command.run()
       }
     } catch {
-      exit(withError: error)
+      // A usage error found while running (episode 9999 of a 143-episode feed) shows the
+      // usage of the command that was run, not the top level's.
+      type(of: command).exit(withError: error)
     }
   }
 }
