@@ -27,24 +27,25 @@ struct Episodes: AsyncParsableCommand {
     let resolved = try await context.resolveOrExit(feed)
     // Without a limit, the parsed array itself: a copy of 20,000 episodes is 5 MB.
     let shown = limit.map { Array(resolved.feed.episodes.prefix($0)) } ?? resolved.feed.episodes
-    let reader = progressReader()
+    let keys = EpisodeIdentity.distinctKeys(of: Array(shown))
+    // Every state is read before anything is printed: a library that cannot be read is one
+    // error line, not a listing that calls downloaded episodes new.
+    let reader = try CommandFailure.reported {
+      try DownloadProgressReader(store: try libraryOptions.openStoreForReading())
+    }
+    let statuses = shown.enumerated().map { offset, episode in
+      reader.status(of: episode.enclosure.url, keys: keys[offset])
+    }
     if json {
-      EpisodeListJSON.print(podcast: resolved.feed.podcast, episodes: shown) {
-        reader.status(of: $0.enclosure.url)
+      var next = 0
+      EpisodeListJSON.print(podcast: resolved.feed.podcast, episodes: shown) { _ in
+        defer { next += 1 }
+        return statuses[next]
       }
     } else {
-      let statuses = shown.map { reader.status(of: $0.enclosure.url) }
       EpisodeTable.print(
         podcast: resolved.feed.podcast, episodes: shown, statuses: statuses,
         total: resolved.feed.episodes.count)
     }
-  }
-
-  /// Reads an existing library only: listing a feed never creates one.
-  private func progressReader() -> DownloadProgressReader {
-    let paths = libraryOptions.paths
-    let store =
-      FileManager.default.fileExists(atPath: paths.database) ? try? LibraryStore(paths: paths) : nil
-    return DownloadProgressReader(ledger: store, partialsDirectory: paths.partials)
   }
 }

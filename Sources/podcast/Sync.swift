@@ -70,14 +70,12 @@ struct Sync: AsyncParsableCommand {
       return
     }
     report(movedFeeds: plan)
-    let manager = DownloadManager(
-      episodesDirectory: library.paths.episodes, partialsDirectory: library.paths.partials,
-      http: context.http, ledger: store, options: settings.options)
+    let manager = DownloadManager(store: store, http: context.http, options: settings.options)
     let results = await DownloadRun(manager: manager, json: json, quiet: quiet).perform(
       plan.downloads.map(\.job))
-    let finisher = SyncFinisher(store: store)
-    finisher.record(plan, results: results)
-    let pruned = finisher.prune(plan.feeds.map(\.subscription))
+    let pruning = SyncPruner(store: store).prune(plan.feeds.map(\.subscription))
+    pruning.failures.forEach { Console.error($0) }
+    let pruned = pruning.removed
     if json {
       let feedFailures = plan.failedFeeds.map { feed -> JSONValue in
         let reason = if case .failed(let reason) = feed.outcome { reason } else { "" }
@@ -95,7 +93,9 @@ struct Sync: AsyncParsableCommand {
     let completed = backgroundOptions.runCompletionCommand(files: results.downloadedFiles)
     let failedDownloads =
       !completed || results.contains { if case .failed = $0.outcome { true } else { false } }
-    if failedDownloads || !plan.failedFeeds.isEmpty { throw ExitCode.failure }
+    if failedDownloads || !plan.failedFeeds.isEmpty || !pruning.failures.isEmpty {
+      throw ExitCode.failure
+    }
   }
 
   private func acquireLock(_ paths: LibraryPaths) throws -> LibraryLock {

@@ -11,10 +11,16 @@ import Foundation
 /// the download as done and only then removes the partial name, so a crash in between leaves
 /// a rerun that recognises its own link (same inode) instead of saving a second copy.
 enum Finisher {
-  static func linkIntoPlace(_ file: PartialFile, episodesDirectory: String, relativePath: String)
-    throws -> String
+  /// Where a file landed; `isNew` when this call made the name (so it may take it back).
+  struct Placed {
+    var path: String
+    var isNew: Bool
+  }
+
+  /// The partial is synced by the caller before this.
+  static func place(_ file: PartialFile, episodesDirectory: String, relativePath: String)
+    throws -> Placed
   {
-    try file.sync()
     let target = try safeTarget(episodesDirectory: episodesDirectory, relativePath: relativePath)
     let directory = (target as NSString).deletingLastPathComponent
     do {
@@ -25,15 +31,19 @@ enum Finisher {
     for candidate in candidates(for: target) {
       if link(file.path, candidate) == 0 {
         syncDirectory(directory)
-        return candidate
+        return Placed(path: candidate, isNew: true)
       }
       switch errno {
       case EEXIST:
-        if isSameFile(file.path, candidate) { return candidate }
+        // Our own link, made by a run stopped before it could record it.
+        if isSameFile(file.path, candidate) { return Placed(path: candidate, isNew: true) }
         continue
       case EXDEV:
         if FileManager.default.fileExists(atPath: candidate) { continue }
-        return try copyAcrossFilesystems(file, to: candidate)
+        if try copyAcrossFilesystems(file, to: candidate) {
+          return Placed(path: candidate, isNew: true)
+        }
+        continue
       default: throw DownloadError.writing(candidate)
       }
     }
@@ -64,25 +74,72 @@ enum Finisher {
     return [target] + (2...999).map { ext.isEmpty ? "\(stem) (\($0))" : "\(stem) (\($0)).\(ext)" }
   }
 
-  /// The Episodes directory is on another filesystem than the library: copy to a hidden name
-  /// beside the target, then rename, so the visible name still appears only when complete.
-  private static func copyAcrossFilesystems(_ file: PartialFile, to target: String) throws -> String
+  /// The Episodes directory is on another filesystem than the library, so no rename can make
+  /// the file appear whole. The copy goes into an unnamed file (`O_TMPFILE`) in the target's
+  /// directory, which gets its name only once complete and synced: a kill at any moment
+  /// leaves nothing to see under Episodes, and nothing to clean up (the kernel frees it).
+  /// Staging in `.podcast/` instead would need a copy to cross filesystems at the end anyway.
+  /// Returns false when the name was taken meanwhile.
+  private static func copyAcrossFilesystems(_ file: PartialFile, to target: String) throws -> Bool
   {
     let directory = (target as NSString).deletingLastPathComponent
-    let hidden = directory + "/.podcast-" + (target as NSString).lastPathComponent + ".tmp"
-    do {
-      try? FileManager.default.removeItem(atPath: hidden)
-      try FileManager.default.copyItem(atPath: file.path, toPath: hidden)
-      // As for a link: the bytes are on disk before the name appears.
-      if let code = sync(hidden) { throw DownloadError.writing(hidden, errno: code) }
-      guard rename(hidden, target) == 0 else {
-        throw DownloadError.writing(target)
+    let descriptor = open(directory, unnamedFileFlags | O_WRONLY | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      let code = errno
+      // Filesystems without O_TMPFILE (FAT, some network ones) get the hidden name instead.
+      if [EOPNOTSUPP, EISDIR, EINVAL].contains(code) {
+        return try copyUnderHiddenName(file, to: target)
       }
-      syncDirectory(directory)
-      return target
-    } catch {
-      try? FileManager.default.removeItem(atPath: hidden)
-      throw error
+      throw DownloadError.writing(directory, errno: code)
+    }
+    defer { close(descriptor) }
+    try file.copy(to: descriptor, targetPath: target)
+    guard fsync(descriptor) == 0 else { throw DownloadError.writing(target) }
+    // linkat with AT_EMPTY_PATH needs a capability; the /proc name of the descriptor does not.
+    guard
+      linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0
+    else {
+      if errno == EEXIST { return false }
+      throw DownloadError.writing(target)
+    }
+    syncDirectory(directory)
+    return true
+  }
+
+  /// `O_TMPFILE`: Glibc's macro (`__O_TMPFILE | O_DIRECTORY`) does not reach Swift.
+  private static let unnamedFileFlags: Int32 = 0o20_000_000 | O_DIRECTORY
+
+  /// The fallback: a hidden name beside the target, then a link to the real name (which,
+  /// unlike rename, never replaces a file). A kill can leave the hidden name behind; the next
+  /// copy into the directory removes those older than an hour (younger ones may be another
+  /// process's copy in progress).
+  private static func copyUnderHiddenName(_ file: PartialFile, to target: String) throws -> Bool {
+    let directory = (target as NSString).deletingLastPathComponent
+    removeStaleHiddenCopies(in: directory)
+    let hidden =
+      directory + "/.podcast-" + (file.path as NSString).lastPathComponent + "-\(getpid()).tmp"
+    unlink(hidden)
+    defer { unlink(hidden) }
+    let descriptor = open(hidden, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw DownloadError.writing(hidden) }
+    defer { close(descriptor) }
+    try file.copy(to: descriptor, targetPath: hidden)
+    guard fsync(descriptor) == 0 else { throw DownloadError.writing(hidden) }
+    if link(hidden, target) != 0 {
+      if errno == EEXIST { return false }
+      guard rename(hidden, target) == 0 else { throw DownloadError.writing(target) }
+    }
+    syncDirectory(directory)
+    return true
+  }
+
+  private static func removeStaleHiddenCopies(in directory: String) {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    for name in names where name.hasPrefix(".podcast-") && name.hasSuffix(".tmp") {
+      let path = directory + "/" + name
+      var info = stat()
+      guard stat(path, &info) == 0, time(nil) - info.st_mtim.tv_sec > 3600 else { continue }
+      unlink(path)
     }
   }
 

@@ -91,17 +91,6 @@ extension LibraryStore {
     }
   }
 
-  private func partialSize(of url: String) -> Int64? {
-    var info = stat()
-    let path = paths.partials + "/" + PartialName.forURL(url)
-    return stat(path, &info) == 0 ? Int64(info.st_size) : nil
-  }
-
-  private static func isAlive(_ pid: Int32?) -> Bool {
-    guard let pid, pid > 0 else { return false }
-    return kill(pid, 0) == 0 || errno == EPERM
-  }
-
   private func update(url: String, _ change: (inout DownloadRecord) -> Void) throws {
     try write { db in
       guard var record = try DownloadRecord.fetchOne(db, key: url) else {

@@ -35,13 +35,15 @@ final class LibraryStoreTests: XCTestCase {
       XCTAssertTrue(FileManager.default.fileExists(atPath: directory))
     }
     try store.read { db in
-      XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"), ["v1"])
+      XCTAssertEqual(
+        try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
+        ["v1", "v2-downloads"])
       XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA journal_mode"), "wal")
       for table in ["subscriptions", "episodes", "downloads"] {
         XCTAssertTrue(try db.tableExists(table), table)
       }
     }
-    XCTAssertEqual(LibraryStore.schemaVersion, 1)
+    XCTAssertEqual(LibraryStore.schemaVersion, 2)
     // Reopening an up-to-date library changes nothing and keeps the data.
     try store.addSubscription(name: "one", feedURL: "https://a.example/feed", title: nil, keep: nil)
     XCTAssertEqual(try library.store().subscriptions().map(\.name), ["one"])
