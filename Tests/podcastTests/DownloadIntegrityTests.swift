@@ -25,6 +25,7 @@ final class DownloadIntegrityTests: XCTestCase {
     XCTAssertEqual(result.status, 0, result.stderr)
     let gets = scenario.gets(episodes[0])
     XCTAssertEqual(gets.count, 3, "whole, resume refused, whole again")
+    guard gets.count == 3 else { return }
     XCTAssertEqual(gets[1].header("range"), "bytes=200000-")
     XCTAssertEqual(gets[1].header("if-range"), "\"\(episodes[0].guid)\"")
     XCTAssertNil(gets[2].header("range"), "after the mismatch the download starts from zero")
@@ -68,27 +69,49 @@ final class DownloadIntegrityTests: XCTestCase {
     XCTAssertEqual(scenario.gets(episodes[0]).count, 6, "the next run did not try again")
   }
 
-  /// `chattr +i` makes the database read-only even for root: SQLite opens it read-only, so
-  /// every write fails. Each run must fail saying so, instead of saving A.mp3, A (2).mp3...
+  /// Every write to the downloads table fails (as on a full disk), while reads work. Each run
+  /// must fail saying so, instead of saving A.mp3, then A (2).mp3 on the next run, each
+  /// "successfully".
   func testLibraryThatCannotRecordDownloadsFailsInsteadOfDuplicating() throws {
     let scenario = try DownloadScenario(FeedFixture.episodes(1, size: 50_000))
     let created = try scenario.binary.run(["subscribe", scenario.feedURL])
     XCTAssertEqual(created.status, 0, created.stderr)
     let database = scenario.binary.library + "/.podcast/library.sqlite"
-    XCTAssertEqual(try Self.chattr("+i", database), 0, "chattr +i is needed for this test")
-    defer { _ = try? Self.chattr("-i", database) }
+    try Self.failWrites(to: "downloads", in: database)
 
     for run in 1...2 {
       let result = try scenario.download()
       XCTAssertEqual(result.status, 1, "run \(run): \(result.stdout)")
       XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
-      XCTAssertTrue(result.stderr.contains(database), "run \(run): \(result.stderr)")
+      XCTAssertTrue(result.stderr.contains("no space left (test)"), "run \(run): \(result.stderr)")
       scenario.assertNothingUnderEpisodes()
     }
-    XCTAssertEqual(try Self.chattr("-i", database), 0)
+    try Self.sqlite(database, "DROP TRIGGER full_insert; DROP TRIGGER full_update;")
     let fixed = try scenario.download()
     XCTAssertEqual(fixed.status, 0, fixed.stderr)
     scenario.assertEpisodesHold(scenario.episodes)
+  }
+
+  /// Triggers that make every insert into or update of `table` fail, the way a full disk
+  /// fails writes while reads go on working.
+  static func failWrites(to table: String, in database: String) throws {
+    try sqlite(
+      database,
+      """
+      CREATE TRIGGER full_insert BEFORE INSERT ON \(table)
+        BEGIN SELECT RAISE(ABORT, 'no space left (test)'); END;
+      CREATE TRIGGER full_update BEFORE UPDATE ON \(table)
+        BEGIN SELECT RAISE(ABORT, 'no space left (test)'); END;
+      """)
+  }
+
+  static func sqlite(_ database: String, _ sql: String) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    process.arguments = [database, sql]
+    try process.run()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 0, "sqlite3 \(sql)")
   }
 
   static func chattr(_ flag: String, _ path: String) throws -> Int32 {

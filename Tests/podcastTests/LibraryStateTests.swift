@@ -80,18 +80,25 @@ final class LibraryStateTests: LibraryTestCase {
     XCTAssertFalse(row.contains("100%"), String(row))
   }
 
-  /// Looking never writes: with the database immutable (`chattr +i`, which binds root too),
-  /// status and episodes still show everything.
-  func testStatusAndEpisodesWorkOnALibraryThatCannotBeWritten() throws {
-    let scenario = try scenario()
-    XCTAssertEqual(try scenario.download().status, 0)
+  /// Looking never writes: with every write to the downloads failing (a full disk), status
+  /// and episodes still show everything, including a download a killed process left behind.
+  func testStatusAndEpisodesNeverWriteToTheLibrary() throws {
+    let scenario = try scenario(2, size: 300_000)
+    XCTAssertEqual(try scenario.download("2").status, 0)
+    scenario.serve(
+      scenario.episode(1),
+      DownloadScenario.plainRoute(scenario.episode(1)).stalling(after: 100_000, seconds: nil))
+    let killed = try scenario.startDownload("1")
+    _ = DownloadScenario.waitUntil(seconds: 10) { scenario.partialSizes().first ?? 0 >= 100_000 }
+    killed.signal(SIGKILL)
+    _ = try? killed.wait()
     let database = scenario.binary.library + "/.podcast/library.sqlite"
-    XCTAssertEqual(try DownloadIntegrityTests.chattr("+i", database), 0)
-    defer { _ = try? DownloadIntegrityTests.chattr("-i", database) }
+    try DownloadIntegrityTests.failWrites(to: "downloads", in: database)
+
     let status = try scenario.binary.run(["status", "--json"])
     XCTAssertEqual(status.status, 0, status.stderr)
     let rows = try XCTUnwrap(try status.json() as? [[String: Any]])
-    XCTAssertEqual(rows.first?["state"] as? String, "done")
+    XCTAssertEqual(rows.compactMap { $0["state"] as? String }.sorted(), ["done", "paused"])
     let listing = try scenario.binary.run(["episodes", scenario.feedURL])
     XCTAssertEqual(listing.status, 0, listing.stderr)
     XCTAssertTrue(listing.stdout.contains(" done "), listing.stdout)
