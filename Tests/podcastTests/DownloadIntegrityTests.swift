@@ -183,3 +183,46 @@ final class DownloadIntegrityTests: XCTestCase {
     XCTAssertEqual(states, ["downloaded", "downloaded"])
   }
 }
+
+/// An Episodes directory on another filesystem: the copy can never be seen half-done.
+final class CrossFilesystemTests: XCTestCase {
+  /// Watches the directory while three 8 MB episodes are copied onto tmpfs: no name but the
+  /// finished episodes (and their folder) ever appears, not even a hidden temporary one.
+  func testNothingButFinishedEpisodesEverAppearUnderEpisodes() throws {
+    var scenario = try DownloadScenario(FeedFixture.episodes(3, size: 8_000_000))
+    let elsewhere = "/dev/shm/podcast-test-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: elsewhere) }
+    scenario.binary.environment["PODCAST_EPISODES_DIR"] = elsewhere
+    let expected = Set([scenario.title] + scenario.episodes.map(scenario.defaultPath))
+    let watcher = DirectoryWatcher(elsewhere)
+    let result = try scenario.download("--all", timeout: 60)
+    let seen = watcher.stop()
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(seen.subtracting(expected), [], "names seen under Episodes during the copy")
+    XCTAssertEqual(seen, expected)
+  }
+}
+
+/// Lists a directory tree as fast as it can on its own thread, remembering every path seen.
+final class DirectoryWatcher: @unchecked Sendable {
+  private let lock = NSLock()
+  private var seen: Set<String> = []
+  private var running = true
+  private let done = DispatchSemaphore(value: 0)
+
+  init(_ directory: String) {
+    Thread.detachNewThread { [self] in
+      while lock.withLock({ running }) {
+        let paths = (try? FileManager.default.subpathsOfDirectory(atPath: directory)) ?? []
+        lock.withLock { seen.formUnion(paths) }
+      }
+      done.signal()
+    }
+  }
+
+  func stop() -> Set<String> {
+    lock.withLock { running = false }
+    done.wait()
+    return lock.withLock { seen }
+  }
+}
