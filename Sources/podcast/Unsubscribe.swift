@@ -31,9 +31,10 @@ struct Unsubscribe: ParsableCommand {
       if deleteFiles {
         let outcome = DownloadedFiles.delete(files, paths: store.paths)
         outcome.failures.forEach { Console.error($0) }
-        try store.forgetFinishedDownloads(files: files.filter { path in
-          !FileManager.default.fileExists(atPath: path)
-        })
+        try store.forgetFinishedDownloads(
+          files: files.filter { path in
+            !FileManager.default.fileExists(atPath: path)
+          })
         message += "; deleted \(outcome.deleted.count) file\(outcome.deleted.count == 1 ? "" : "s")"
         Console.print(message + ".")
         if !outcome.failures.isEmpty { throw ExitCode(1) }

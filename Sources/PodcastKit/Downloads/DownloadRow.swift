@@ -13,6 +13,9 @@ final class DownloadRow: @unchecked Sendable {
   private var record: DownloadRecord
   private var sideFailure: Error?
   private var savedBytes: Int64 = -1
+  /// Set once the download ended (done or failed): a late side write must never turn a
+  /// finished row back into a running one.
+  private var ended = false
 
   init(store: LibraryStore, record: DownloadRecord) {
     self.store = store
@@ -81,28 +84,33 @@ final class DownloadRow: @unchecked Sendable {
   }
 
   func finish(file: String, bytes: Int64, episode: SubscriptionEpisode?) throws {
-    var finished = current
-    finished.state = .done
-    finished.file = file
-    finished.bytes = bytes
-    finished.total = bytes
-    finished.error = nil
-    finished.pid = nil
-    finished.updatedAt = Date()
-    try store.recordFinished(finished, episode: episode)
-    lock.withLock { record = finished }
+    try lock.withLock {
+      var finished = record
+      finished.state = .done
+      finished.file = file
+      finished.bytes = bytes
+      finished.total = bytes
+      finished.error = nil
+      finished.pid = nil
+      finished.updatedAt = Date()
+      try store.recordFinished(finished, episode: episode)
+      record = finished
+      ended = true
+    }
   }
 
   func fail(state: DownloadState, reason: String) throws {
-    try change { record in
+    try change(ending: true) { record in
       record.state = state
       record.error = reason
       record.pid = nil
     }
   }
 
-  private func change(_ body: (inout DownloadRecord) -> Void) throws {
+  private func change(ending: Bool = false, _ body: (inout DownloadRecord) -> Void) throws {
     try lock.withLock {
+      guard !ended else { return }
+      if ending { ended = true }
       var next = record
       body(&next)
       next.updatedAt = Date()

@@ -117,9 +117,17 @@ struct EpisodeDownload {
         }
       }
     }
-    defer { reporter.cancel() }
-    let bytes = try await fetchWithRetries(into: file, row: row)
+    let bytes: Int64
+    do {
+      bytes = try await fetchWithRetries(into: file, row: row)
+    } catch {
+      reporter.cancel()
+      await reporter.value
+      throw error
+    }
+    // No progress write may land after the finish.
     reporter.cancel()
+    await reporter.value
     return try finish(file, bytes: bytes, row: row)
   }
 

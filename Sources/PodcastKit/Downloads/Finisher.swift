@@ -80,8 +80,7 @@ enum Finisher {
   /// leaves nothing to see under Episodes, and nothing to clean up (the kernel frees it).
   /// Staging in `.podcast/` instead would need a copy to cross filesystems at the end anyway.
   /// Returns false when the name was taken meanwhile.
-  private static func copyAcrossFilesystems(_ file: PartialFile, to target: String) throws -> Bool
-  {
+  private static func copyAcrossFilesystems(_ file: PartialFile, to target: String) throws -> Bool {
     let directory = (target as NSString).deletingLastPathComponent
     let descriptor = open(directory, unnamedFileFlags | O_WRONLY | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {

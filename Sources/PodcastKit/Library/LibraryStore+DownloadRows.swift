@@ -52,8 +52,9 @@ extension LibraryStore {
           .filter(Column("state") == DownloadState.done.rawValue).fetchAll(db)
       }
       return candidates.first { record in
-        record.state == .done && record.file.map { FileManager.default.fileExists(atPath: $0) }
-          == true
+        record.state == .done
+          && record.file.map { FileManager.default.fileExists(atPath: $0) }
+            == true
       }
     }
   }
@@ -74,7 +75,9 @@ extension LibraryStore {
         // A subscription removed while its episode downloaded has no row to update.
         _ =
           try SeenEpisode
-          .filter(Column("subscriptionId") == episode.subscriptionId && Column("key") == episode.key)
+          .filter(
+            Column("subscriptionId") == episode.subscriptionId && Column("key") == episode.key
+          )
           .updateAll(db, Column("downloadedFile").set(to: file))
       }
     }
@@ -94,7 +97,8 @@ extension LibraryStore {
       case .downloading, .queued:
         // Rows sync queued for a later run have no process; ones a live process holds stay.
         let abandoned =
-          record.state == .downloading ? !Self.isAlive(record.pid)
+          record.state == .downloading
+          ? !Self.isAlive(record.pid)
           : record.pid != nil && !Self.isAlive(record.pid)
         guard abandoned else { break }
         shown.state = .paused

@@ -121,7 +121,8 @@ final class CurlTransfer: @unchecked Sendable {
   private func check(_ code: CURLcode, _ what: String) throws {
     guard code == CURLE_OK else {
       throw TransferError.setup(
-        url: request.url, reason: "libcurl refused \(what): \(String(cString: curl_easy_strerror(code)))")
+        url: request.url,
+        reason: "libcurl refused \(what): \(String(cString: curl_easy_strerror(code)))")
     }
   }
 

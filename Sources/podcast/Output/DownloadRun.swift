@@ -21,6 +21,7 @@ struct DownloadRun {
     }
     let drawing = Task { await view?.run() }
     let results = await manager.download(jobs) { result in
+      if Interrupt.isStopping { return }
       let failed = if case .failed = result.outcome { true } else { false }
       if json {
         // The document comes at the end; each failure still gets its line on stderr now.
