@@ -31,7 +31,8 @@ struct Episodes: AsyncParsableCommand {
     // Every state is read before anything is printed: a library that cannot be read is one
     // error line, not a listing that calls downloaded episodes new.
     let reader = try CommandFailure.reported {
-      try DownloadProgressReader(store: try libraryOptions.openStoreForReading())
+      try DownloadProgressReader(
+        store: try libraryOptions.openStoreForReading(), feedURL: resolved.location)
     }
     let statuses = shown.enumerated().map { offset, episode in
       reader.status(of: episode.enclosure.url, keys: keys[offset])

@@ -25,15 +25,16 @@ public struct DownloadProgressReader: Sendable {
   private let byURL: [String: DownloadRecord]
   private let finishedByKey: [String: DownloadRecord]
 
-  /// `store` nil: there is no library yet, every episode is new. Throws when the library
-  /// cannot be read: a damaged database must not make downloaded episodes look new.
-  public init(store: LibraryStore?) throws {
+  /// `store` nil: there is no library yet, every episode is new. `feedURL`: the listed feed,
+  /// within which identity keys are matched. Throws when the library cannot be read: a
+  /// damaged database must not make downloaded episodes look new.
+  public init(store: LibraryStore?, feedURL: String) throws {
     self.store = store
     let rows = try store?.allDownloads() ?? []
     byURL = Dictionary(rows.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
     finishedByKey = Dictionary(
       rows.compactMap { row in
-        row.state == .done ? row.episodeKey.map { ($0, row) } : nil
+        row.state == .done && row.feedURL == feedURL ? row.episodeKey.map { ($0, row) } : nil
       }, uniquingKeysWith: { first, _ in first })
   }
 

@@ -63,7 +63,8 @@ struct EpisodeDownload {
   /// identity), or a file at its target path that no other download owns (a library whose
   /// `.podcast/` was lost). Nil when it must be fetched.
   private func claim(_ file: PartialFile) throws -> DownloadOutcome? {
-    if let record = try store.finishedDownload(url: job.url, keys: job.identityKeys),
+    if let record = try store.finishedDownload(
+      url: job.url, keys: job.identityKeys, feedURL: job.feedURL),
       let path = record.file
     {
       // Recorded before a kill could tidy up, or the empty file the lock just made.

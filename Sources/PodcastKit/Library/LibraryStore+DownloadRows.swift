@@ -42,13 +42,17 @@ extension LibraryStore {
   }
 
   /// The finished download of this episode whose file is still there: by its URL, else by
-  /// any of `keys` (the episode's identity), so a publisher's new URL is not a new episode.
-  public func finishedDownload(url: String, keys: [String]) throws -> DownloadRecord? {
+  /// any of `keys` (the episode's identity) within the same feed, so a publisher's new URL is
+  /// not a new episode (and another feed's GUID "1" is not this one's).
+  public func finishedDownload(url: String, keys: [String], feedURL: String?) throws
+    -> DownloadRecord?
+  {
     try read { db in
       var candidates: [DownloadRecord] = []
       if let byURL = try DownloadRecord.fetchOne(db, key: url) { candidates.append(byURL) }
-      if !keys.isEmpty {
+      if let feedURL, !keys.isEmpty {
         candidates += try DownloadRecord.filter(keys.contains(Column("episodeKey")))
+          .filter(Column("feedURL") == feedURL)
           .filter(Column("state") == DownloadState.done.rawValue).fetchAll(db)
       }
       return candidates.first { record in

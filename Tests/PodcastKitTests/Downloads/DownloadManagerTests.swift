@@ -78,6 +78,21 @@ final class DownloadManagerTests: XCTestCase {
     XCTAssertEqual(server.requests(for: "/moved/a.mp3").count, 0)
   }
 
+  /// GUIDs such as "1" repeat across feeds: identity is matched within one feed only.
+  func testTheSameGUIDInAnotherFeedIsAnotherEpisode() async throws {
+    server.set("/a.mp3", .data(body, contentType: "audio/mpeg"))
+    server.set("/other/a.mp3", .data(body, contentType: "audio/mpeg"))
+    let store = try library.store()
+    _ = await manager(store).download([job("/a.mp3")])
+    var other = job("/other/a.mp3")
+    other.feedURL = server.url("/other-feed.xml")
+    other.relativePath = "Other/One.mp3"
+    let results = await manager(store).download([other])
+    XCTAssertEqual(
+      results.map(\.outcome),
+      [.downloaded(file: library.paths.episodes + "/Other/One.mp3", bytes: Int64(body.count))])
+  }
+
   /// Two jobs that would land on one path: a file found there could be either's, so neither
   /// adopts it; both download, side by side.
   func testAFileAtAPathTwoJobsShareIsAdoptedByNeither() async throws {
