@@ -101,7 +101,8 @@ final class DownloadManagerTests: XCTestCase {
     let store = try library.store()
     let folder = library.paths.episodes + "/Show"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    FileManager.default.createFile(atPath: folder + "/One.mp3", contents: Data("old".utf8))
+    XCTAssertTrue(
+      FileManager.default.createFile(atPath: folder + "/One.mp3", contents: Data("old".utf8)))
     let results = await manager(store).download([job("/a.mp3", keys: []), job("/b.mp3", keys: [])])
     XCTAssertEqual(
       Set(
