@@ -268,9 +268,11 @@ struct EpisodeDownload {
     -> DownloadOutcome
   {
     try file.sync()
+    let staged = try Finisher.stage(
+      file, episodesDirectory: paths.episodes, relativePath: job.relativePath)
     let path = try Self.finishing.withLock { _ -> String in
       let placed = try Finisher.place(
-        file, episodesDirectory: paths.episodes, relativePath: job.relativePath)
+        file, staged: staged, episodesDirectory: paths.episodes, relativePath: job.relativePath)
       do {
         try row.finish(file: placed.path, bytes: bytes, episode: job.subscriptionEpisode)
       } catch {

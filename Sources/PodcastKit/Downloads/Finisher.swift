@@ -17,18 +17,37 @@ enum Finisher {
     var isNew: Bool
   }
 
-  /// The partial is synced by the caller before this.
-  static func place(_ file: PartialFile, episodesDirectory: String, relativePath: String)
-    throws -> Placed
+  /// Before `place`, outside any lock: when the Episodes directory is on another filesystem,
+  /// the slow part, the copy, happens here (see `StagedCopy`), so `place` only names it.
+  /// nil when a link will do. The partial is synced by the caller before this.
+  static func stage(_ file: PartialFile, episodesDirectory: String, relativePath: String)
+    throws -> StagedCopy?
   {
+    let directory = try prepareDirectory(
+      episodesDirectory: episodesDirectory, relativePath: relativePath)
+    var partial = stat()
+    var episodes = stat()
+    guard stat(file.path, &partial) == 0, stat(directory, &episodes) == 0,
+      partial.st_dev != episodes.st_dev
+    else { return nil }
+    return try StagedCopy(copying: file, into: directory)
+  }
+
+  static func place(
+    _ file: PartialFile, staged: StagedCopy?, episodesDirectory: String, relativePath: String
+  ) throws -> Placed {
+    let directory = try prepareDirectory(
+      episodesDirectory: episodesDirectory, relativePath: relativePath)
     let target = try safeTarget(episodesDirectory: episodesDirectory, relativePath: relativePath)
-    let directory = (target as NSString).deletingLastPathComponent
-    do {
-      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    } catch {
-      throw DownloadError.cannotWrite(path: directory, reason: reason(error))
-    }
+    var staged = staged
     for candidate in candidates(for: target) {
+      if let copy = staged {
+        if try copy.name(candidate) {
+          syncDirectory(directory)
+          return Placed(path: candidate, isNew: true)
+        }
+        continue
+      }
       if link(file.path, candidate) == 0 {
         syncDirectory(directory)
         return Placed(path: candidate, isNew: true)
@@ -38,9 +57,12 @@ enum Finisher {
         // Our own link, made by a run stopped before it could record it.
         if isSameFile(file.path, candidate) { return Placed(path: candidate, isNew: true) }
         continue
-      case EXDEV:
-        if FileManager.default.fileExists(atPath: candidate) { continue }
-        if try copyAcrossFilesystems(file, to: candidate) {
+      case EXDEV, EPERM, EOPNOTSUPP:
+        // A mount boundary `stage` could not see, or a filesystem without hard links.
+        let copy = try StagedCopy(copying: file, into: directory)
+        staged = copy
+        if try copy.name(candidate) {
+          syncDirectory(directory)
           return Placed(path: candidate, isNew: true)
         }
         continue
@@ -48,6 +70,20 @@ enum Finisher {
       }
     }
     throw DownloadError.cannotWrite(path: target, reason: "too many files with this name")
+  }
+
+  /// The target's folder, created when missing.
+  private static func prepareDirectory(episodesDirectory: String, relativePath: String) throws
+    -> String
+  {
+    let target = try safeTarget(episodesDirectory: episodesDirectory, relativePath: relativePath)
+    let directory = (target as NSString).deletingLastPathComponent
+    do {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    } catch {
+      throw DownloadError.cannotWrite(path: directory, reason: reason(error))
+    }
+    return directory
   }
 
   /// The joined path, proven to stay inside the Episodes directory.
@@ -72,74 +108,6 @@ enum Finisher {
     let ext = (target as NSString).pathExtension
     let stem = ext.isEmpty ? target : String(target.dropLast(ext.count + 1))
     return [target] + (2...999).map { ext.isEmpty ? "\(stem) (\($0))" : "\(stem) (\($0)).\(ext)" }
-  }
-
-  /// The Episodes directory is on another filesystem than the library, so no rename can make
-  /// the file appear whole. The copy goes into an unnamed file (`O_TMPFILE`) in the target's
-  /// directory, which gets its name only once complete and synced: a kill at any moment
-  /// leaves nothing to see under Episodes, and nothing to clean up (the kernel frees it).
-  /// Staging in `.podcast/` instead would need a copy to cross filesystems at the end anyway.
-  /// Returns false when the name was taken meanwhile.
-  private static func copyAcrossFilesystems(_ file: PartialFile, to target: String) throws -> Bool {
-    let directory = (target as NSString).deletingLastPathComponent
-    let descriptor = open(directory, unnamedFileFlags | O_WRONLY | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      let code = errno
-      // Filesystems without O_TMPFILE (FAT, some network ones) get the hidden name instead.
-      if [EOPNOTSUPP, EISDIR, EINVAL].contains(code) {
-        return try copyUnderHiddenName(file, to: target)
-      }
-      throw DownloadError.writing(directory, errno: code)
-    }
-    defer { close(descriptor) }
-    try file.copy(to: descriptor, targetPath: target)
-    guard fsync(descriptor) == 0 else { throw DownloadError.writing(target) }
-    // linkat with AT_EMPTY_PATH needs a capability; the /proc name of the descriptor does not.
-    guard
-      linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0
-    else {
-      if errno == EEXIST { return false }
-      throw DownloadError.writing(target)
-    }
-    syncDirectory(directory)
-    return true
-  }
-
-  /// `O_TMPFILE`: Glibc's macro (`__O_TMPFILE | O_DIRECTORY`) does not reach Swift.
-  private static let unnamedFileFlags: Int32 = 0o20_000_000 | O_DIRECTORY
-
-  /// The fallback: a hidden name beside the target, then a link to the real name (which,
-  /// unlike rename, never replaces a file). A kill can leave the hidden name behind; the next
-  /// copy into the directory removes those older than an hour (younger ones may be another
-  /// process's copy in progress).
-  private static func copyUnderHiddenName(_ file: PartialFile, to target: String) throws -> Bool {
-    let directory = (target as NSString).deletingLastPathComponent
-    removeStaleHiddenCopies(in: directory)
-    let hidden =
-      directory + "/.podcast-" + (file.path as NSString).lastPathComponent + "-\(getpid()).tmp"
-    unlink(hidden)
-    defer { unlink(hidden) }
-    let descriptor = open(hidden, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw DownloadError.writing(hidden) }
-    defer { close(descriptor) }
-    try file.copy(to: descriptor, targetPath: hidden)
-    guard fsync(descriptor) == 0 else { throw DownloadError.writing(hidden) }
-    if link(hidden, target) != 0 {
-      if errno == EEXIST { return false }
-      guard rename(hidden, target) == 0 else { throw DownloadError.writing(target) }
-    }
-    syncDirectory(directory)
-    return true
-  }
-
-  private static func removeStaleHiddenCopies(in directory: String) {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-    for name in names where name.hasPrefix(".podcast-") && name.hasSuffix(".tmp") {
-      let path = directory + "/" + name
-      var info = stat()
-      guard stat(path, &info) == 0, time(nil) - info.st_mtim.tv_sec > 3600 else { continue }
-      unlink(path)
-    }
   }
 
   private static func isSameFile(_ first: String, _ second: String) -> Bool {

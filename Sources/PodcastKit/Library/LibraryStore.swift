@@ -75,10 +75,17 @@ public final class LibraryStore: Sendable {
       throw LibraryError.databaseFailed(path: paths.database, reason: Self.reason(error))
     }
     // link(2) refuses to replace: when another process created the library first, use theirs.
-    if link(temporary, paths.database) != 0 && errno != EEXIST {
-      throw LibraryError.databaseFailed(
-        path: paths.database, reason: String(cString: strerror(errno)))
+    guard link(temporary, paths.database) != 0 else { return }
+    switch errno {
+    case EEXIST: return
+    case EPERM, EOPNOTSUPP:
+      // A filesystem without hard links (FAT): rename, after the best check it allows.
+      if FileManager.default.fileExists(atPath: paths.database) { return }
+      if rename(temporary, paths.database) == 0 { return }
+    default: break
     }
+    throw LibraryError.databaseFailed(
+      path: paths.database, reason: String(cString: strerror(errno)))
   }
 
   private static func refuseEmptyFile(_ path: String) throws {
