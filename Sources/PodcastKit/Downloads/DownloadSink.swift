@@ -46,8 +46,9 @@ final class DownloadSink: TransferSink {
     }
     // Asked for identity: an encoded body's bytes are not the episode, and its offsets are
     // not the file's.
+    // ("none" is not a coding, but some servers write it for identity.)
     if let encoding = head.headers["content-encoding"]?.lowercased(),
-      !encoding.isEmpty, encoding != "identity"
+      !["", "identity", "none"].contains(encoding)
     {
       try file.truncate(to: 0)
       throw DownloadError.compressed(url: url, how: "Content-Encoding: \(encoding)")
