@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEB_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libtag1-dev libxml2-utils curl time pkg-config ffmpeg
+DEB_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libtag1-dev libxml2-utils curl time pkg-config ffmpeg sqlite3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Swift's runtime and Foundation linked in: the binary needs only the system C libraries, and
 # starts with about 6 MB less resident memory.

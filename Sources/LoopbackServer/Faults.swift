@@ -31,6 +31,8 @@ public struct Faults: Sendable, Equatable {
   }
 
   public var ignoresRange = false
+  /// Honours Range but not If-Range: a changed file's tail comes back as a 206.
+  public var ignoresIfRange = false
   public var drop: Cut?
   public var stall: Stall?
   public var bytesPerSecond: Int?

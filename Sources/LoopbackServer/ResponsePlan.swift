@@ -36,7 +36,7 @@ struct ResponsePlan {
     }
     if status == 200 && !faults.ignoresRange {
       headers.append(("Accept-Ranges", "bytes"))
-      if Self.ifRangeHolds(request.headers["if-range"], route: route) {
+      if faults.ignoresIfRange || Self.ifRangeHolds(request.headers["if-range"], route: route) {
         applyRange(request.headers["range"], size: bodySize)
       }
     }

@@ -133,6 +133,11 @@ extension Route {
     changed { $0.faults.ignoresRange = true }
   }
 
+  /// Answers a Range request with 206 even when If-Range names another version (some CDNs).
+  public func ignoringIfRange() -> Route {
+    changed { $0.faults.ignoresIfRange = true }
+  }
+
   /// Closes the connection after `bytes` body bytes, on the first `times` requests to the path.
   public func dropping(after bytes: Int, times: Int = .max) -> Route {
     changed { $0.faults.drop = Faults.Cut(afterBytes: bytes, times: times) }

@@ -64,8 +64,6 @@ extension CommandContext {
 struct OpenLibrary {
   let paths: LibraryPaths
   let store: LibraryStore
-
-  var ledger: DownloadLedger { store }
 }
 
 extension CommandContext {

@@ -63,13 +63,16 @@ struct Download: AsyncParsableCommand {
       throw ExitCode.failure
     }
     let namer = try settings.namer()
+    let keys = EpisodeIdentity.distinctKeys(of: episodes)
     let jobs = indexes.map { index in
-      DownloadJob(
-        url: episodes[index - 1].enclosure.url, title: episodes[index - 1].title,
+      let episode = episodes[index - 1]
+      return DownloadJob(
+        url: episode.enclosure.url, title: episode.title,
         podcastTitle: resolved.feed.podcast.title,
         relativePath: namer.relativePath(
-          for: episodes[index - 1], podcast: resolved.feed.podcast, index: index),
-        mimeType: episodes[index - 1].enclosure.type)
+          for: episode, podcast: resolved.feed.podcast, index: index),
+        mimeType: episode.enclosure.type, declaredLength: episode.enclosure.length,
+        feedURL: resolved.location, identityKeys: keys[index - 1])
     }
     let library = try context.openLibraryOrExit()
     if backgroundOptions.background {
@@ -77,8 +80,7 @@ struct Download: AsyncParsableCommand {
       return
     }
     let manager = DownloadManager(
-      episodesDirectory: library.paths.episodes, partialsDirectory: library.paths.partials,
-      http: context.http(limitedTo: try settings.rate()), ledger: library.ledger,
+      store: library.store, http: context.http(limitedTo: try settings.rate()),
       options: settings.options)
     let results = await DownloadRun(manager: manager, json: json).perform(jobs)
     if json {

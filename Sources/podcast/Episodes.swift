@@ -40,13 +40,22 @@ struct Episodes: AsyncParsableCommand {
     var indexes =
       predicate.map { $0.indexes(in: episodes) } ?? Array(episodes.indices.map { $0 + 1 })
     if let limit { indexes = Array(indexes.prefix(limit)) }
-    let store = existingStore()
-    let reader = DownloadProgressReader(
-      ledger: store, partialsDirectory: libraryOptions.paths.partials)
-    let marks = (try? store?.marks()) ?? [:]
-    let status = { (episode: Episode) in
-      ListedStatus(
-        download: reader.status(of: episode.enclosure.url),
+    // Every state is read before anything is printed: a library that cannot be read is one
+    // error line, not a listing that calls downloaded episodes new.
+    let (reader, marks) = try CommandFailure.reported {
+      let store = try libraryOptions.openStoreForReading()
+      return (
+        try DownloadProgressReader(store: store, feedURL: resolved.location),
+        try store?.marks() ?? [:]
+      )
+    }
+    // Identity keys find an episode whose URL changed; without a library there is none.
+    let keys = reader.hasLibrary ? EpisodeIdentity.distinctKeys(of: episodes) : []
+    let status = { (index: Int) -> ListedStatus in
+      let episode = episodes[index - 1]
+      return ListedStatus(
+        download: reader.status(
+          of: episode.enclosure.url, keys: keys.isEmpty ? [] : keys[index - 1]),
         mark: marks.isEmpty ? nil : marks[EpisodeMark.key(for: episode)])
     }
     if json {
@@ -55,15 +64,8 @@ struct Episodes: AsyncParsableCommand {
     } else {
       EpisodeTable.print(
         podcast: resolved.feed.podcast, episodes: episodes, indexes: indexes,
-        statuses: indexes.map { status(episodes[$0 - 1]) }, total: episodes.count,
+        statuses: indexes.map(status), total: episodes.count,
         filtered: predicate != nil)
     }
-  }
-
-  /// Reads an existing library only: listing a feed never creates one.
-  private func existingStore() -> LibraryStore? {
-    let paths = libraryOptions.paths
-    return FileManager.default.fileExists(atPath: paths.database)
-      ? try? LibraryStore(paths: paths) : nil
   }
 }

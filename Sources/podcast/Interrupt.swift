@@ -16,12 +16,18 @@ enum Interrupt {
   }
 
   private static let handler = Mutex(Handler())
+  private static let stopping = Atomic<Bool>(false)
+
+  /// True once a signal arrived: results that come in after it are the interruption's own
+  /// (cancelled transfers) and are not reported one by one.
+  static var isStopping: Bool { stopping.load(ordering: .relaxed) }
   nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
   private static let installOnce: Void = {
     for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
       signal(signalNumber, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
       source.setEventHandler {
+        stopping.store(true, ordering: .relaxed)
         let current = handler.withLock { $0 }
         current.beforeExit()
         Console.error(current.message)

@@ -16,10 +16,9 @@ struct Status: AsyncParsableCommand {
   func run() async throws {
     let records: [DownloadRecord]
     do {
-      if let store = try libraryOptions.openExistingStore() {
-        // Rows a killed process left "downloading" are really paused.
-        _ = try store.releaseAbandonedDownloads()
-        records = try store.allDownloads()
+      // Read-only: looking at the library must work on a full disk and change nothing.
+      if let store = try libraryOptions.openStoreForReading() {
+        records = try store.downloadsForDisplay()
       } else {
         records = []
       }
@@ -46,7 +45,7 @@ struct Status: AsyncParsableCommand {
       let title = [record.podcastTitle, record.episodeTitle].filter { !$0.isEmpty }.joined(
         separator: ": ")
       var episode = title.isEmpty ? record.url : title
-      if let error = record.error, record.state == .failed || record.state == .paused {
+      if let error = record.error, record.state == .failed {
         episode += " (\(error))"
       }
       table.rows.append([

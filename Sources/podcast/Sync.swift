@@ -84,14 +84,14 @@ struct Sync: AsyncParsableCommand {
       var options = settings.options
       options.concurrency = batch.concurrency
       let manager = DownloadManager(
-        episodesDirectory: batch.episodesDirectory, partialsDirectory: library.paths.partials,
-        http: context.http(limitedTo: batch.bytesPerSecond), ledger: store, options: options)
+        store: store, episodesDirectory: batch.episodesDirectory,
+        http: context.http(limitedTo: batch.bytesPerSecond), options: options)
       results += await DownloadRun(manager: manager, json: json, quiet: quiet).perform(
         batch.downloads.map(\.job))
     }
-    let finisher = SyncFinisher(store: store)
-    finisher.record(plan, results: results)
-    let pruned = finisher.prune(plan.feeds.map(\.subscription))
+    let pruning = SyncPruner(store: store).prune(plan.feeds.map(\.subscription))
+    pruning.failures.forEach { Console.error($0) }
+    let pruned = pruning.removed
     if json {
       let feedFailures = plan.failedFeeds.map { feed -> JSONValue in
         let reason = if case .failed(let reason) = feed.outcome { reason } else { "" }
@@ -109,7 +109,9 @@ struct Sync: AsyncParsableCommand {
     let completed = backgroundOptions.runCompletionCommand(files: results.downloadedFiles)
     let failedDownloads =
       !completed || results.contains { if case .failed = $0.outcome { true } else { false } }
-    if failedDownloads || !plan.failedFeeds.isEmpty { throw ExitCode.failure }
+    if failedDownloads || !plan.failedFeeds.isEmpty || !pruning.failures.isEmpty {
+      throw ExitCode.failure
+    }
   }
 
   private func acquireLock(_ paths: LibraryPaths) throws -> LibraryLock {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PodcastKit
 
 struct Unsubscribe: ParsableCommand {
@@ -21,12 +22,21 @@ struct Unsubscribe: ParsableCommand {
       let store = try libraryOptions.openStore()
       let subscription = try store.subscription(matching: name)
       guard let id = subscription.id else { return }
-      let files = try store.seenEpisodes(subscriptionId: id).compactMap(\.downloadedFile)
+      // What sync recorded for it, and what `download` fetched from its feed.
+      let files = Array(
+        Set(
+          try store.seenEpisodes(subscriptionId: id).compactMap(\.downloadedFile)
+            + store.finishedFiles(feedURL: subscription.feedURL))
+      ).sorted()
       try store.removeSubscription(id: id)
       var message = "Unsubscribed from \"\(subscription.name)\" (\(subscription.feedURL))"
       if deleteFiles {
         let outcome = DownloadedFiles.delete(files, paths: store.paths)
         outcome.failures.forEach { Console.error($0) }
+        try store.forgetFinishedDownloads(
+          files: files.filter { path in
+            !FileManager.default.fileExists(atPath: path)
+          })
         message += "; deleted \(outcome.deleted.count) file\(outcome.deleted.count == 1 ? "" : "s")"
         Console.print(message + ".")
         if !outcome.failures.isEmpty { throw ExitCode(1) }

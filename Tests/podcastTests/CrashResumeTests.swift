@@ -61,6 +61,66 @@ final class CrashResumeTests: XCTestCase {
     XCTAssertFalse(resumed.isEmpty, "reruns resume with Range requests rather than starting over")
   }
 
+  /// The sync variant: each round subscribes a fresh library with `--keep 2`, lets a first
+  /// sync take the newest episode, publishes four more and kills the next sync at a random
+  /// moment. After a rerun, every finished episode is recorded: exactly the newest two files
+  /// remain (the others pruned, including those the killed run finished), and
+  /// `unsubscribe --delete-files` leaves nothing behind.
+  func testSyncsKilledAtRandomMomentsRecordPruneAndDeleteEveryFinishedEpisode() throws {
+    let rounds = ProcessInfo.processInfo.environment["PODCAST_SOAK_ROUNDS"].flatMap(Int.init) ?? 10
+    let server = try LoopbackServer()
+    defer { server.stop() }
+    let show = Show("soak", episodes: 1, size: 120_000, on: server)
+    show.enclosure = { $0.trickling(bytesPerSecond: 400_000) }
+    show.serve()
+    var generator = SystemRandomNumberGenerator()
+    var midBodyKills = 0
+    for round in 1...rounds {
+      let podcast = try PodcastBinary()
+      defer { try? FileManager.default.removeItem(atPath: podcast.library) }
+      let subscribed = try podcast.run(["subscribe", show.feedURL, "--name", "soak", "--keep", "2"])
+      XCTAssertEqual(subscribed.status, 0, "round \(round): \(subscribed.stderr)")
+      XCTAssertEqual(try podcast.run(["sync"], timeout: 60).status, 0, "round \(round)")
+      show.publish(4)
+
+      let process = try podcast.start(["sync"])
+      usleep(UInt32.random(in: 50_000...700_000, using: &generator))
+      process.signal(SIGKILL)
+      _ = try? process.wait(timeout: 10)
+      let partials = podcast.partialFiles().compactMap {
+        try? FileManager.default.attributesOfItem(
+          atPath: podcast.library + "/.podcast/partial/" + $0)[.size] as? Int
+      }
+      if partials.contains(where: { $0 > 0 }) { midBodyKills += 1 }
+      try assertSyncFilesAreComplete(podcast, show: show, round: round)
+
+      let rerun = try podcast.run(["sync"], timeout: 120)
+      XCTAssertEqual(rerun.status, 0, "round \(round): \(rerun.stderr)")
+      let kept = podcast.episodeFiles().compactMap {
+        FileManager.default.contents(atPath: podcast.episodesDirectory + "/" + $0)
+      }
+      XCTAssertEqual(
+        Set(kept), Set(show.episodes.prefix(2).map(\.body)),
+        "round \(round): not exactly the newest two: \(podcast.episodeFiles())")
+
+      let gone = try podcast.run(["unsubscribe", "soak", "--delete-files"])
+      XCTAssertEqual(gone.status, 0, "round \(round): \(gone.stderr)")
+      XCTAssertEqual(podcast.episodeFiles(), [], "round \(round): files left after unsubscribe")
+    }
+    print("crash-resume (sync): \(rounds) kills, \(midBodyKills) mid-body")
+  }
+
+  private func assertSyncFilesAreComplete(_ podcast: PodcastBinary, show: Show, round: Int) throws {
+    for path in podcast.episodeFiles() {
+      let episode = try XCTUnwrap(
+        show.episodes.first { path.hasSuffix(" \($0.title).mp3") },
+        "round \(round): unexpected file \(path)")
+      XCTAssertEqual(
+        FileManager.default.contents(atPath: podcast.episodesDirectory + "/" + path),
+        episode.body, "round \(round): \(path) is incomplete or corrupt")
+    }
+  }
+
   private func assertEveryVisibleFileIsComplete(
     _ podcast: PodcastBinary, bodies: [String: Data], round: Int, file: StaticString = #filePath,
     line: UInt = #line

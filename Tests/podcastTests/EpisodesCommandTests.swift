@@ -17,9 +17,11 @@ final class EpisodesCommandTests: XCTestCase {
     server.stop()
   }
 
-  private func serveFeed(at path: String = "/feed.xml", episodes count: Int = 3) -> String {
+  private func serveFeed(at path: String = "/feed.xml", episodes count: Int = 3, size: Int = 100)
+    -> String
+  {
     FeedFixture.serve(
-      FeedFixture.episodes(count, size: 100), title: "Loopback Show", at: path, on: server)
+      FeedFixture.episodes(count, size: size), title: "Loopback Show", at: path, on: server)
   }
 
   func testListsEpisodesNewestFirstWithIndexes() throws {
@@ -205,7 +207,8 @@ final class EpisodesCommandTests: XCTestCase {
   }
 
   func testLibraryOptionWorksBeforeAndAfterTheCommand() throws {
-    let url = serveFeed(episodes: 1)
+    // Large enough to be an audio file (a 100-byte "episode" is refused as a stub).
+    let url = serveFeed(episodes: 1, size: 5_000)
     let elsewhere = podcast.library + "/elsewhere"
     XCTAssertEqual(try podcast.run(["--library", elsewhere, "download", url]).status, 0)
     XCTAssertEqual(try podcast.run(["download", url, "--library", elsewhere + "2"]).status, 0)

@@ -11,6 +11,11 @@ public enum DownloadError: Error, Equatable, CustomStringConvertible {
   case cannotWrite(path: String, reason: String)
   case busyElsewhere(url: String)
   case unsupportedScheme(url: String)
+  case changedOnServer(url: String, reason: String)
+  case emptyBody(url: String)
+  case tooSmall(url: String, received: Int64, reason: String)
+  case compressed(url: String, how: String)
+  case cannotRecord(url: String, reason: String)
 
   public var description: String {
     switch self {
@@ -25,6 +30,15 @@ public enum DownloadError: Error, Equatable, CustomStringConvertible {
     case .busyElsewhere(let url):
       return "\(url): another podcast process is downloading this episode right now"
     case .unsupportedScheme(let url): return "\(url): only http and https enclosures are downloaded"
+    case .changedOnServer(let url, let reason):
+      return "\(url): the file changed on the server while it was downloading (\(reason))"
+    case .emptyBody(let url): return "\(url): the server sent an empty file (0 bytes)"
+    case .tooSmall(let url, let received, let reason):
+      return "\(url): the server sent only \(received) bytes, \(reason)"
+    case .compressed(let url, let how):
+      return "\(url): the server sent the episode gzip-compressed (\(how)), not the media file"
+    case .cannotRecord(let url, let reason):
+      return "\(url): downloaded, but the library cannot record it: \(reason)"
     }
   }
 
@@ -39,7 +53,8 @@ public enum DownloadError: Error, Equatable, CustomStringConvertible {
   /// A retry (resuming from what is on disk) may succeed.
   var isTransient: Bool {
     switch self {
-    case .lengthMismatch, .badContentRange: return true
+    case .lengthMismatch, .badContentRange, .changedOnServer, .emptyBody, .tooSmall, .compressed:
+      return true
     default: return false
     }
   }

@@ -8,15 +8,31 @@ public struct DownloadJob: Sendable, Hashable {
   public var relativePath: String
   /// The type the feed announced: an HTML enclosure is not mistaken for an error page.
   public var mimeType: String?
+  /// The size the feed announced; a body far smaller is not the episode.
+  public var declaredLength: Int64?
+  /// The feed that lists the episode (a URL, or a local file's path).
+  public var feedURL: String?
+  /// Every identity key the episode answers to, its own first (see `EpisodeIdentity`), minus
+  /// any the feed shares between several episodes: a finished download under any of them is
+  /// this episode, whatever URL it had then.
+  public var identityKeys: [String]
+  /// The subscription's episode row to record the file in (sync).
+  public var subscriptionEpisode: SubscriptionEpisode?
 
   public init(
-    url: String, title: String?, podcastTitle: String?, relativePath: String, mimeType: String?
+    url: String, title: String?, podcastTitle: String?, relativePath: String, mimeType: String?,
+    declaredLength: Int64? = nil, feedURL: String? = nil, identityKeys: [String] = [],
+    subscriptionEpisode: SubscriptionEpisode? = nil
   ) {
     self.url = url
     self.title = title
     self.podcastTitle = podcastTitle
     self.relativePath = relativePath
     self.mimeType = mimeType
+    self.declaredLength = declaredLength
+    self.feedURL = feedURL
+    self.identityKeys = identityKeys
+    self.subscriptionEpisode = subscriptionEpisode
   }
 }
 

@@ -4,20 +4,21 @@ import Foundation
 /// into `progress`, keyed by each episode's remote URL.
 public final class DownloadManager: Sendable {
   public let progress = ProgressBuffer()
-  private let episodesDirectory: String
-  private let partialsDirectory: String
+  private let paths: LibraryPaths
   private let http: HTTPClient
-  private let ledger: DownloadLedger?
+  private let store: LibraryStore
   private let options: DownloadOptions
 
+  /// `episodesDirectory`: where these episodes land when not the library's Episodes folder
+  /// (a subscription's own folder).
   public init(
-    episodesDirectory: String, partialsDirectory: String, http: HTTPClient = .shared,
-    ledger: DownloadLedger?, options: DownloadOptions = DownloadOptions()
+    store: LibraryStore, episodesDirectory: String? = nil, http: HTTPClient = .shared,
+    options: DownloadOptions = DownloadOptions()
   ) {
-    self.episodesDirectory = episodesDirectory
-    self.partialsDirectory = partialsDirectory
+    self.paths = LibraryPaths(
+      root: store.paths.root, episodes: episodesDirectory ?? store.paths.episodes)
     self.http = http
-    self.ledger = ledger
+    self.store = store
     self.options = options
   }
 
@@ -27,15 +28,27 @@ public final class DownloadManager: Sendable {
     _ jobs: [DownloadJob], onFinish: @escaping @Sendable (DownloadResult) -> Void = { _ in }
   ) async -> [DownloadResult] {
     let unique = jobs.filter { progress.enqueue($0.url, title: $0.title, podcast: $0.podcastTitle) }
+    do {
+      // Queued in the library too, so `podcast status` elsewhere shows the whole batch.
+      try store.queueDownloads(unique.map(queuedRecord))
+    } catch {
+      return unique.map { job in
+        let result = DownloadResult(job: job, outcome: .failed(reason: String(describing: error)))
+        progress.fail(job.url, state: .failed, error: String(describing: error))
+        onFinish(result)
+        return result
+      }
+    }
+    let sharedPaths = Self.pathsOfSeveral(unique)
     let slots = HostSlots(total: options.concurrency, perHost: options.perHost)
-    let persister = Task { await persistProgressEverySecond() }
-    defer { persister.cancel() }
     return await withTaskGroup(of: (Int, DownloadResult).self) { group in
       for (index, job) in unique.enumerated() {
         group.addTask {
           let host = URL(string: job.url)?.host ?? ""
           await slots.acquire(host: host)
-          let outcome = await self.episodeDownload(job).run()
+          let outcome = await self.episodeDownload(
+            job, mayAdopt: !sharedPaths.contains(job.relativePath)
+          ).run()
           await slots.release(host: host)
           let result = DownloadResult(job: job, outcome: outcome)
           onFinish(result)
@@ -48,30 +61,26 @@ public final class DownloadManager: Sendable {
     }
   }
 
-  private func episodeDownload(_ job: DownloadJob) -> EpisodeDownload {
-    EpisodeDownload(
-      job: job, episodesDirectory: episodesDirectory, partialsDirectory: partialsDirectory,
-      http: http, ledger: ledger, progress: progress, options: options)
+  private func queuedRecord(_ job: DownloadJob) -> DownloadRecord {
+    var record = store.newDownloadRecord(
+      url: job.url, podcastTitle: job.podcastTitle, episodeTitle: job.title)
+    record.feedURL = job.feedURL
+    record.episodeKey = job.identityKeys.first
+    // So a queue this process leaves behind (killed) reads as paused, not waiting forever.
+    record.pid = ProcessInfo.processInfo.processIdentifier
+    return record
   }
 
-  /// Copies running downloads' progress to the ledger, so `podcast status` in another process
-  /// sees it live; once a second keeps the database out of the hot path.
-  private func persistProgressEverySecond() async {
-    guard let ledger else { return }
-    var lastSaved: [String: Int64] = [:]
-    while !Task.isCancelled {
-      try? await Task.sleep(for: .seconds(1))
-      let changed = progress.snapshot().filter { url, entry in
-        entry.state == .downloading && lastSaved[url] != entry.bytes
-      }
-      guard !changed.isEmpty else { continue }
-      let entries = changed.map { url, entry in
-        LedgerEntry(
-          url: url, state: .downloading, bytes: entry.bytes, total: entry.total,
-          podcastTitle: entry.podcast, episodeTitle: entry.title)
-      }
-      try? ledger.saveProgress(entries)
-      for (url, entry) in changed { lastSaved[url] = entry.bytes }
-    }
+  /// Relative paths that more than one job of the batch would use.
+  private static func pathsOfSeveral(_ jobs: [DownloadJob]) -> Set<String> {
+    var counts: [String: Int] = [:]
+    for job in jobs { counts[job.relativePath, default: 0] += 1 }
+    return Set(counts.filter { $0.value > 1 }.keys)
+  }
+
+  private func episodeDownload(_ job: DownloadJob, mayAdopt: Bool) -> EpisodeDownload {
+    EpisodeDownload(
+      job: job, paths: paths, http: http, store: store, progress: progress, options: options,
+      mayAdoptFileAtTarget: mayAdopt)
   }
 }

@@ -17,30 +17,47 @@ public struct EpisodeDownloadStatus: Sendable, Equatable {
   public static let new = EpisodeDownloadStatus(state: .new, progress: 0, file: nil)
 }
 
-/// Reads episode states from the ledger and the files on disk, so a listing shows what a
-/// previous (or crashed, or concurrent) run left behind.
+/// Reads episode states from the library and the files on disk, so a listing shows what a
+/// previous (or crashed, or concurrent) run left behind. Never writes. The rows are read
+/// once, up front: a 20,000-episode listing asks the database one question, not 20,000.
 public struct DownloadProgressReader: Sendable {
-  private let ledger: DownloadLedger?
-  private let partialsDirectory: String
+  private let store: LibraryStore?
+  private let byURL: [String: DownloadRecord]
+  private let finishedByKey: [String: DownloadRecord]
 
-  public init(ledger: DownloadLedger?, partialsDirectory: String) {
-    self.ledger = ledger
-    self.partialsDirectory = partialsDirectory
+  /// `store` nil: there is no library yet, every episode is new. `feedURL`: the listed feed,
+  /// within which identity keys are matched. Throws when the library cannot be read: a
+  /// damaged database must not make downloaded episodes look new.
+  public init(store: LibraryStore?, feedURL: String) throws {
+    self.store = store
+    let rows = try store?.allDownloads() ?? []
+    byURL = Dictionary(rows.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
+    finishedByKey = Dictionary(
+      rows.compactMap { row in
+        row.state == .done && row.feedURL == feedURL ? row.episodeKey.map { ($0, row) } : nil
+      }, uniquingKeysWith: { first, _ in first })
   }
 
-  public func status(of url: String) -> EpisodeDownloadStatus {
-    let entry = (try? ledger?.entry(for: url)) ?? nil
-    if let entry, entry.state == .done, let file = entry.file,
-      FileManager.default.fileExists(atPath: file)
-    {
+  /// Whether there is a library to read: without one every episode is new.
+  public var hasLibrary: Bool { store != nil }
+
+  /// `keys`: the episode's identity keys (`EpisodeIdentity.distinctKeys`), so an episode
+  /// whose URL changed still shows as downloaded.
+  public func status(of url: String, keys: [String] = []) -> EpisodeDownloadStatus {
+    guard let store else { return .new }
+    let finished = [byURL[url]].compactMap { $0 } + keys.compactMap { finishedByKey[$0] }
+    if let done = finished.first(where: { Self.isFinished($0) }), let file = done.file {
       return EpisodeDownloadStatus(state: .downloaded, progress: 1, file: file)
     }
-    // The partial file is the truth about bytes: the ledger is written only once a second.
-    let partial = partialsDirectory + "/" + PartialName.forURL(url)
-    let onDisk =
-      (try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int64) ?? nil
-    guard let bytes = onDisk, bytes > 0 else { return .new }
-    let fraction = entry?.total.map { $0 > 0 ? min(1, Double(bytes) / Double($0)) : 0 } ?? 0
+    // The partial file is the truth about bytes: the row is written only once a second.
+    guard let bytes = store.partialSize(of: url), bytes > 0 else { return .new }
+    let total = byURL[url]?.total
+    let fraction = total.map { $0 > 0 ? min(1, Double(bytes) / Double($0)) : 0 } ?? 0
     return EpisodeDownloadStatus(state: .partial, progress: fraction, file: nil)
+  }
+
+  private static func isFinished(_ record: DownloadRecord) -> Bool {
+    record.state == .done
+      && record.file.map { FileManager.default.fileExists(atPath: $0) } == true
   }
 }

@@ -1,13 +1,22 @@
 import Foundation
 
+/// What the bytes already on disk were fetched as: a resumed response must be the same file.
+struct ResumeBasis: Sendable {
+  var offset: Int64
+  var total: Int64?
+  var etag: String?
+  var lastModified: String?
+}
+
 /// Streams one response into a `PartialFile`, deciding from the status line whether the bytes
-/// continue what is on disk (206), replace it (200) or must be refused (errors, HTML pages).
+/// continue what is on disk (206), replace it (200) or must be refused (errors, HTML pages,
+/// compressed bodies). Runs on the transfer thread: it never touches the database; `onHead`
+/// hands the head over to whoever records it.
 final class DownloadSink: TransferSink {
   private let url: String
   private let file: PartialFile
-  private let requestedOffset: Int64
-  /// The file size a previous run saw; a resumed response for another size is another file.
-  private let expectedTotal: Int64?
+  /// nil: the request asked for the whole file.
+  private let basis: ResumeBasis?
   private let acceptsHTML: Bool
   private let progress: ProgressBuffer
   private let onHead: (ResponseHead, _ total: Int64?) -> Void
@@ -15,17 +24,17 @@ final class DownloadSink: TransferSink {
 
   private(set) var written: Int64
   private(set) var total: Int64?
+  private(set) var contentType: String?
 
   init(
-    url: String, file: PartialFile, offset: Int64, expectedTotal: Int64?, acceptsHTML: Bool,
+    url: String, file: PartialFile, resuming basis: ResumeBasis?, acceptsHTML: Bool,
     progress: ProgressBuffer,
     onHead: @escaping (ResponseHead, Int64?) -> Void
   ) {
     self.url = url
     self.file = file
-    self.requestedOffset = offset
-    self.expectedTotal = expectedTotal
-    self.written = offset
+    self.basis = basis
+    self.written = basis?.offset ?? 0
     self.acceptsHTML = acceptsHTML
     self.progress = progress
     self.onHead = onHead
@@ -35,34 +44,61 @@ final class DownloadSink: TransferSink {
     guard (200..<300).contains(head.status) else {
       throw TransferError.httpStatus(url: url, status: head.status, retryAfter: head.retryAfter)
     }
+    // Asked for identity: an encoded body's bytes are not the episode, and its offsets are
+    // not the file's.
+    // ("none" is not a coding, but some servers write it for identity.)
+    if let encoding = head.headers["content-encoding"]?.lowercased(),
+      !["", "identity", "none"].contains(encoding)
+    {
+      try file.truncate(to: 0)
+      throw DownloadError.compressed(url: url, how: "Content-Encoding: \(encoding)")
+    }
     if head.status == 206 {
-      try continueAfterPartialContent(head)
+      try continueAfterPartialContent(head, basis: basis ?? ResumeBasis(offset: 0))
     } else {
       // A full body: the server ignored Range, or If-Range said the file changed.
       try file.truncate(to: 0)
       written = 0
-      total = head.headers["content-encoding"] == nil ? head.contentLength : nil
+      total = head.contentLength
     }
-    let type = head.headers["content-type"]?.lowercased() ?? ""
-    if type.contains("text/html") && !acceptsHTML {
+    contentType = head.headers["content-type"]?.lowercased()
+    if (contentType ?? "").contains("text/html") && !acceptsHTML {
       throw DownloadError.htmlInsteadOfMedia(url: url)
     }
     progress.start(url, resumingAt: written, total: total)
     onHead(head, total)
   }
 
-  private func continueAfterPartialContent(_ head: ResponseHead) throws {
+  /// A 206 continues the bytes on disk only if it starts where they end and is the same file:
+  /// the same validators and size as when they were fetched. A server that ignores If-Range
+  /// would otherwise splice two versions into one file; the bytes on disk are dropped instead.
+  private func continueAfterPartialContent(_ head: ResponseHead, basis: ResumeBasis) throws {
     let header = head.headers["content-range"] ?? ""
-    guard let range = ContentRange(header), range.start == requestedOffset else {
-      throw DownloadError.badContentRange(url: url, header: header.isEmpty ? "missing" : header)
+    var mismatch: String?
+    if let range = ContentRange(header) {
+      if range.start != basis.offset {
+        mismatch = "Content-Range \(header) does not continue the \(basis.offset) bytes on disk"
+      } else if let expected = basis.total, let actual = range.total, actual != expected {
+        mismatch = "its size went from \(expected) to \(actual) bytes"
+      }
+    } else {
+      mismatch = "the resume answer had \(header.isEmpty ? "no" : "a malformed") Content-Range"
     }
-    if let expectedTotal, let actual = range.total, actual != expectedTotal {
+    if mismatch == nil, let etag = head.headers["etag"], let old = basis.etag, etag != old {
+      mismatch = "ETag \(old) became \(etag)"
+    }
+    if mismatch == nil, let date = head.headers["last-modified"], let old = basis.lastModified,
+      date != old
+    {
+      mismatch = "Last-Modified \(old) became \(date)"
+    }
+    if let mismatch {
       try file.truncate(to: 0)
       written = 0
-      throw RestartFromZero.needed
+      throw DownloadError.changedOnServer(url: url, reason: mismatch + "; starting again from zero")
     }
-    total = range.total
-    written = requestedOffset
+    total = ContentRange(header)?.total
+    written = basis.offset
   }
 
   func receive(_ bytes: UnsafeRawBufferPointer) throws {

@@ -1,94 +1,147 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// Fetches one episode into its partial file, resuming and retrying, then moves the verified
-/// file into the Episodes directory. Only after the move is it recorded as done.
+/// Fetches one episode into its partial file and moves the verified file into the Episodes
+/// directory: a small state machine, each step a method below.
+///
+///   claim   lock the partial file, then ask whether the episode is already here
+///   plan    resume from the bytes on disk when their validators prove the same file
+///   fetch   one attempt; retried (resuming) on transient failures
+///   verify  the body is the episode: its length, not empty, not tiny, not gzip
+///   finish  link into place and record it done, as one step for this process
+///
+/// `DownloadRow` is the only writer of the download's row, and never on the transfer thread.
 struct EpisodeDownload {
   let job: DownloadJob
-  let episodesDirectory: String
-  let partialsDirectory: String
+  let paths: LibraryPaths
   let http: HTTPClient
-  let ledger: DownloadLedger?
+  let store: LibraryStore
   let progress: ProgressBuffer
   let options: DownloadOptions
+  /// False when another job of the batch would land on the same path: a file found there
+  /// could be either episode's.
+  let mayAdoptFileAtTarget: Bool
+
+  /// Finishing (link + record) and recognising a file at the target are one step within this
+  /// process, so a download never adopts another's file in the moment between its link and
+  /// its record.
+  private static let finishing = Mutex(())
 
   func run() async -> DownloadOutcome {
     do {
-      if let finished = try alreadyDownloaded() { return .alreadyDownloaded(file: finished) }
       try URLPolicy.check(job.url)
-      let partialPath = partialsDirectory + "/" + PartialName.forURL(job.url)
-      guard let file = try PartialFile(path: partialPath) else {
+      // The lock comes before the already-downloaded check: two processes asking at once
+      // would both see "not yet" and both download.
+      guard let file = try PartialFile(path: paths.partial(for: job.url)) else {
         throw DownloadError.busyElsewhere(url: job.url)
       }
+      if let done = try claim(file) { return done }
+      let row = DownloadRow(
+        store: store,
+        record: try store.download(url: job.url)
+          ?? store.newDownloadRecord(
+            url: job.url, podcastTitle: job.podcastTitle, episodeTitle: job.title))
       do {
-        return try await fetchAndFinish(file)
+        return try await fetchAndFinish(file, row: row)
       } catch {
         // Still holding the lock: a failure before the first byte leaves nothing to resume.
-        if file.size == 0 { unlink(partialPath) }
-        throw error
+        if file.size == 0 { unlink(file.path) }
+        return failed(error, row: row)
       }
     } catch {
-      return failed(error)
+      return failed(error, row: nil)
     }
   }
 
-  private func fetchAndFinish(_ file: PartialFile) async throws -> DownloadOutcome {
-    var known = try ledger?.entry(for: job.url) ?? LedgerEntry(url: job.url, state: .queued)
-    let bytes = try await fetchWithRetries(into: file, known: &known)
-    let finalPath = try Finisher.linkIntoPlace(
-      file, episodesDirectory: episodesDirectory, relativePath: job.relativePath)
-    known.state = .done
-    known.bytes = bytes
-    known.total = bytes
-    known.file = finalPath
-    known.error = nil
-    try? ledger?.save(known)
-    unlink(file.path)
-    progress.finish(job.url, bytes: bytes)
-    return .downloaded(file: finalPath, bytes: bytes)
-  }
+  // MARK: claim
 
-  private func alreadyDownloaded() throws -> String? {
-    guard let entry = try ledger?.entry(for: job.url), entry.state == .done, let file = entry.file,
-      FileManager.default.fileExists(atPath: file)
-    else { return nil }
-    // A run killed between recording and tidying up leaves the partial name behind.
-    let partialPath = partialsDirectory + "/" + PartialName.forURL(job.url)
-    if FileManager.default.fileExists(atPath: partialPath),
-      (try? PartialFile(path: partialPath)) != nil
+  /// The episode is already here: recorded as done (under this URL or another of its
+  /// identity), or a file at its target path that no other download owns (a library whose
+  /// `.podcast/` was lost). Nil when it must be fetched.
+  private func claim(_ file: PartialFile) throws -> DownloadOutcome? {
+    if let record = try store.finishedDownload(
+      url: job.url, keys: job.identityKeys, feedURL: job.feedURL),
+      let path = record.file
     {
-      unlink(partialPath)
+      // Recorded before a kill could tidy up, or the empty file the lock just made.
+      unlink(file.path)
+      if let episode = job.subscriptionEpisode {
+        try store.recordFinished(record, episode: episode)
+      }
+      progress.finish(job.url, bytes: record.bytes)
+      return .alreadyDownloaded(file: path)
     }
-    progress.finish(job.url, bytes: entry.bytes)
-    return file
+    guard mayAdoptFileAtTarget else { return nil }
+    let target = try Finisher.safeTarget(
+      episodesDirectory: paths.episodes, relativePath: job.relativePath)
+    return try Self.finishing.withLock { _ -> DownloadOutcome? in
+      guard let size = Self.regularFileSize(target), size > 0,
+        try !store.isFileOfAnotherDownload(target, url: job.url)
+      else { return nil }
+      var record =
+        try store.download(url: job.url)
+        ?? store.newDownloadRecord(
+          url: job.url, podcastTitle: job.podcastTitle, episodeTitle: job.title)
+      record.feedURL = job.feedURL ?? record.feedURL
+      record.episodeKey = job.identityKeys.first ?? record.episodeKey
+      let row = DownloadRow(store: store, record: record)
+      try row.finish(file: target, bytes: size, episode: job.subscriptionEpisode)
+      unlink(file.path)
+      progress.finish(job.url, bytes: size)
+      return .alreadyDownloaded(file: target)
+    }
   }
 
-  private func failed(_ error: Error) -> DownloadOutcome {
-    let reason = String(describing: error)
-    let interrupted =
-      (error as? TransferError).map { if case .cancelled = $0 { true } else { false } } ?? false
-    let state: DownloadState = interrupted ? .paused : .failed
-    progress.fail(job.url, state: state, error: reason)
-    if var entry = (try? ledger?.entry(for: job.url)) ?? nil {
-      entry.state = state
-      entry.error = reason
-      try? ledger?.save(entry)
-    }
-    return .failed(reason: reason)
+  private static func regularFileSize(_ path: String) -> Int64? {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    return Int64(info.st_size)
   }
 
-  // MARK: Attempts
+  // MARK: plan, fetch, verify
 
-  private func fetchWithRetries(into file: PartialFile, known: inout LedgerEntry) async throws
-    -> Int64
+  private func fetchAndFinish(_ file: PartialFile, row: DownloadRow) async throws
+    -> DownloadOutcome
   {
+    try row.begin(job, bytesOnDisk: file.size)
+    let reporter = Task { [progress, job] in
+      // Live progress for `podcast status` in another process; once a second keeps the
+      // database out of the hot path.
+      while !Task.isCancelled {
+        try? await Task.sleep(for: .seconds(1))
+        if let entry = progress.entry(for: job.url), entry.state == .downloading {
+          row.noteProgress(bytes: entry.bytes)
+        }
+      }
+    }
+    let bytes: Int64
+    do {
+      bytes = try await fetchWithRetries(into: file, row: row)
+    } catch {
+      reporter.cancel()
+      await reporter.value
+      throw error
+    }
+    // No progress write may land after the finish.
+    reporter.cancel()
+    await reporter.value
+    return try finish(file, bytes: bytes, row: row)
+  }
+
+  private func fetchWithRetries(into file: PartialFile, row: DownloadRow) async throws -> Int64 {
     var attempt = 1
+    var restarts = 0
     while true {
       do {
-        return try await fetchOnce(into: file, known: &known)
+        return try await fetchOnce(into: file, row: row)
+      } catch DownloadError.changedOnServer where restarts < 2 {
+        // The bytes on disk were dropped; starting over is not a failed attempt.
+        restarts += 1
+        try row.forgetValidators()
       } catch {
         guard attempt < options.attempts, let delay = retryDelay(after: error, attempt: attempt)
         else {
@@ -111,58 +164,79 @@ struct EpisodeDownload {
       return backoff
     case let error as DownloadError where error.isTransient:
       return backoff
-    case RestartFromZero.needed:
-      return .zero
     default:
       return nil
     }
   }
 
-  private func fetchOnce(into file: PartialFile, known: inout LedgerEntry) async throws -> Int64 {
+  /// Resumes only when the bytes on disk are provably the server's file (a validator for
+  /// If-Range, or at least its size); otherwise starts over.
+  private func plan(_ file: PartialFile, row: DownloadRow) throws -> ResumeBasis? {
     let onDisk = try file.seekToEnd()
-    let ifRange = Self.ifRangeValidator(known)
-    // Without anything that proves the server's file is the one we started, start over.
-    let offset = onDisk > 0 && (ifRange != nil || known.total != nil) ? onDisk : 0
-    if offset == 0 && onDisk > 0 { try file.truncate(to: 0) }
-    if let total = known.total, offset == total, offset > 0 { return offset }
+    let known = row.current
+    guard onDisk > 0, row.resumeValidator != nil || known.total != nil else {
+      if onDisk > 0 { try file.truncate(to: 0) }
+      return nil
+    }
+    return ResumeBasis(
+      offset: onDisk, total: known.total, etag: known.etag, lastModified: known.lastModified)
+  }
 
+  private func fetchOnce(into file: PartialFile, row: DownloadRow) async throws -> Int64 {
+    let basis = try plan(file, row: row)
+    if let basis, let total = basis.total, basis.offset == total {
+      // Complete on disk: a run was stopped between the last byte and the finish.
+      try verifyBody(file, size: total, contentType: nil)
+      return total
+    }
     var request = TransferRequest(url: job.url, options: http.options)
     request.acceptsCompression = false
     request.bulk = true
-    request.rangeStart = offset > 0 ? offset : nil
-    request.ifRange = ifRange
+    request.rangeStart = basis?.offset
+    request.ifRange = basis == nil ? nil : row.resumeValidator
     let seen = SeenHead()
-    let before = known
+    let (heads, arrival) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     let sink = DownloadSink(
-      url: job.url, file: file, offset: offset, expectedTotal: offset > 0 ? known.total : nil,
-      acceptsHTML: MediaType.isHTML(job.mimeType),
+      url: job.url, file: file, resuming: basis, acceptsHTML: MediaType.isHTML(job.mimeType),
       progress: progress,
-      onHead: { [job, ledger] head, total in
+      onHead: { head, total in
+        // The transfer thread only hands the head over; a task writes it.
         seen.set(head, total)
-        // Saved as soon as the head arrives, not when the attempt ends: after a kill -9 or
-        // Ctrl-C mid-body, these validators are what lets the next run resume the bytes on disk.
-        var entry = before
-        Self.note(head, total: total, in: &entry)
-        entry.bytes = offset
-        entry.state = .downloading
-        entry.podcastTitle = job.podcastTitle
-        entry.episodeTitle = job.title
-        try? ledger?.save(entry)
+        arrival.yield()
       })
+    let headWriter = Task {
+      for await _ in heads {
+        if let (head, total) = seen.value {
+          row.noteHead(head, total: total, bytes: basis?.offset ?? 0)
+        }
+      }
+    }
+    defer { arrival.finish() }
     do {
       _ = try await http.perform(request, into: sink)
-    } catch TransferError.httpStatus(_, 416, _) where offset > 0 {
+    } catch TransferError.httpStatus(_, 416, _) where basis != nil {
+      arrival.finish()
+      await headWriter.value
       try file.truncate(to: 0)
-      throw RestartFromZero.needed
+      throw DownloadError.changedOnServer(
+        url: job.url, reason: "the server has no byte \(basis?.offset ?? 0) any more")
     } catch {
-      remember(seen, sink: sink, in: &known, state: .paused)
+      arrival.finish()
+      await headWriter.value
+      try row.noteAttempt(head: seen.value, bytes: sink.written)
+      try row.check()
       throw error
     }
-    remember(seen, sink: sink, in: &known, state: .downloading)
-    return try verify(sink, file: file)
+    arrival.finish()
+    await headWriter.value
+    try row.noteAttempt(head: seen.value, bytes: sink.written)
+    try row.check()
+    let size = try verifyLength(sink, file: file)
+    try verifyBody(file, size: size, contentType: sink.contentType)
+    return size
   }
 
-  private func verify(_ sink: DownloadSink, file: PartialFile) throws -> Int64 {
+  private func verifyLength(_ sink: DownloadSink, file: PartialFile) throws -> Int64 {
     let size = try file.seekToEnd()
     guard let total = sink.total else { return size }
     if size > total {
@@ -175,39 +249,69 @@ struct EpisodeDownload {
     return size
   }
 
-  /// Keeps what the server said (validators, total) so a later run can resume safely.
-  private func remember(
-    _ seen: SeenHead, sink: DownloadSink, in known: inout LedgerEntry, state: DownloadState
-  ) {
-    if let (head, total) = seen.value { Self.note(head, total: total, in: &known) }
-    known.bytes = sink.written
-    known.state = state
-    known.podcastTitle = job.podcastTitle
-    known.episodeTitle = job.title
-    try? ledger?.save(known)
-  }
-
-  /// What a response head says about the file: its validators and its size.
-  static func note(_ head: ResponseHead, total: Int64?, in known: inout LedgerEntry) {
-    let etag = head.headers["etag"]
-    let lastModified = head.headers["last-modified"]
-    if head.status != 206 || etag != nil || lastModified != nil {
-      known.etag = etag
-      known.lastModified = lastModified
+  /// The body is the episode, not an accident of the server: a failure drops the bytes, so a
+  /// retry starts clean and nothing of it can ever be finished.
+  private func verifyBody(_ file: PartialFile, size: Int64, contentType: String?) throws {
+    let problem = BodyCheck(
+      url: job.url, declaredLength: job.declaredLength,
+      mediaTypes: [job.mimeType, contentType].compactMap { $0 }
+    ).problem(size: size, prefix: try file.prefix(2))
+    if let problem {
+      try file.truncate(to: 0)
+      throw problem
     }
-    known.total = total
   }
 
-  /// A strong ETag, else Last-Modified: what `If-Range` accepts.
-  static func ifRangeValidator(_ entry: LedgerEntry) -> String? {
-    if let etag = entry.etag, !etag.hasPrefix("W/") { return etag }
-    return entry.lastModified
-  }
-}
+  // MARK: finish
 
-/// The server no longer has the range we asked for: the bytes on disk are dropped.
-enum RestartFromZero: Error {
-  case needed
+  private func finish(_ file: PartialFile, bytes: Int64, row: DownloadRow) throws
+    -> DownloadOutcome
+  {
+    try file.sync()
+    let staged = try Finisher.stage(
+      file, episodesDirectory: paths.episodes, relativePath: job.relativePath)
+    let path = try Self.finishing.withLock { _ -> String in
+      let placed = try Finisher.place(
+        file, staged: staged, episodesDirectory: paths.episodes, relativePath: job.relativePath)
+      do {
+        try row.finish(file: placed.path, bytes: bytes, episode: job.subscriptionEpisode)
+      } catch {
+        // Unrecorded, the file would be downloaded again next time beside itself: take back
+        // the name just made; the partial stays, complete, for the next run to finish.
+        if placed.isNew { unlink(placed.path) }
+        throw DownloadError.cannotRecord(url: job.url, reason: String(describing: error))
+      }
+      return placed.path
+    }
+    unlink(file.path)
+    progress.finish(job.url, bytes: bytes)
+    return .downloaded(file: path, bytes: bytes)
+  }
+
+  private func failed(_ error: Error, row: DownloadRow?) -> DownloadOutcome {
+    var reason = String(describing: error)
+    let interrupted =
+      (error as? TransferError).map { if case .cancelled = $0 { true } else { false } } ?? false
+    let state: DownloadState = interrupted ? .paused : .failed
+    progress.fail(job.url, state: state, error: reason)
+    // A database that just failed would only fail again (after its busy timeout).
+    if let row, !Self.isDatabaseFailure(error) {
+      do {
+        try row.fail(state: state, reason: reason)
+      } catch {
+        reason += "; the failure could not be recorded either: \(error)"
+      }
+    }
+    return .failed(reason: reason)
+  }
+
+  private static func isDatabaseFailure(_ error: Error) -> Bool {
+    switch error {
+    case is LibraryError: return true
+    case DownloadError.cannotRecord: return true
+    default: return false
+    }
+  }
 }
 
 /// The response head of the current attempt, handed over from the transfer thread.
@@ -219,17 +323,5 @@ final class SeenHead: @unchecked Sendable {
 
   func set(_ head: ResponseHead, _ total: Int64?) {
     lock.withLock { stored = (head, total) }
-  }
-}
-
-/// Partial files are named after their URL, so even without the database a rerun finds them.
-enum PartialName {
-  static func forURL(_ url: String) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in url.utf8 {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x100_0000_01b3
-    }
-    return String(hash, radix: 16) + ".part"
   }
 }

@@ -62,7 +62,11 @@ public struct FileNamer: Sendable {
       "date": episode.published.map {
         $0.formatted(.iso8601.year().month().day().dateSeparator(.dash))
       } ?? "",
-      "title": episode.title ?? episode.guid ?? urlFile,
+      // The URL's file name without its extension: the template adds {ext} itself, and an
+      // untitled episode must not become `a.mp3.mp3`.
+      "title": [episode.title, episode.guid].compactMap { $0 }
+        .first { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        ?? (urlFile as NSString).deletingPathExtension,
       "guid": episode.guid ?? "",
       "index": String(index),
       "season": episode.season.map(String.init) ?? "",
@@ -85,8 +89,10 @@ public struct FileNamer: Sendable {
   /// Replaces what filesystems (or shells, or Windows shares) choke on.
   static func clean(_ text: String) -> String {
     var out = ""
-    // "Part 1: The Start" reads better as "Part 1 - The Start" than "Part 1- The Start".
-    for scalar in text.replacingOccurrences(of: ": ", with: " - ").unicodeScalars {
+    // One spelling per name: the same title in NFC and NFD must not give two files that look
+    // identical. "Part 1: The Start" reads better as "Part 1 - The Start" than "Part 1- The Start".
+    let composed = text.precomposedStringWithCanonicalMapping
+    for scalar in composed.replacingOccurrences(of: ": ", with: " - ").unicodeScalars {
       switch scalar {
       case "/", "\\", ":", "|": out += "-"
       case "*", "?", "\"", "<", ">": out += "_"

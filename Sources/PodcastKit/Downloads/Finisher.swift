@@ -11,10 +11,71 @@ import Foundation
 /// the download as done and only then removes the partial name, so a crash in between leaves
 /// a rerun that recognises its own link (same inode) instead of saving a second copy.
 enum Finisher {
-  static func linkIntoPlace(_ file: PartialFile, episodesDirectory: String, relativePath: String)
-    throws -> String
+  /// Where a file landed; `isNew` when this call made the name (so it may take it back).
+  struct Placed {
+    var path: String
+    var isNew: Bool
+  }
+
+  /// Before `place`, outside any lock: when the Episodes directory is on another filesystem,
+  /// the slow part, the copy, happens here (see `StagedCopy`), so `place` only names it.
+  /// nil when a link will do. The partial is synced by the caller before this.
+  static func stage(_ file: PartialFile, episodesDirectory: String, relativePath: String)
+    throws -> StagedCopy?
   {
-    try file.sync()
+    let directory = try prepareDirectory(
+      episodesDirectory: episodesDirectory, relativePath: relativePath)
+    var partial = stat()
+    var episodes = stat()
+    guard stat(file.path, &partial) == 0, stat(directory, &episodes) == 0,
+      partial.st_dev != episodes.st_dev
+    else { return nil }
+    return try StagedCopy(copying: file, into: directory)
+  }
+
+  static func place(
+    _ file: PartialFile, staged: StagedCopy?, episodesDirectory: String, relativePath: String
+  ) throws -> Placed {
+    let directory = try prepareDirectory(
+      episodesDirectory: episodesDirectory, relativePath: relativePath)
+    let target = try safeTarget(episodesDirectory: episodesDirectory, relativePath: relativePath)
+    var staged = staged
+    for candidate in candidates(for: target) {
+      if let copy = staged {
+        if try copy.name(candidate) {
+          syncDirectory(directory)
+          return Placed(path: candidate, isNew: true)
+        }
+        continue
+      }
+      if link(file.path, candidate) == 0 {
+        syncDirectory(directory)
+        return Placed(path: candidate, isNew: true)
+      }
+      switch errno {
+      case EEXIST:
+        // Our own link, made by a run stopped before it could record it.
+        if isSameFile(file.path, candidate) { return Placed(path: candidate, isNew: true) }
+        continue
+      case EXDEV, EPERM, EOPNOTSUPP:
+        // A mount boundary `stage` could not see, or a filesystem without hard links.
+        let copy = try StagedCopy(copying: file, into: directory)
+        staged = copy
+        if try copy.name(candidate) {
+          syncDirectory(directory)
+          return Placed(path: candidate, isNew: true)
+        }
+        continue
+      default: throw DownloadError.writing(candidate)
+      }
+    }
+    throw DownloadError.cannotWrite(path: target, reason: "too many files with this name")
+  }
+
+  /// The target's folder, created when missing.
+  private static func prepareDirectory(episodesDirectory: String, relativePath: String) throws
+    -> String
+  {
     let target = try safeTarget(episodesDirectory: episodesDirectory, relativePath: relativePath)
     let directory = (target as NSString).deletingLastPathComponent
     do {
@@ -22,22 +83,7 @@ enum Finisher {
     } catch {
       throw DownloadError.cannotWrite(path: directory, reason: reason(error))
     }
-    for candidate in candidates(for: target) {
-      if link(file.path, candidate) == 0 {
-        syncDirectory(directory)
-        return candidate
-      }
-      switch errno {
-      case EEXIST:
-        if isSameFile(file.path, candidate) { return candidate }
-        continue
-      case EXDEV:
-        if FileManager.default.fileExists(atPath: candidate) { continue }
-        return try copyAcrossFilesystems(file, to: candidate)
-      default: throw DownloadError.writing(candidate)
-      }
-    }
-    throw DownloadError.cannotWrite(path: target, reason: "too many files with this name")
+    return directory
   }
 
   /// The joined path, proven to stay inside the Episodes directory.
@@ -62,28 +108,6 @@ enum Finisher {
     let ext = (target as NSString).pathExtension
     let stem = ext.isEmpty ? target : String(target.dropLast(ext.count + 1))
     return [target] + (2...999).map { ext.isEmpty ? "\(stem) (\($0))" : "\(stem) (\($0)).\(ext)" }
-  }
-
-  /// The Episodes directory is on another filesystem than the library: copy to a hidden name
-  /// beside the target, then rename, so the visible name still appears only when complete.
-  private static func copyAcrossFilesystems(_ file: PartialFile, to target: String) throws -> String
-  {
-    let directory = (target as NSString).deletingLastPathComponent
-    let hidden = directory + "/.podcast-" + (target as NSString).lastPathComponent + ".tmp"
-    do {
-      try? FileManager.default.removeItem(atPath: hidden)
-      try FileManager.default.copyItem(atPath: file.path, toPath: hidden)
-      // As for a link: the bytes are on disk before the name appears.
-      if let code = sync(hidden) { throw DownloadError.writing(hidden, errno: code) }
-      guard rename(hidden, target) == 0 else {
-        throw DownloadError.writing(target)
-      }
-      syncDirectory(directory)
-      return target
-    } catch {
-      try? FileManager.default.removeItem(atPath: hidden)
-      throw error
-    }
   }
 
   private static func isSameFile(_ first: String, _ second: String) -> Bool {

@@ -11,16 +11,20 @@ enum MediaType {
     "video/webm": "webm", "audio/webm": "weba", "application/pdf": "pdf",
   ]
 
-  /// The URL's own extension when it looks like one, else the MIME type's, else "mp3" for
+  /// Extensions a media file may keep from its URL. Anything else (`.sh`, `.html`, `.php`,
+  /// `.exe`) says nothing about the file, or worse, invites running it.
+  private static let mediaExtensions: Set<String> = Set(extensionsByType.values).union([
+    "m4b", "oga", "mkv", "avi", "mpg", "mpeg", "3gp", "aiff", "aif", "wma", "wmv", "epub",
+    "mp2", "spx", "caf", "amr",
+  ])
+
+  /// The URL's own extension when it is a media one, else the MIME type's, else "mp3" for
   /// audio/mpeg-ish feeds that say nothing useful.
   static func fileExtension(urlPath: String, mimeType: String?) -> String {
     let last = urlPath.split(separator: "/").last.map(String.init) ?? ""
     if let dot = last.lastIndex(of: "."), dot != last.startIndex {
       let ext = last[last.index(after: dot)...].lowercased()
-      if (1...5).contains(ext.count), ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
-      {
-        return ext
-      }
+      if mediaExtensions.contains(ext) { return ext }
     }
     let type = mimeType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
       .lowercased()

@@ -20,18 +20,33 @@ final class PartialFile {
   static let bufferSize = 512 << 10
 
   /// Opens (creating) `path` and takes its lock. Returns nil when another process holds it.
+  ///
+  /// The holder of a lock may unlink the name when it finishes; a lock taken on that unlinked
+  /// file would guard nothing, so the lock counts only while the name still leads to it.
   init?(path: String) throws {
-    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      throw DownloadError.writing(path)
-    }
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+    var descriptor: Int32 = -1
+    while true {
+      descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+      guard descriptor >= 0 else {
+        throw DownloadError.writing(path)
+      }
+      guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        close(descriptor)
+        return nil
+      }
+      if Self.isCurrent(descriptor, path: path) { break }
       close(descriptor)
-      return nil
     }
     self.path = path
     self.descriptor = descriptor
     self.buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
+  }
+
+  private static func isCurrent(_ descriptor: Int32, path: String) -> Bool {
+    var open = stat()
+    var named = stat()
+    return fstat(descriptor, &open) == 0 && stat(path, &named) == 0
+      && open.st_dev == named.st_dev && open.st_ino == named.st_ino
   }
 
   deinit {
@@ -60,6 +75,44 @@ final class PartialFile {
   func seekToEnd() throws -> Int64 {
     try flush()
     return Int64(lseek(descriptor, 0, SEEK_END))
+  }
+
+  /// Up to `count` bytes from the start of the file (what a body begins with).
+  func prefix(_ count: Int) throws -> [UInt8] {
+    try flush()
+    var bytes = [UInt8](repeating: 0, count: count)
+    let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, 0) }
+    guard read >= 0 else { throw DownloadError.writing(path) }
+    return Array(bytes.prefix(read))
+  }
+
+  /// Copies the whole file into `target` (an open descriptor on another filesystem) with plain
+  /// reads and writes, so a failure is an errno (a full disk says so), not a Foundation error.
+  func copy(to target: Int32, targetPath: String) throws {
+    try flush()
+    let chunk = 1 << 20
+    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+    defer { scratch.deallocate() }
+    guard let base = scratch.baseAddress else { return }
+    var offset: off_t = 0
+    while true {
+      let read = pread(descriptor, base, chunk, offset)
+      if read < 0 {
+        if errno == EINTR { continue }
+        throw DownloadError.writing(path)
+      }
+      if read == 0 { return }
+      var done = 0
+      while done < read {
+        let written = write(target, base + done, read - done)
+        if written < 0 {
+          if errno == EINTR { continue }
+          throw DownloadError.writing(targetPath)
+        }
+        done += written
+      }
+      offset += off_t(read)
+    }
   }
 
   func append(_ bytes: UnsafeRawBufferPointer) throws {

@@ -24,12 +24,15 @@ public struct DownloadRecord: Codable, Sendable, Equatable, FetchableRecord, Per
   public var episodeKey: String?
   /// The process working on it now; nil when nobody is.
   public var pid: Int32?
+  /// The feed the episode was listed in, when known.
+  public var feedURL: String?
 
   public init(
     url: String, podcastTitle: String, episodeTitle: String, state: DownloadState = .queued,
     bytes: Int64 = 0, total: Int64? = nil, partialPath: String, file: String? = nil,
     etag: String? = nil, lastModified: String? = nil, error: String? = nil,
-    updatedAt: Date = Date(), episodeKey: String? = nil, pid: Int32? = nil
+    updatedAt: Date = Date(), episodeKey: String? = nil, pid: Int32? = nil,
+    feedURL: String? = nil
   ) {
     self.url = url
     self.podcastTitle = podcastTitle
@@ -45,6 +48,7 @@ public struct DownloadRecord: Codable, Sendable, Equatable, FetchableRecord, Per
     self.updatedAt = updatedAt
     self.episodeKey = episodeKey
     self.pid = pid
+    self.feedURL = feedURL
   }
 
   /// Fraction done from 0 to 1, or nil when the size is unknown (done is always 1).

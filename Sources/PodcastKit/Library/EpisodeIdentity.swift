@@ -31,6 +31,19 @@ public enum EpisodeIdentity {
     return keys.isEmpty ? [titleKey(title: title, published: published)] : keys
   }
 
+  /// Each episode's `identityKeys`, without those another episode of the same feed also has
+  /// (feeds that give every item one GUID, or one URL with the id in the query string): a key
+  /// that names two episodes identifies neither.
+  public static func distinctKeys(of episodes: [Episode]) -> [[String]] {
+    let keys = episodes.map {
+      identityKeys(
+        guid: $0.guid, enclosureURL: $0.enclosure.url, title: $0.title, published: $0.published)
+    }
+    var counts: [String: Int] = [:]
+    for list in keys { for key in Set(list) { counts[key, default: 0] += 1 } }
+    return keys.map { list in list.filter { counts[$0] == 1 } }
+  }
+
   static func guidKey(_ guid: String?) -> String? {
     guard let trimmed = guid?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty
     else { return nil }

@@ -5,6 +5,7 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
   case directoryNotWritable(path: String)
   case unreadableDatabase(path: String, reason: String)
   case databaseFailed(path: String, reason: String)
+  case emptyDatabase(path: String)
   case newerLibrary(path: String)
   case busy
   case cannotLock(path: String, reason: String)
@@ -31,6 +32,9 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
       return "cannot open the library database \(path): \(reason)"
     case .databaseFailed(let path, let reason):
       return "the library database \(path) failed: \(reason)"
+    case .emptyDatabase(let path):
+      return "the library database \(path) is empty (0 bytes): it was truncated or never "
+        + "finished writing; restore it from a backup, or move it away to start a new library"
     case .newerLibrary(let path):
       return "the library at \(path) was written by a newer podcast; upgrade podcast to use it"
     case .busy:

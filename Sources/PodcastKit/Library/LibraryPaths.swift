@@ -24,6 +24,17 @@ public struct LibraryPaths: Sendable, Equatable {
     self.lockFile = state.appendingPathComponent("sync.lock").path
   }
 
+  /// The partial file of the download of `url`: the one place its name is made. Named after
+  /// the URL, so even without the database a rerun finds it.
+  public func partial(for url: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in url.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    return partials + "/" + String(hash, radix: 16) + ".part"
+  }
+
   /// Creates every directory the library writes to, so later failures are about content,
   /// not about a missing or read-only folder.
   public func prepare() throws {

@@ -10,6 +10,7 @@ enum LibrarySchema {
     var migrator = DatabaseMigrator()
     migrator.registerMigration("v1", migrate: createVersion1)
     migrator.registerMigration("v2-settings", migrate: createSettings)
+    migrator.registerMigration("v2-downloads", migrate: addDownloadOrigins)
     return migrator
   }
 
@@ -56,5 +57,16 @@ enum LibrarySchema {
       table.column("pid", .integer)
     }
     try db.create(index: "downloads_by_update", on: "downloads", columns: ["updatedAt"])
+  }
+
+  /// Which feed a download came from (so `unsubscribe --delete-files` also finds what
+  /// `download` fetched), and finding a finished download by episode identity when the
+  /// publisher moved its file to a new URL.
+  private static func addDownloadOrigins(_ db: Database) throws {
+    try db.alter(table: "downloads") { table in
+      table.add(column: "feedURL", .text)
+    }
+    try db.create(index: "downloads_by_episode", on: "downloads", columns: ["episodeKey"])
+    try db.create(index: "downloads_by_feed", on: "downloads", columns: ["feedURL"])
   }
 }

@@ -1,10 +1,6 @@
 import Foundation
 import GRDB
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The persisted progress buffer: one row per remote URL.
 extension LibraryStore {
   public func download(url: String) throws -> DownloadRecord? {
@@ -66,40 +62,6 @@ extension LibraryStore {
 
   public func removeDownload(url: String) throws {
     _ = try write { db in try DownloadRecord.deleteOne(db, key: url) }
-  }
-
-  /// Downloads left `downloading` by a process that no longer exists (killed, crashed) become
-  /// `paused`, so status does not show them as running forever, with the bytes their partial
-  /// file holds (the dead process saved its progress at most once a second). Returns how many
-  /// changed.
-  @discardableResult
-  public func releaseAbandonedDownloads() throws -> Int {
-    try write { db in
-      var released = 0
-      for var record in try DownloadRecord.filter(
-        Column("state") == DownloadState.downloading.rawValue
-      ).fetchAll(db)
-      where !Self.isAlive(record.pid) {
-        record.state = .paused
-        record.pid = nil
-        if let onDisk = partialSize(of: record.url) { record.bytes = onDisk }
-        record.updatedAt = Date()
-        try record.update(db)
-        released += 1
-      }
-      return released
-    }
-  }
-
-  private func partialSize(of url: String) -> Int64? {
-    var info = stat()
-    let path = paths.partials + "/" + PartialName.forURL(url)
-    return stat(path, &info) == 0 ? Int64(info.st_size) : nil
-  }
-
-  private static func isAlive(_ pid: Int32?) -> Bool {
-    guard let pid, pid > 0 else { return false }
-    return kill(pid, 0) == 0 || errno == EPERM
   }
 
   private func update(url: String, _ change: (inout DownloadRecord) -> Void) throws {

@@ -13,12 +13,12 @@ extension LibraryStore {
   @discardableResult
   public func recordSeen(
     subscriptionId: Int64, episodes: [SeenEpisode],
-    queueing: ([SeenEpisode]) -> [LedgerEntry] = { _ in [] }
+    queueing: ([SeenEpisode]) -> [DownloadRecord] = { _ in [] }
   ) throws -> [SeenEpisode] {
     try write { db in
       let added = try insertSeen(db, subscriptionId: subscriptionId, episodes: episodes)
-      for entry in queueing(added) where try DownloadRecord.fetchOne(db, key: entry.url) == nil {
-        try newRecord(for: entry).insert(db)
+      for record in queueing(added) where try DownloadRecord.fetchOne(db, key: record.url) == nil {
+        try record.insert(db)
       }
       return added
     }

@@ -1,6 +1,10 @@
 import Foundation
 import GRDB
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The library's state in one SQLite file (WAL mode), shared safely by several `podcast`
 /// processes: readers never block, writers wait up to `busyTimeout` for each other.
 public final class LibraryStore: Sendable {
@@ -18,19 +22,76 @@ public final class LibraryStore: Sendable {
   public init(paths: LibraryPaths) throws {
     self.paths = paths
     try paths.prepare()
-    pool = try Self.openPool(at: paths.database)
+    try Self.createIfMissing(paths)
+    try Self.refuseEmptyFile(paths.database)
+    pool = try Self.openPool(at: paths.database, readOnly: false)
     try refuseNewerSchema()
     try migrate()
   }
 
-  private static func openPool(at path: String) throws -> DatabasePool {
+  /// Opens an existing library for reading only (`status`, `episodes`): looking never writes,
+  /// so it works on a full disk or a read-only library, and never creates or migrates one.
+  /// nil when there is no library database yet.
+  public init?(readingAt paths: LibraryPaths) throws {
+    guard FileManager.default.fileExists(atPath: paths.database) else { return nil }
+    self.paths = paths
+    try Self.refuseEmptyFile(paths.database)
+    pool = try Self.openPool(at: paths.database, readOnly: true)
+    try refuseNewerSchema()
+    // A garbage file opens fine and fails on its first read: fail here, with the path.
+    _ = try guarded { try pool.read { db in try db.tableExists("downloads") } }
+  }
+
+  private static func openPool(at path: String, readOnly: Bool) throws -> DatabasePool {
     var configuration = Configuration()
     configuration.busyMode = .timeout(busyTimeout)
     configuration.label = "library"
+    configuration.readonly = readOnly
     do {
       return try DatabasePool(path: path, configuration: configuration)
     } catch let error as DatabaseError {
       throw LibraryError.unreadableDatabase(path: path, reason: Self.reason(error))
+    }
+  }
+
+  /// A new database is built under a temporary name, migrated, and only then linked into
+  /// place, so the real name never holds a half-created library. That makes a 0-byte file at
+  /// the real name always a damaged library (a truncation, a full disk), never a new one: it
+  /// is refused instead of silently becoming an empty library.
+  private static func createIfMissing(_ paths: LibraryPaths) throws {
+    guard !FileManager.default.fileExists(atPath: paths.database) else { return }
+    let temporary = paths.database + ".new-\(ProcessInfo.processInfo.processIdentifier)"
+    let leftovers = [temporary, temporary + "-wal", temporary + "-shm"]
+    leftovers.forEach { unlink($0) }
+    defer { leftovers.forEach { unlink($0) } }
+    do {
+      let queue = try DatabaseQueue(path: temporary)
+      try LibrarySchema.migrator.migrate(queue)
+      try queue.writeWithoutTransaction { db in
+        _ = try String.fetchOne(db, sql: "PRAGMA journal_mode=WAL")
+      }
+      try queue.close()
+    } catch let error as DatabaseError {
+      throw LibraryError.databaseFailed(path: paths.database, reason: Self.reason(error))
+    }
+    // link(2) refuses to replace: when another process created the library first, use theirs.
+    guard link(temporary, paths.database) != 0 else { return }
+    switch errno {
+    case EEXIST: return
+    case EPERM, EOPNOTSUPP:
+      // A filesystem without hard links (FAT): rename, after the best check it allows.
+      if FileManager.default.fileExists(atPath: paths.database) { return }
+      if rename(temporary, paths.database) == 0 { return }
+    default: break
+    }
+    throw LibraryError.databaseFailed(
+      path: paths.database, reason: String(cString: strerror(errno)))
+  }
+
+  private static func refuseEmptyFile(_ path: String) throws {
+    var info = stat()
+    if stat(path, &info) == 0 && info.st_size == 0 {
+      throw LibraryError.emptyDatabase(path: path)
     }
   }
 

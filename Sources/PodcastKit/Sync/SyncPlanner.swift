@@ -1,8 +1,8 @@
 import Foundation
 
 /// The cron job's first half: refresh subscriptions with conditional GETs and decide what to
-/// download. The CLI runs the downloads (with its progress display), then `SyncFinisher`
-/// records and prunes.
+/// download. The CLI runs the downloads (with its progress display; each episode is recorded
+/// as it lands), then `SyncPruner` prunes.
 public struct SyncPlanner: Sendable {
   private let store: LibraryStore
   private let loader: FeedLoader
@@ -10,6 +10,9 @@ public struct SyncPlanner: Sendable {
   private let dryRun: Bool
   /// The run's own filter (`sync --match ...`), on top of each subscription's.
   private let filter: EpisodePredicate?
+  /// Tries per feed within one run, and the first pause between them (doubling).
+  var feedAttempts = 3
+  var feedRetryDelay: Duration = .seconds(1)
 
   public init(
     store: LibraryStore, loader: FeedLoader, namer: FileNamer, dryRun: Bool,
@@ -58,7 +61,7 @@ public struct SyncPlanner: Sendable {
         plan.feeds.append(.init(subscription: subscription, outcome: .unchanged))
         plan.downloads = try unfinishedDownloads(of: subscription, feed: nil, rules: rules)
       case .fetched(let feed, _, let newValidators, let movedTo):
-        let movedFrom = move(
+        let movedFrom = try move(
           &subscription, redirectedTo: movedTo, newFeedURL: feed.podcast.newFeedURL)
         subscription.etag = movedFrom == nil ? newValidators.etag : nil
         subscription.lastModified = movedFrom == nil ? newValidators.lastModified : nil
@@ -81,7 +84,15 @@ public struct SyncPlanner: Sendable {
       plan.feeds.append(
         .init(subscription: subscription, outcome: .failed(reason: String(describing: error))))
     }
-    if !dryRun { try? store.updateSubscription(subscription) }
+    if !dryRun {
+      do {
+        try store.updateSubscription(subscription)
+      } catch {
+        let reason = "cannot record the refresh: \(error)"
+        plan.feeds = [.init(subscription: original, outcome: .failed(reason: reason))]
+        plan.downloads = []
+      }
+    }
     return plan
   }
 
@@ -92,22 +103,41 @@ public struct SyncPlanner: Sendable {
       defaultNamer: namer)
   }
 
-  /// A conditional GET for feeds on the web; local feed files are simply read.
+  /// A conditional GET for feeds on the web; local feed files are simply read. A 5xx or a
+  /// timeout is tried again within the run (a feed that failed once would otherwise wait for
+  /// the next sync).
   private func fetch(_ subscription: Subscription) async throws -> FeedLoader.Fetch {
     guard subscription.feedURL.contains("://") else {
       let feed = try loader.load(file: subscription.feedURL)
       return .fetched(feed, url: subscription.feedURL, validators: Validators(), movedTo: nil)
     }
     let validators = Validators(etag: subscription.etag, lastModified: subscription.lastModified)
-    return try await loader.fetch(url: subscription.feedURL, validators: validators)
+    var attempt = 1
+    while true {
+      do {
+        return try await loader.fetch(url: subscription.feedURL, validators: validators)
+      } catch let error as TransferError where error.isTransient && attempt < feedAttempts {
+        if case .httpStatus(_, _, let retryAfter?) = error, retryAfter > 30 { throw error }
+        try await Task.sleep(for: feedRetryDelay * (1 << (attempt - 1)))
+        attempt += 1
+      }
+    }
   }
 
   /// Follows a permanent redirect or the publisher's `itunes:new-feed-url`; returns the old URL.
+  /// A move onto a feed another subscription already follows is refused with a failure that
+  /// says so: taking it would break the one-subscription-per-feed rule, and ignoring it would
+  /// repeat the move on every sync.
   private func move(_ subscription: inout Subscription, redirectedTo: String?, newFeedURL: String?)
-    -> String?
+    throws -> String?
   {
     let target = redirectedTo ?? newFeedURL.flatMap { URLPolicy.isAllowed($0) ? $0 : nil }
     guard let target, target != subscription.feedURL else { return nil }
+    if let other = try store.subscriptions().first(where: {
+      $0.feedURL == target && $0.id != subscription.id
+    }) {
+      throw SyncError.movedToSubscribedFeed(url: target, name: other.name)
+    }
     let old = subscription.feedURL
     subscription.feedURL = target
     return old
@@ -151,15 +181,18 @@ public struct SyncPlanner: Sendable {
     // or left the downloads queued for the next run.
     try store.recordSeen(subscriptionId: id, episodes: seen) { added in
       planned = wanted(added)
-      return planned.map(Self.queuedEntry)
+      return planned.map(self.queuedEntry)
     }
     return planned
   }
 
-  private static func queuedEntry(_ planned: SyncPlan.PlannedDownload) -> LedgerEntry {
-    LedgerEntry(
-      url: planned.job.url, state: .queued, podcastTitle: planned.job.podcastTitle,
+  private func queuedEntry(_ planned: SyncPlan.PlannedDownload) -> DownloadRecord {
+    var record = store.newDownloadRecord(
+      url: planned.job.url, podcastTitle: planned.job.podcastTitle,
       episodeTitle: planned.job.title)
+    record.feedURL = planned.job.feedURL
+    record.episodeKey = planned.episodeKey
+    return record
   }
 
   /// Downloads an earlier sync wanted but did not finish (failed, interrupted, killed).
@@ -199,7 +232,11 @@ public struct SyncPlanner: Sendable {
     let job = DownloadJob(
       url: episode.enclosure.url, title: episode.title, podcastTitle: podcast.title,
       relativePath: namer.relativePath(for: episode, podcast: podcast, index: index),
-      mimeType: episode.enclosure.type)
+      mimeType: episode.enclosure.type, declaredLength: episode.enclosure.length,
+      feedURL: subscription.feedURL,
+      // The subscription's own key: its episodes table already decided what is one episode.
+      identityKeys: [key],
+      subscriptionEpisode: SubscriptionEpisode(subscriptionId: subscription.id ?? 0, key: key))
     return SyncPlan.PlannedDownload(job: job, subscriptionId: subscription.id ?? 0, episodeKey: key)
   }
 }

@@ -37,7 +37,7 @@ final class CurlTransfer: @unchecked Sendable {
     self.request = request
     self.sink = sink
     errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-    configure()
+    try configure()
   }
 
   deinit {
@@ -52,44 +52,55 @@ final class CurlTransfer: @unchecked Sendable {
 
   // MARK: Setup
 
-  private func configure() {
+  /// Every option is checked: one libcurl refuses (an old libcurl without
+  /// `CURLOPT_PROTOCOLS_STR`, say) would otherwise silently drop a rule such as http/https only.
+  private func configure() throws {
     let options = request.options
     let me = Unmanaged.passUnretained(self).toOpaque()
-    setString(CURLOPT_URL, request.url)
-    setString(CURLOPT_PROTOCOLS_STR, "http,https")
-    setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-    setLong(CURLOPT_FOLLOWLOCATION, 1)
-    setLong(CURLOPT_MAXREDIRS, options.maxRedirects)
+    try setString(CURLOPT_URL, request.url)
+    try setString(CURLOPT_PROTOCOLS_STR, request.protocols)
+    try setString(CURLOPT_REDIR_PROTOCOLS_STR, request.protocols)
+    try setLong(CURLOPT_FOLLOWLOCATION, 1)
+    try setLong(CURLOPT_MAXREDIRS, options.maxRedirects)
     // ~/.netrc for private feeds, as curl reads it; credentials in the URL win. Credentials
     // never follow a redirect to another host: CURLOPT_UNRESTRICTED_AUTH stays off.
-    setLong(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
-    setLong(CURLOPT_CONNECTTIMEOUT, options.connectTimeout)
+    try setLong(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
+    try setLong(CURLOPT_CONNECTTIMEOUT, options.connectTimeout)
     // libcurl's low-speed check averages over its last ~5 s, so after a burst it fires only
     // 5-6 s late; the progress callback below enforces "no data for stallTimeout seconds"
     // exactly. The low-speed check stays as a backstop.
-    setLong(CURLOPT_LOW_SPEED_LIMIT, 1)
-    setLong(CURLOPT_LOW_SPEED_TIME, options.stallTimeout)
-    setLong(CURLOPT_NOPROGRESS, 0)
-    podcast_easy_setopt_xferinfo_function(handle, progressCallback)
-    podcast_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, me)
-    setLong(CURLOPT_NOSIGNAL, 1)
-    setLong(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
-    setString(CURLOPT_USERAGENT, PodcastKit.userAgent)
-    if request.acceptsCompression { setString(CURLOPT_ACCEPT_ENCODING, "") }
-    if request.bulk { setLong(CURLOPT_BUFFERSIZE, 512 * 1024) }
-    if let limit = options.rateLimit { setLong(CURLOPT_BUFFERSIZE, limit.bufferSize) }
-    if let start = request.rangeStart, start > 0 { setString(CURLOPT_RANGE, "\(start)-") }
-    podcast_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
-    podcast_easy_setopt_pointer(handle, CURLOPT_PRIVATE, me)
-    podcast_easy_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, writeCallback)
-    podcast_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, me)
-    podcast_easy_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, headerCallback)
-    podcast_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, me)
-    addHeaders()
+    try setLong(CURLOPT_LOW_SPEED_LIMIT, 1)
+    try setLong(CURLOPT_LOW_SPEED_TIME, options.stallTimeout)
+    try setLong(CURLOPT_NOPROGRESS, 0)
+    try check(
+      podcast_easy_setopt_xferinfo_function(handle, progressCallback), "CURLOPT_XFERINFOFUNCTION")
+    try check(
+      podcast_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, me), "CURLOPT_XFERINFODATA")
+    try setLong(CURLOPT_NOSIGNAL, 1)
+    try setLong(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+    try setString(CURLOPT_USERAGENT, PodcastKit.userAgent)
+    if request.acceptsCompression { try setString(CURLOPT_ACCEPT_ENCODING, "") }
+    if request.bulk { try setLong(CURLOPT_BUFFERSIZE, 512 * 1024) }
+    if let limit = options.rateLimit { try setLong(CURLOPT_BUFFERSIZE, limit.bufferSize) }
+    if let start = request.rangeStart, start > 0 { try setString(CURLOPT_RANGE, "\(start)-") }
+    try check(
+      podcast_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
+    try check(podcast_easy_setopt_pointer(handle, CURLOPT_PRIVATE, me), "CURLOPT_PRIVATE")
+    try check(
+      podcast_easy_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, writeCallback),
+      "CURLOPT_WRITEFUNCTION")
+    try check(podcast_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, me), "CURLOPT_WRITEDATA")
+    try check(
+      podcast_easy_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, headerCallback),
+      "CURLOPT_HEADERFUNCTION")
+    try check(podcast_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, me), "CURLOPT_HEADERDATA")
+    try addHeaders()
   }
 
-  private func addHeaders() {
+  private func addHeaders() throws {
     var lines: [String] = []
+    // Media must arrive as the bytes of the file: offsets for resuming are offsets into it.
+    if !request.acceptsCompression { lines.append("Accept-Encoding: identity") }
     if let etag = request.validators?.etag { lines.append("If-None-Match: \(etag)") }
     if let date = request.validators?.lastModified { lines.append("If-Modified-Since: \(date)") }
     if let ifRange = request.ifRange, request.rangeStart ?? 0 > 0 {
@@ -98,20 +109,33 @@ final class CurlTransfer: @unchecked Sendable {
     for line in lines where !line.contains("\r") && !line.contains("\n") {
       headerList = curl_slist_append(headerList, line)
     }
-    if headerList != nil { podcast_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList) }
+    if headerList != nil {
+      try check(
+        podcast_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER")
+    }
   }
 
   /// Bytes per second this transfer may receive; the engine sets it from its `RateLimit` share.
+  /// A refusal leaves the token bucket alone to hold the rate.
   func limitReceiveRate(to bytesPerSecond: Int64) {
-    podcast_easy_setopt_off(handle, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(bytesPerSecond))
+    _ = podcast_easy_setopt_off(handle, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(bytesPerSecond))
   }
 
-  private func setString(_ option: CURLoption, _ value: String) {
-    podcast_easy_setopt_string(handle, option, value)  // libcurl copies strings
+  private func setString(_ option: CURLoption, _ value: String) throws {
+    // libcurl copies strings.
+    try check(podcast_easy_setopt_string(handle, option, value), "option \(option.rawValue)")
   }
 
-  private func setLong(_ option: CURLoption, _ value: Int) {
-    podcast_easy_setopt_long(handle, option, value)
+  private func setLong(_ option: CURLoption, _ value: Int) throws {
+    try check(podcast_easy_setopt_long(handle, option, value), "option \(option.rawValue)")
+  }
+
+  private func check(_ code: CURLcode, _ what: String) throws {
+    guard code == CURLE_OK else {
+      throw TransferError.setup(
+        url: request.url,
+        reason: "libcurl refused \(what): \(String(cString: curl_easy_strerror(code)))")
+    }
   }
 
   // MARK: Callbacks (transfer thread)
@@ -208,6 +232,13 @@ final class CurlTransfer: @unchecked Sendable {
     try sink.receive(head: head)
   }
 
+  /// Ends the transfer with `error` without libcurl having run it to the end.
+  func fail(_ error: Error) {
+    flushSink()
+    completion?(.failure(error))
+    completion = nil
+  }
+
   func didComplete(code: CURLcode, cancelled: Bool) {
     // The last burst may have had no progress call after it; a failed or cancelled transfer
     // keeps its bytes too, for the next attempt to resume from.
@@ -244,6 +275,10 @@ final class CurlTransfer: @unchecked Sendable {
       return .unsupportedScheme(url: url)
     case CURLE_TOO_MANY_REDIRECTS:
       return .tooManyRedirects(url: url, limit: request.options.maxRedirects)
+    case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
+      CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_CERTPROBLEM:
+      // Not transient: the same certificate will be there on the next try.
+      return .tls(url: url, reason: reason)
     case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_SEND_ERROR:
       return .network(url: url, reason: "connection lost: \(reason)")
     default:

@@ -30,6 +30,12 @@ public final class HTTPClient: Sendable {
     return response
   }
 
+  /// Stops every transfer in this process, returning once what each had received is written
+  /// to its sink (or after `timeout`): for Ctrl-C, so the next run resumes from every byte.
+  public static func stopAllTransfers(timeout: Duration = .seconds(2)) {
+    TransferEngine.shared.cancelAllAndWait(timeout: timeout)
+  }
+
   /// Runs one transfer to completion on the transfer thread. Cancelling the task aborts it.
   func perform(_ request: TransferRequest, into sink: TransferSink) async throws -> ResponseHead {
     try URLPolicy.check(request.url)

@@ -13,6 +13,8 @@ final class TransferEngine: @unchecked Sendable {
   private struct Inbox {
     var toStart: [CurlTransfer] = []
     var toCancel: [CurlTransfer] = []
+    /// Signalled once every running transfer was stopped (and its sink flushed).
+    var cancelAll: [DispatchSemaphore] = []
   }
 
   private let multi: UnsafeMutableRawPointer
@@ -42,14 +44,40 @@ final class TransferEngine: @unchecked Sendable {
     curl_multi_wakeup(multi)
   }
 
+  /// Stops every transfer and returns once their sinks hold everything received (the Ctrl-C
+  /// path: the process exits right after), or after `timeout`.
+  func cancelAllAndWait(timeout: Duration) {
+    let done = DispatchSemaphore(value: 0)
+    inbox.withLock { $0.cancelAll.append(done) }
+    curl_multi_wakeup(multi)
+    let nanoseconds = timeout.components.seconds * 1_000_000_000
+    _ = done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
+  }
+
   private func loop() {
     var stillRunning: Int32 = 0
     while true {
       takeInbox()
       resumeDue()
-      curl_multi_perform(multi, &stillRunning)
+      let performed = curl_multi_perform(multi, &stillRunning)
+      if performed != CURLM_OK { failAll(performed, in: "curl_multi_perform") }
       collectFinished()
-      curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+      let polled = curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+      if polled != CURLM_OK {
+        failAll(polled, in: "curl_multi_poll")
+        // Never spin: whatever broke the poll gets a moment before the next one.
+        usleep(100_000)
+      }
+    }
+  }
+
+  /// The multi handle itself failed: no running transfer can be trusted to finish.
+  private func failAll(_ code: CURLMcode, in call: String) {
+    let reason = "libcurl \(call) failed: \(String(cString: curl_multi_strerror(code)))"
+    for transfer in Array(running.values) {
+      curl_multi_remove_handle(multi, transfer.handle)
+      running[transfer.handle] = nil
+      transfer.fail(TransferError.network(url: transfer.request.url, reason: reason))
     }
   }
 
@@ -78,13 +106,25 @@ final class TransferEngine: @unchecked Sendable {
       return inbox
     }
     for transfer in work.toStart {
+      let added = curl_multi_add_handle(multi, transfer.handle)
+      guard added == CURLM_OK else {
+        let reason = String(cString: curl_multi_strerror(added))
+        transfer.fail(
+          TransferError.setup(url: transfer.request.url, reason: "libcurl refused it: \(reason)"))
+        continue
+      }
       running[transfer.handle] = transfer
-      curl_multi_add_handle(multi, transfer.handle)
     }
     for transfer in work.toCancel where running[transfer.handle] != nil {
       finish(transfer, code: CURLE_ABORTED_BY_CALLBACK, cancelled: true)
     }
     if !work.toStart.isEmpty { rebalance() }
+    guard !work.cancelAll.isEmpty else { return }
+    for transfer in Array(running.values) {
+      transfer.cancelRequested.store(true, ordering: .relaxed)
+      finish(transfer, code: CURLE_ABORTED_BY_CALLBACK, cancelled: true)
+    }
+    work.cancelAll.forEach { $0.signal() }
   }
 
   /// Divides each shared `RateLimit` equally among its running transfers (see `RateLimit`).

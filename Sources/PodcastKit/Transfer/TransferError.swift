@@ -9,12 +9,15 @@ public enum TransferError: Error, Equatable, CustomStringConvertible {
   case network(url: String, reason: String)
   case tooLarge(url: String, limit: Int64)
   case cancelled(url: String)
+  case tls(url: String, reason: String)
+  case setup(url: String, reason: String)
 
   public var url: String {
     switch self {
     case .invalidURL(let url), .unsupportedScheme(let url), .redirectRefused(let url, _),
       .tooManyRedirects(let url, _), .httpStatus(let url, _, _), .timedOut(let url, _),
-      .network(let url, _), .tooLarge(let url, _), .cancelled(let url):
+      .network(let url, _), .tooLarge(let url, _), .cancelled(let url), .tls(let url, _),
+      .setup(let url, _):
       return url
     }
   }
@@ -58,6 +61,8 @@ public enum TransferError: Error, Equatable, CustomStringConvertible {
     case .network(let url, let reason): return "\(url): \(reason)"
     case .tooLarge(let url, let limit): return "\(url): response larger than \(limit) bytes"
     case .cancelled(let url): return "\(url): cancelled"
+    case .tls(let url, let reason): return "\(url): the secure connection failed: \(reason)"
+    case .setup(let url, let reason): return "\(url): cannot start the transfer: \(reason)"
     }
   }
 }

@@ -33,6 +33,8 @@ struct TransferRequest: Sendable {
   var acceptsCompression = true
   /// Larger curl buffers for bulk downloads.
   var bulk = false
+  /// The schemes allowed, for the request and its redirects (libcurl's list syntax).
+  var protocols = "http,https"
 }
 
 /// The status line and headers of the final response (after redirects).

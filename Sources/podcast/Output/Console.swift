@@ -50,9 +50,12 @@ enum Console {
     write(shown(text) + "\n", to: STDOUT_FILENO)
   }
 
-  /// One diagnostic line: `podcast: <message>`.
+  /// One diagnostic line: `podcast: <message>`. Messages quote feeds (titles, URLs), so
+  /// they are made safe for a terminal and kept to one line.
   static func error(_ message: String) {
-    write("podcast: \(shown(message))\n", to: STDERR_FILENO)
+    let line = TerminalText.safe(shown(message)).split(whereSeparator: \.isNewline).joined(
+      separator: " ")
+    write("podcast: \(line)\n", to: STDERR_FILENO)
   }
 
   static func write(_ text: String, to descriptor: Int32) {

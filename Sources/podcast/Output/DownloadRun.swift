@@ -16,11 +16,19 @@ struct DownloadRun {
       message: "interrupted: partial downloads are kept; run the same command again to resume"
     ) {
       view?.stop()
+      // What arrived but sits in a write buffer reaches the partial files before the exit.
+      HTTPClient.stopAllTransfers()
     }
     let drawing = Task { await view?.run() }
     let results = await manager.download(jobs) { result in
+      if Interrupt.isStopping { return }
       let failed = if case .failed = result.outcome { true } else { false }
-      if json || (quiet && !failed) { return }
+      if json {
+        // The document comes at the end; each failure still gets its line on stderr now.
+        if case .failed(let reason) = result.outcome { Console.error(reason) }
+        return
+      }
+      if quiet && !failed { return }
       let line = DownloadRun.line(for: result)
       guard let view else {
         Console.print(line)

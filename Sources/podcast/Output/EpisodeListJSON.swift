@@ -8,7 +8,7 @@ enum EpisodeListJSON {
   /// `indexes` are the 1-based positions in `episodes` to list, so a filtered listing keeps
   /// the feed's own numbers.
   static func print(
-    podcast: Podcast, episodes: [Episode], indexes: [Int], status: (Episode) -> ListedStatus
+    podcast: Podcast, episodes: [Episode], indexes: [Int], status: (_ index: Int) -> ListedStatus
   ) {
     var writer = JSONWriter(streamingTo: STDOUT_FILENO)
     writer.open("{")
@@ -21,7 +21,7 @@ enum EpisodeListJSON {
     for (offset, index) in indexes.enumerated() {
       let episode = episodes[index - 1]
       writer.element(first: offset == 0, indent: 4)
-      writer.write(episodeObject(episode, index: index, status: status(episode)), indent: 4)
+      writer.write(episodeObject(episode, index: index, status: status(index)), indent: 4)
     }
     writer.close("]", empty: indexes.isEmpty, indent: 2)
     writer.close("}", empty: false, indent: 0)

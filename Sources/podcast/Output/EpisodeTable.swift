@@ -9,7 +9,7 @@ enum EpisodeTable {
   ) {
     let heading = [podcast.title, podcast.author.map { "by \($0)" }].compactMap { $0 }.joined(
       separator: " ")
-    if !heading.isEmpty { Console.print(heading) }
+    if !heading.isEmpty { Console.print(Format.singleLine(heading)) }
     guard !indexes.isEmpty else {
       Console.print(filtered ? "No episodes match." : "No episodes.")
       return

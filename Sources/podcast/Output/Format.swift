@@ -32,13 +32,16 @@ enum Format {
     return String(ISO8601.string(date).prefix(10))
   }
 
+  /// Rounded down: 300 kB of 301 kB is 99%, not a finished-looking 100%.
   static func percent(_ fraction: Double) -> String {
-    String(format: "%3.0f%%", min(1, max(0, fraction)) * 100)
+    String(format: "%3d%%", Int((min(1, max(0, fraction)) * 100).rounded(.down)))
   }
 
-  /// One line of free text for a table cell: no newlines, tabs or runs of spaces.
+  /// One line of free text for a table cell: no newlines, tabs or runs of spaces, and nothing
+  /// a terminal would interpret (see `TerminalText.safe`).
   static func singleLine(_ text: String?) -> String {
     guard let text else { return "" }
-    return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    return TerminalText.safe(text).split(whereSeparator: { $0.isWhitespace }).joined(
+      separator: " ")
   }
 }

@@ -1,6 +1,49 @@
 /// Fitting text into terminal columns. East Asian wide characters and most emoji take two
 /// columns; a grapheme cluster (a letter with its combining marks) takes the width of its base.
 enum TerminalText {
+  /// `text` without what a terminal would act on instead of show: escape sequences (colours,
+  /// cursor moves, title changes), other control characters, and the bidirectional overrides
+  /// and isolates (U+202A-202E, U+2066-2069) that make a line read differently from its bytes.
+  /// Every feed-provided string goes through here before it reaches the terminal.
+  static func safe(_ text: String) -> String {
+    var out = String.UnicodeScalarView()
+    var scalars = text.unicodeScalars.makeIterator()
+    while let scalar = scalars.next() {
+      switch scalar.value {
+      case 0x1B, 0x9B, 0x9D:
+        skipEscapeSequence(after: scalar, in: &scalars)
+      case 0x09, 0x0A: out.append(scalar)
+      case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: continue
+      default: out.append(scalar)
+      }
+    }
+    return String(out)
+  }
+
+  /// CSI (`ESC [` or U+009B) runs to a final byte in @...~; OSC (`ESC ]` or U+009D) to BEL or
+  /// `ESC \`; any other escape is two characters.
+  private static func skipEscapeSequence(
+    after introducer: Unicode.Scalar, in scalars: inout String.UnicodeScalarView.Iterator
+  ) {
+    var kind = introducer.value
+    if kind == 0x1B {
+      guard let next = scalars.next() else { return }
+      switch next {
+      case "[": kind = 0x9B
+      case "]": kind = 0x9D
+      default: return
+      }
+    }
+    while let scalar = scalars.next() {
+      if kind == 0x9B, (0x40...0x7E).contains(scalar.value) { return }
+      if kind == 0x9D, scalar.value == 0x07 || scalar.value == 0x9C { return }
+      if kind == 0x9D, scalar.value == 0x1B {
+        _ = scalars.next()
+        return
+      }
+    }
+  }
+
   static func width(_ text: String) -> Int {
     text.reduce(0) { $0 + width(of: $1) }
   }

@@ -104,4 +104,40 @@ final class FileNamerTests: XCTestCase {
       Array(Finisher.candidates(for: "/E/a.mp3").prefix(3)),
       ["/E/a.mp3", "/E/a (2).mp3", "/E/a (3).mp3"])
   }
+
+  func testAnUntitledEpisodeWithoutGUIDIsNamedAfterItsFileOnce() throws {
+    for title in [nil, "", "  "] as [String?] {
+      let untitled = Episode(
+        guid: nil, title: title, published: nil,
+        enclosure: Enclosure(url: "https://cdn.example.com/a.mp3", type: "audio/mpeg"))
+      let path = try FileNamer().relativePath(for: untitled, podcast: show, index: 1)
+      XCTAssertEqual(path, "The Show/a.mp3", "title \(String(describing: title))")
+    }
+  }
+
+  /// The same title typed two ways (é precomposed, or e + combining accent) is one name.
+  func testTitlesAreNormalisedToNFC() throws {
+    let namer = try FileNamer()
+    let composed = namer.relativePath(for: episode("Caf\u{E9}"), podcast: show, index: 1)
+    let decomposed = namer.relativePath(for: episode("Cafe\u{301}"), podcast: show, index: 1)
+    XCTAssertEqual(Array(composed.utf8), Array(decomposed.utf8))
+    XCTAssertEqual(composed, "The Show/2024-05-10 Caf\u{E9}.mp3")
+  }
+
+  /// `.sh`, `.html` or `.php` in a URL say nothing about a media file: the type decides.
+  func testTheExtensionComesFromTheMediaTypeUnlessTheURLsIsAMediaOne() throws {
+    let namer = try FileNamer()
+    let cases: [(String, String?, String)] = [
+      ("https://cdn.example.com/run.sh", "audio/mpeg", "mp3"),
+      ("https://cdn.example.com/page.html", "audio/mp4", "m4a"),
+      ("https://cdn.example.com/get.php?id=1", "video/mp4", "mp4"),
+      ("https://cdn.example.com/a.ogg", "audio/mpeg", "ogg"),
+      ("https://cdn.example.com/book.m4b", nil, "m4b"),
+    ]
+    for (url, type, ext) in cases {
+      let path = namer.relativePath(
+        for: episode("X", url: url, type: type), podcast: show, index: 1)
+      XCTAssertEqual((path as NSString).pathExtension, ext, "\(url) \(String(describing: type))")
+    }
+  }
 }

@@ -84,3 +84,22 @@ final class PartialFileTests: XCTestCase {
     _ = first
   }
 }
+
+/// Copying a partial onto another filesystem reports a full disk as such.
+final class PartialFileCopyTests: XCTestCase {
+  func testAFullDiskDuringTheCopyIsNamedAsOne() throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("podcast-copy-\(UUID().uuidString).part").path
+    defer { unlink(path) }
+    let file = try XCTUnwrap(try PartialFile(path: path))
+    let bytes = [UInt8](repeating: 1, count: 100_000)
+    try bytes.withUnsafeBytes { try file.append($0) }
+    let full = open("/dev/full", O_WRONLY)
+    XCTAssertGreaterThanOrEqual(full, 0)
+    defer { close(full) }
+    XCTAssertThrowsError(try file.copy(to: full, targetPath: "/episodes/a.mp3")) { error in
+      XCTAssertEqual(error as? DownloadError, .diskFull(path: "/episodes/a.mp3"))
+      XCTAssertEqual("\(error)", "/episodes/a.mp3: no space left on the device")
+    }
+  }
+}

@@ -10,6 +10,8 @@ struct FakeEpisode {
   var path: String
   var body: Data
   var type = "audio/mpeg"
+  /// The enclosure length the feed announces; nil: the body's true size.
+  var declaredLength: Int? = nil
 }
 
 /// Small, realistic RSS feeds for the end-to-end tests, served by a `LoopbackServer`.
@@ -37,7 +39,7 @@ enum FeedFixture {
             <guid isPermaLink="false">\(escape(episode.guid))</guid>
             <pubDate>\(rfc822(episode.published))</pubDate>
             <itunes:duration>12:34</itunes:duration>
-            <enclosure url="\(escape(base + episode.path))" length="\(episode.body.count)" type="\(episode.type)"/>
+            <enclosure url="\(escape(base + episode.path))" length="\(episode.declaredLength ?? episode.body.count)" type="\(episode.type)"/>
           </item>
       """
     }

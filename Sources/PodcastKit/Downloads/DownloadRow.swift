@@ -1,0 +1,140 @@
+import Foundation
+
+/// The one writer of one download's row in the library. Everything the download learns goes
+/// through here: the plan, the response head (handed over from the transfer thread, written
+/// from a task, never on that thread), progress about once a second, and how it ended.
+///
+/// Writes on the download's own path throw. Writes from the side (the head, progress) cannot
+/// throw into the transfer, so their first failure is kept and `check()` raises it when the
+/// attempt ends: a library that cannot record a download fails it rather than forgetting it.
+final class DownloadRow: @unchecked Sendable {
+  private let store: LibraryStore
+  private let lock = NSLock()
+  private var record: DownloadRecord
+  private var sideFailure: Error?
+  private var savedBytes: Int64 = -1
+  /// Set once the download ended (done or failed): a late side write must never turn a
+  /// finished row back into a running one.
+  private var ended = false
+
+  init(store: LibraryStore, record: DownloadRecord) {
+    self.store = store
+    self.record = record
+  }
+
+  var current: DownloadRecord { lock.withLock { record } }
+
+  /// The resume plan needs the validators and size the bytes on disk were fetched with.
+  var resumeValidator: String? {
+    let record = current
+    if let etag = record.etag, !etag.hasPrefix("W/") { return etag }
+    return record.lastModified
+  }
+
+  /// This process owns the download now.
+  func begin(_ job: DownloadJob, bytesOnDisk: Int64) throws {
+    try change { record in
+      record.state = .downloading
+      record.pid = ProcessInfo.processInfo.processIdentifier
+      record.bytes = bytesOnDisk
+      record.error = nil
+      if let title = job.podcastTitle, !title.isEmpty { record.podcastTitle = title }
+      if let title = job.title, !title.isEmpty { record.episodeTitle = title }
+      record.feedURL = job.feedURL ?? record.feedURL
+      record.episodeKey = job.identityKeys.first ?? record.episodeKey
+    }
+  }
+
+  /// What a response head says about the file: its validators and size. Saved as soon as it
+  /// arrives, not when the attempt ends: after a kill mid-body, these let the next run resume.
+  func noteHead(_ head: ResponseHead, total: Int64?, bytes: Int64) {
+    side { record in
+      Self.note(head, total: total, in: &record)
+      record.bytes = bytes
+    }
+  }
+
+  /// Progress for `podcast status` in other processes; skipped when nothing changed.
+  func noteProgress(bytes: Int64) {
+    guard lock.withLock({ savedBytes != bytes }) else { return }
+    side { record in record.bytes = bytes }
+  }
+
+  /// An attempt ended: what the server said and how far it got.
+  func noteAttempt(head: (ResponseHead, Int64?)?, bytes: Int64) throws {
+    try change { record in
+      if let (head, total) = head { Self.note(head, total: total, in: &record) }
+      record.bytes = bytes
+    }
+  }
+
+  /// The bytes on disk belong to no known version any more.
+  func forgetValidators() throws {
+    try change { record in
+      record.etag = nil
+      record.lastModified = nil
+      record.total = nil
+      record.bytes = 0
+    }
+  }
+
+  /// Raises the first failed side write.
+  func check() throws {
+    if let error = lock.withLock({ sideFailure }) { throw error }
+  }
+
+  func finish(file: String, bytes: Int64, episode: SubscriptionEpisode?) throws {
+    try lock.withLock {
+      var finished = record
+      finished.state = .done
+      finished.file = file
+      finished.bytes = bytes
+      finished.total = bytes
+      finished.error = nil
+      finished.pid = nil
+      finished.updatedAt = Date()
+      try store.recordFinished(finished, episode: episode)
+      record = finished
+      ended = true
+    }
+  }
+
+  func fail(state: DownloadState, reason: String) throws {
+    try change(ending: true) { record in
+      record.state = state
+      record.error = reason
+      record.pid = nil
+    }
+  }
+
+  private func change(ending: Bool = false, _ body: (inout DownloadRecord) -> Void) throws {
+    try lock.withLock {
+      guard !ended else { return }
+      if ending { ended = true }
+      var next = record
+      body(&next)
+      next.updatedAt = Date()
+      try store.save(next)
+      record = next
+      savedBytes = next.bytes
+    }
+  }
+
+  private func side(_ body: (inout DownloadRecord) -> Void) {
+    do {
+      try change(body)
+    } catch {
+      lock.withLock { sideFailure = sideFailure ?? error }
+    }
+  }
+
+  static func note(_ head: ResponseHead, total: Int64?, in record: inout DownloadRecord) {
+    let etag = head.headers["etag"]
+    let lastModified = head.headers["last-modified"]
+    if head.status != 206 || etag != nil || lastModified != nil {
+      record.etag = etag
+      record.lastModified = lastModified
+    }
+    record.total = total
+  }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The download rows as the downloader and the listings use them. Every write here throws:
+/// a library that cannot record a download must say so, not download it again next time.
+extension LibraryStore {
+  /// A first row for a download of `url`, with the partial file path the downloader uses.
+  public func newDownloadRecord(url: String, podcastTitle: String?, episodeTitle: String?)
+    -> DownloadRecord
+  {
+    DownloadRecord(
+      url: url, podcastTitle: podcastTitle ?? "", episodeTitle: episodeTitle ?? "",
+      partialPath: paths.partial(for: url))
+  }
+
+  /// Shows `records` as queued: new ones are added; failed, paused or abandoned ones wait
+  /// again. A row that is done, or being downloaded by a live process, is left alone.
+  public func queueDownloads(_ records: [DownloadRecord]) throws {
+    try write { db in
+      for record in records {
+        guard var existing = try DownloadRecord.fetchOne(db, key: record.url) else {
+          try record.insert(db)
+          continue
+        }
+        let waiting: Set<DownloadState> = [.failed, .paused, .queued]
+        guard
+          waiting.contains(existing.state)
+            || (existing.state == .downloading && !Self.isAlive(existing.pid))
+        else { continue }
+        existing.state = .queued
+        existing.pid = record.pid
+        existing.feedURL = record.feedURL ?? existing.feedURL
+        existing.episodeKey = record.episodeKey ?? existing.episodeKey
+        existing.updatedAt = Date()
+        try existing.update(db)
+      }
+    }
+  }
+
+  /// The finished download of this episode whose file is still there: by its URL, else by
+  /// any of `keys` (the episode's identity) within the same feed, so a publisher's new URL is
+  /// not a new episode (and another feed's GUID "1" is not this one's).
+  public func finishedDownload(url: String, keys: [String], feedURL: String?) throws
+    -> DownloadRecord?
+  {
+    try read { db in
+      var candidates: [DownloadRecord] = []
+      if let byURL = try DownloadRecord.fetchOne(db, key: url) { candidates.append(byURL) }
+      if let feedURL, !keys.isEmpty {
+        candidates += try DownloadRecord.filter(keys.contains(Column("episodeKey")))
+          .filter(Column("feedURL") == feedURL)
+          .filter(Column("state") == DownloadState.done.rawValue).fetchAll(db)
+      }
+      return candidates.first { record in
+        record.state == .done
+          && record.file.map { FileManager.default.fileExists(atPath: $0) }
+            == true
+      }
+    }
+  }
+
+  /// Whether a finished download other than `url`'s owns the file at `path`.
+  public func isFileOfAnotherDownload(_ path: String, url: String) throws -> Bool {
+    try read { db in
+      try DownloadRecord.filter(Column("file") == path && Column("url") != url).fetchCount(db) > 0
+    }
+  }
+
+  /// The download is finished: its row says done, and the subscription's episode (sync)
+  /// points at the file, in one transaction, so a kill never leaves one without the other.
+  public func recordFinished(_ record: DownloadRecord, episode: SubscriptionEpisode?) throws {
+    try write { db in
+      try record.save(db)
+      if let episode, let file = record.file {
+        // A subscription removed while its episode downloaded has no row to update.
+        _ =
+          try SeenEpisode
+          .filter(
+            Column("subscriptionId") == episode.subscriptionId && Column("key") == episode.key
+          )
+          .updateAll(db, Column("downloadedFile").set(to: file))
+      }
+    }
+  }
+
+  /// Every download as it stands, for `podcast status`, computed without writing: a row a dead
+  /// process left `downloading` (or queued) is paused, with the bytes its partial file holds;
+  /// a finished download whose file was pruned or deleted is no longer a download.
+  public func downloadsForDisplay() throws -> [DownloadRecord] {
+    try allDownloads().compactMap { record in
+      var shown = record
+      switch record.state {
+      case .done:
+        guard let file = record.file, FileManager.default.fileExists(atPath: file) else {
+          return nil
+        }
+      case .downloading, .queued:
+        // Rows sync queued for a later run have no process; ones a live process holds stay.
+        let abandoned =
+          record.state == .downloading
+          ? !Self.isAlive(record.pid)
+          : record.pid != nil && !Self.isAlive(record.pid)
+        guard abandoned else { break }
+        shown.state = .paused
+        shown.pid = nil
+        if let onDisk = partialSize(of: record.url) { shown.bytes = onDisk }
+      case .paused, .failed:
+        if let onDisk = partialSize(of: record.url) { shown.bytes = onDisk }
+      }
+      return shown
+    }
+  }
+
+  /// Forgets the finished downloads of files that were pruned or deleted.
+  public func forgetFinishedDownloads(files: [String]) throws {
+    guard !files.isEmpty else { return }
+    try write { db in
+      _ = try DownloadRecord.filter(files.contains(Column("file"))).deleteAll(db)
+    }
+  }
+
+  /// Files of finished downloads listed in the feed at `feedURL` (`download` and `sync`).
+  public func finishedFiles(feedURL: String) throws -> [String] {
+    try read { db in
+      try DownloadRecord.filter(
+        Column("feedURL") == feedURL && Column("state") == DownloadState.done.rawValue
+      ).fetchAll(db).compactMap(\.file)
+    }
+  }
+
+  func partialSize(of url: String) -> Int64? {
+    var info = stat()
+    return stat(paths.partial(for: url), &info) == 0 ? Int64(info.st_size) : nil
+  }
+
+  static func isAlive(_ pid: Int32?) -> Bool {
+    guard let pid, pid > 0 else { return false }
+    return kill(pid, 0) == 0 || errno == EPERM
+  }
+}
