@@ -34,6 +34,9 @@ struct Download: AsyncParsableCommand {
   @Flag(help: "Print JSON.")
   var json = false
 
+  @Flag(help: "Print private feeds' tokens and passwords instead of masking them.")
+  var showSecrets = false
+
   @OptionGroup var backgroundOptions: BackgroundOptions
 
   func validate() throws {
@@ -48,6 +51,7 @@ struct Download: AsyncParsableCommand {
   }
 
   func run() async throws {
+    Console.showsSecrets = showSecrets
     let context = CommandContext(libraryOptions: libraryOptions)
     let resolved = try await context.resolveOrExit(feed)
     let episodes = resolved.feed.episodes
@@ -81,7 +85,7 @@ struct Download: AsyncParsableCommand {
     }
     let manager = DownloadManager(
       store: library.store, http: context.http(limitedTo: try settings.rate()),
-      options: settings.options)
+      options: settings.options, refresher: LinkRefresher(loader: FeedLoader(http: context.http)))
     let results = await DownloadRun(manager: manager, json: json).perform(jobs)
     if json {
       Console.print(DownloadRun.document(results).rendered())

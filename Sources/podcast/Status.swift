@@ -13,7 +13,11 @@ struct Status: AsyncParsableCommand {
   @Flag(help: "Print JSON.")
   var json = false
 
+  @Flag(help: "Print private feeds' tokens and passwords instead of masking them.")
+  var showSecrets = false
+
   func run() async throws {
+    Console.showsSecrets = showSecrets
     let records: [DownloadRecord]
     do {
       // Read-only: looking at the library must work on a full disk and change nothing.

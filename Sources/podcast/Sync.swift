@@ -36,9 +36,13 @@ struct Sync: AsyncParsableCommand {
   @Flag(help: "Print JSON.")
   var json = false
 
+  @Flag(help: "Print private feeds' tokens and passwords instead of masking them.")
+  var showSecrets = false
+
   @OptionGroup var backgroundOptions: BackgroundOptions
 
   func run() async throws {
+    Console.showsSecrets = showSecrets
     let context = CommandContext(libraryOptions: libraryOptions)
     let library = try context.openLibraryOrExit()
     if backgroundOptions.background {
@@ -80,12 +84,15 @@ struct Sync: AsyncParsableCommand {
     }
     report(movedFeeds: plan)
     var results: [DownloadResult] = []
+    // One for the whole run: a feed whose signed links expired is fetched again only once.
+    let refresher = LinkRefresher(loader: FeedLoader(http: context.http))
     for batch in batches {
       var options = settings.options
       options.concurrency = batch.concurrency
       let manager = DownloadManager(
         store: store, episodesDirectory: batch.episodesDirectory,
-        http: context.http(limitedTo: batch.bytesPerSecond), options: options)
+        http: context.http(limitedTo: batch.bytesPerSecond), options: options,
+        refresher: refresher)
       results += await DownloadRun(manager: manager, json: json, quiet: quiet).perform(
         batch.downloads.map(\.job))
     }

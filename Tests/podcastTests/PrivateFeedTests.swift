@@ -78,6 +78,15 @@ final class PrivateFeedTests: LibraryTestCase {
     XCTAssertTrue(written.contains(feedSecret))
     let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
     XCTAssertEqual(mode, 0o600)
+    let library = binary.library + "/.podcast/library.sqlite"
+    XCTAssertEqual(
+      try FileManager.default.attributesOfItem(atPath: library)[.posixPermissions] as? Int, 0o600,
+      "the library holds the feed's token")
+    let downloaded = try binary.run(["download", "members", "1", "--json", "--show-secrets"])
+    XCTAssertTrue(downloaded.stdout.contains(linkSecret), downloaded.stdout)
+    XCTAssertTrue(
+      try binary.run(["status", "--json", "--show-secrets"]).stdout.contains(linkSecret))
+    XCTAssertFalse(try binary.run(["status", "--json"]).stdout.contains(linkSecret))
   }
 
   /// A feed behind Basic auth whose episodes live on another host (`localhost` instead of
@@ -155,6 +164,51 @@ final class PrivateFeedTests: LibraryTestCase {
     let result = try binary.run(["episodes", feed])
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertTrue(result.stdout.hasPrefix("Paid Show"), result.stdout)
+  }
+
+  /// A Patreon-style feed whose signed link expires between the listing and the download (or
+  /// mid-download): the server refuses the old signature, the feed serves a fresh one.
+  /// `links`: what the enclosure path answers, request by request, before the whole file.
+  private func serveRotatingFeed(body: Data, links: [Route]) -> String {
+    func feed(token: String) -> Route {
+      .text(
+        """
+        <rss version="2.0"><channel><title>Rotating</title>
+        <item><title>Signed</title><guid>signed-1</guid>
+        <enclosure url="\(server.url("/media/signed.mp3"))?token-time=\(token)&amp;token-hash=h\(token)" length="\(body.count)" type="audio/mpeg"/></item>
+        </channel></rss>
+        """, contentType: "application/rss+xml")
+    }
+    server.set("/rotating.xml", .sequence([feed(token: "1"), feed(token: "2")]))
+    let file = Route.data(body, contentType: "audio/mpeg").withETag("\"same-file\"")
+    server.set("/media/signed.mp3", .sequence(links + [file]))
+    return server.url("/rotating.xml")
+  }
+
+  func testAnExpiredSignedLinkIsFetchedAgainFromTheFeed() throws {
+    let body = FeedFixture.bytes(40_000, seed: 5)
+    let feed = serveRotatingFeed(body: body, links: [.status(403)])
+    let result = try binary.run(["download", feed, "1"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(episodeBodies(), [body])
+    let links = server.requests(for: "/media/signed.mp3").map { $0.query ?? "" }
+    XCTAssertEqual(links.first, "token-time=1&token-hash=h1")
+    XCTAssertEqual(links.last, "token-time=2&token-hash=h2", "the fresh link from the feed")
+    XCTAssertEqual(server.requests(for: "/rotating.xml").count, 2)
+  }
+
+  func testAResumeAcrossARenewedLinkKeepsTheBytesAlreadyThere() throws {
+    let body = FeedFixture.bytes(200_000, seed: 6)
+    let firstLink = Route.data(body, contentType: "audio/mpeg").withETag("\"same-file\"")
+      .dropping(after: 120_000)
+    let feed = serveRotatingFeed(body: body, links: [firstLink, .status(403)])
+    let result = try binary.run(["download", feed, "1"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertEqual(episodeBodies(), [body])
+    let last = try XCTUnwrap(server.requests(for: "/media/signed.mp3").last)
+    XCTAssertEqual(last.query, "token-time=2&token-hash=h2")
+    XCTAssertEqual(last.header("range"), "bytes=120000-", "resumed, not fetched again")
+    XCTAssertEqual(last.header("if-range"), "\"same-file\"")
   }
 
   /// Every regular file under `directory` whose bytes contain `secret`.

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Downloads a batch of episodes concurrently (with a cap per host), reporting live progress
 /// into `progress`, keyed by each episode's remote URL.
 public final class DownloadManager: Sendable {
@@ -8,13 +12,16 @@ public final class DownloadManager: Sendable {
   private let http: HTTPClient
   private let store: LibraryStore
   private let options: DownloadOptions
+  /// Asked for a fresh link when the server refuses one (401, 403, 410): signed links expire.
+  private let refresher: LinkRefresher?
 
   /// `episodesDirectory`: where these episodes land when not the library's Episodes folder
   /// (a subscription's own folder).
   public init(
     store: LibraryStore, episodesDirectory: String? = nil, http: HTTPClient = .shared,
-    options: DownloadOptions = DownloadOptions()
+    options: DownloadOptions = DownloadOptions(), refresher: LinkRefresher? = nil
   ) {
+    self.refresher = refresher
     self.paths = LibraryPaths(
       root: store.paths.root, episodes: episodesDirectory ?? store.paths.episodes)
     self.http = http
@@ -46,11 +53,8 @@ public final class DownloadManager: Sendable {
         group.addTask {
           let host = URL(string: job.url)?.host ?? ""
           await slots.acquire(host: host)
-          let outcome = await self.episodeDownload(
-            job, mayAdopt: !sharedPaths.contains(job.relativePath)
-          ).run()
+          let result = await self.fetch(job, mayAdopt: !sharedPaths.contains(job.relativePath))
           await slots.release(host: host)
-          let result = DownloadResult(job: job, outcome: outcome)
           onFinish(result)
           return (index, result)
         }
@@ -59,6 +63,45 @@ public final class DownloadManager: Sendable {
       for await result in group { results.append(result) }
       return results.sorted { $0.0 < $1.0 }.map(\.1)
     }
+  }
+
+  /// One job, and once more under the feed's current link when the server refused the one
+  /// the job had (an expired signature): the bytes already on disk come along.
+  private func fetch(_ job: DownloadJob, mayAdopt: Bool) async -> DownloadResult {
+    let first = await episodeDownload(job, mayAdopt: mayAdopt).attempt()
+    guard case .failed = first.outcome, let refresher, Self.isRefusedLink(first.error),
+      let fresh = await refresher.currentURL(for: job), fresh != job.url, URLPolicy.isAllowed(fresh)
+    else { return DownloadResult(job: job, outcome: first.outcome) }
+    var renewed = job
+    renewed.url = fresh
+    carryOver(from: job.url, to: fresh)
+    _ = progress.enqueue(fresh, title: job.title, podcast: job.podcastTitle)
+    let second = await episodeDownload(renewed, mayAdopt: mayAdopt).run()
+    return DownloadResult(job: renewed, outcome: second)
+  }
+
+  private static func isRefusedLink(_ error: Error?) -> Bool {
+    guard case .httpStatus(_, let status, _)? = error as? TransferError else { return false }
+    return status == 401 || status == 403 || status == 410
+  }
+
+  /// Moves the partial file and its validators from the old link to the new one, so the new
+  /// link resumes with `Range` and `If-Range`: the server's validator decides whether the
+  /// bytes are the same file. Best effort: without it the new link starts from zero.
+  private func carryOver(from old: String, to new: String) {
+    let oldPath = paths.partial(for: old)
+    let newPath = paths.partial(for: new)
+    guard let record = try? store.download(url: old),
+      !FileManager.default.fileExists(atPath: newPath),
+      let claimed = try? PartialFile(path: oldPath)
+    else { return }
+    guard claimed.size > 0, rename(oldPath, newPath) == 0 else { return }
+    var moved = record
+    moved.url = new
+    moved.partialPath = newPath
+    moved.state = .queued
+    moved.error = nil
+    if (try? store.save(moved)) != nil { try? store.removeDownload(url: old) }
   }
 
   private func queuedRecord(_ job: DownloadJob) -> DownloadRecord {

@@ -32,6 +32,12 @@ struct EpisodeDownload {
   private static let finishing = Mutex(())
 
   func run() async -> DownloadOutcome {
+    await attempt().outcome
+  }
+
+  /// The outcome, and for a failure the error behind it (the manager decides from it whether
+  /// a fresher link is worth asking for).
+  func attempt() async -> (outcome: DownloadOutcome, error: Error?) {
     do {
       try URLPolicy.check(job.url)
       // The lock comes before the already-downloaded check: two processes asking at once
@@ -39,21 +45,21 @@ struct EpisodeDownload {
       guard let file = try PartialFile(path: paths.partial(for: job.url)) else {
         throw DownloadError.busyElsewhere(url: job.url)
       }
-      if let done = try claim(file) { return done }
+      if let done = try claim(file) { return (done, nil) }
       let row = DownloadRow(
         store: store,
         record: try store.download(url: job.url)
           ?? store.newDownloadRecord(
             url: job.url, podcastTitle: job.podcastTitle, episodeTitle: job.title))
       do {
-        return try await fetchAndFinish(file, row: row)
+        return (try await fetchAndFinish(file, row: row), nil)
       } catch {
         // Still holding the lock: a failure before the first byte leaves nothing to resume.
         if file.size == 0 { unlink(file.path) }
-        return failed(error, row: row)
+        return (failed(error, row: row), error)
       }
     } catch {
-      return failed(error, row: nil)
+      return (failed(error, row: nil), error)
     }
   }
 

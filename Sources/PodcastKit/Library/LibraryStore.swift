@@ -64,6 +64,10 @@ public final class LibraryStore: Sendable {
     let leftovers = [temporary, temporary + "-wal", temporary + "-shm"]
     leftovers.forEach { unlink($0) }
     defer { leftovers.forEach { unlink($0) } }
+    // 0600, made before SQLite opens it: the library holds private feeds' passwords and
+    // tokens, and SQLite gives its -wal and -shm files the database's own permissions.
+    let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+    if descriptor >= 0 { close(descriptor) }
     do {
       let queue = try DatabaseQueue(path: temporary)
       try LibrarySchema.migrator.migrate(queue)
