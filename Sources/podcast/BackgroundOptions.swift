@@ -32,7 +32,8 @@ struct BackgroundOptions: ParsableArguments {
     }
     output.seekToEndOfFile()
     let arguments = CommandLine.arguments.dropFirst().filter { $0 != "--background" }
-    output.write(Data("--- \(Date()) podcast \(arguments.joined(separator: " "))\n".utf8))
+    let line = Console.shown("--- \(Date()) podcast \(arguments.joined(separator: " "))")
+    output.write(Data((line + "\n").utf8))
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
     let process = Process()
     // setsid: a new session, so the terminal's SIGHUP never reaches the child.

@@ -169,7 +169,8 @@ final class PrivateFeedTests: LibraryTestCase {
   /// A Patreon-style feed whose signed link expires between the listing and the download (or
   /// mid-download): the server refuses the old signature, the feed serves a fresh one.
   /// `links`: what the enclosure path answers, request by request, before the whole file.
-  private func serveRotatingFeed(body: Data, links: [Route]) -> String {
+  /// The feed's n-th fetch signs with token n (up to `fetches`).
+  private func serveRotatingFeed(body: Data, links: [Route], fetches: Int = 2) -> String {
     func feed(token: String) -> Route {
       .text(
         """
@@ -179,7 +180,7 @@ final class PrivateFeedTests: LibraryTestCase {
         </channel></rss>
         """, contentType: "application/rss+xml")
     }
-    server.set("/rotating.xml", .sequence([feed(token: "1"), feed(token: "2")]))
+    server.set("/rotating.xml", .sequence((1...fetches).map { feed(token: String($0)) }))
     let file = Route.data(body, contentType: "audio/mpeg").withETag("\"same-file\"")
     server.set("/media/signed.mp3", .sequence(links + [file]))
     return server.url("/rotating.xml")
@@ -209,6 +210,39 @@ final class PrivateFeedTests: LibraryTestCase {
     XCTAssertEqual(last.query, "token-time=2&token-hash=h2")
     XCTAssertEqual(last.header("range"), "bytes=120000-", "resumed, not fetched again")
     XCTAssertEqual(last.header("if-range"), "\"same-file\"")
+  }
+
+  func testAudioOnTheFeedsOwnHostGetsTheFeedsLogin() throws {
+    let episode = FeedFixture.episodes(1, size: 3_000)[0]
+    let rss = FeedFixture.rss(title: "Same Host", episodes: [episode], base: server.baseURL)
+    server.set(
+      "/members.xml", Route.text(rss).requiringBasicAuth(user: "ada", password: "pw"))
+    server.set(
+      episode.path,
+      Route.data(episode.body, contentType: "audio/mpeg").requiringBasicAuth(
+        user: "ada", password: "pw"))
+    var withPassword = binary!
+    withPassword.environment["PODCAST_PASSWORD"] = "pw"
+    let subscribed = try withPassword.run([
+      "subscribe", server.url("/members.xml"), "--user", "ada", "--name", "members",
+    ])
+    XCTAssertEqual(subscribed.status, 0, subscribed.stderr)
+    let synced = try binary.run(["sync"])
+    XCTAssertEqual(synced.status, 0, synced.stderr)
+    assertEpisodeFiles([episode])
+  }
+
+  func testSyncKeepsDownloadingAfterTheLinksRotate() throws {
+    let body = FeedFixture.bytes(30_000, seed: 7)
+    // Fetched by subscribe, by sync, and once more when the link is refused.
+    let feed = serveRotatingFeed(body: body, links: [.status(410)], fetches: 3)
+    XCTAssertEqual(try binary.run(["subscribe", feed, "--name", "rotating"]).status, 0)
+    let synced = try binary.run(["sync"])
+    XCTAssertEqual(synced.status, 0, synced.stderr)
+    XCTAssertEqual(episodeBodies(), [body])
+    XCTAssertEqual(
+      server.requests(for: "/media/signed.mp3").map(\.query),
+      ["token-time=2&token-hash=h2", "token-time=3&token-hash=h3"])
   }
 
   /// Every regular file under `directory` whose bytes contain `secret`.

@@ -198,6 +198,7 @@ struct EpisodeDownload {
     var request = TransferRequest(url: job.url, options: http.options)
     request.acceptsCompression = false
     request.bulk = true
+    request.credentials = FeedCredentials.forEnclosure(job.url, feedURL: job.feedURL)
     request.rangeStart = basis?.offset
     request.ifRange = basis == nil ? nil : row.resumeValidator
     let seen = SeenHead()

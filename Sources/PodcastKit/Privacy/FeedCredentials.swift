@@ -24,6 +24,17 @@ public struct FeedCredentials: Sendable, Equatable {
     return components.string
   }
 
+  /// The feed's credentials, for an enclosure on the feed's own host (scheme, host and port):
+  /// a paid feed's audio often needs the same login. Never for another host.
+  public static func forEnclosure(_ url: String, feedURL: String?) -> FeedCredentials? {
+    guard let feedURL, let credentials = of(feedURL), of(url) == nil,
+      let feed = URLComponents(string: feedURL), let enclosure = URLComponents(string: url),
+      feed.scheme?.lowercased() == enclosure.scheme?.lowercased(),
+      feed.host?.lowercased() == enclosure.host?.lowercased(), feed.port == enclosure.port
+    else { return nil }
+    return credentials
+  }
+
   /// The credentials written into `url`, if any.
   public static func of(_ url: String) -> FeedCredentials? {
     guard let components = URLComponents(string: url), let user = components.user else {

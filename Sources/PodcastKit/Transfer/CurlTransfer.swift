@@ -65,6 +65,10 @@ final class CurlTransfer: @unchecked Sendable {
     // ~/.netrc for private feeds, as curl reads it; credentials in the URL win. Credentials
     // never follow a redirect to another host: CURLOPT_UNRESTRICTED_AUTH stays off.
     try setLong(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
+    if let credentials = request.credentials {
+      try setString(CURLOPT_USERNAME, credentials.user)
+      try setString(CURLOPT_PASSWORD, credentials.password)
+    }
     try setLong(CURLOPT_CONNECTTIMEOUT, options.connectTimeout)
     // libcurl's low-speed check averages over its last ~5 s, so after a burst it fires only
     // 5-6 s late; the progress callback below enforces "no data for stallTimeout seconds"

@@ -33,6 +33,9 @@ struct TransferRequest: Sendable {
   var acceptsCompression = true
   /// Larger curl buffers for bulk downloads.
   var bulk = false
+  /// A user name and password for this URL's host only (libcurl never sends them on to
+  /// another host after a redirect).
+  var credentials: FeedCredentials? = nil
   /// The schemes allowed, for the request and its redirects (libcurl's list syntax).
   var protocols = "http,https"
 }
