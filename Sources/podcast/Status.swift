@@ -55,9 +55,7 @@ struct Status: AsyncParsableCommand {
       table.rows.append([
         record.state.rawValue, record.progress.map(Format.percent) ?? "",
         size.joined(separator: " / "),
-        record.updatedAt.formatted(
-          .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false)
-            .timeSeparator(.colon)),
+        Format.time(record.updatedAt),
         Format.singleLine(episode),
       ])
     }

@@ -61,7 +61,7 @@ struct Subscriptions: ParsableCommand {
     let rows = subscriptions.enumerated().map { offset, subscription in
       [
         "\(offset + 1)", subscription.name, "\(counts[subscription.id ?? -1] ?? 0)",
-        subscription.lastChecked.map(ISO8601.string) ?? "never",
+        subscription.lastChecked.map(Format.time) ?? "never",
         SettingsView.summary(
           keep: subscription.keep, settings[subscription.id ?? -1] ?? SubscriptionSettings()),
         subscription.title.map { "\($0)  \(subscription.feedURL)" } ?? subscription.feedURL,
