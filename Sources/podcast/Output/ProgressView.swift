@@ -6,7 +6,9 @@ import Synchronization
 /// few times a second. Finished episodes scroll up above the bars as permanent lines.
 final class ProgressView: Sendable {
   private struct State {
-    var drawnLines = 0
+    /// Columns of each line of the live part last drawn, to know how many rows it takes
+    /// once the terminal has been resized (terminals re-wrap what is on screen).
+    var drawnWidths: [Int] = []
     var messages: [String] = []
     var stopped = false
   }
@@ -21,6 +23,12 @@ final class ProgressView: Sendable {
 
   func run() async {
     Console.write("\u{1B}[?25l", to: STDERR_FILENO)
+    // A resized terminal is redrawn at once, at its new width, not at the next tick.
+    signal(SIGWINCH, SIG_IGN)
+    let resize = DispatchSource.makeSignalSource(signal: SIGWINCH)
+    resize.setEventHandler { [weak self] in self?.redraw() }
+    resize.resume()
+    defer { resize.cancel() }
     while !Task.isCancelled {
       redraw()
       try? await Task.sleep(for: .milliseconds(200))
@@ -42,7 +50,8 @@ final class ProgressView: Sendable {
     let width = max(40, Console.stderrWidth)
     state.withLock { state in
       guard !state.stopped else { return }
-      var out = state.drawnLines > 0 ? "\r\u{1B}[\(state.drawnLines)A" : "\r"
+      let rows = state.drawnWidths.reduce(0) { $0 + max(1, ($1 + width - 1) / width) }
+      var out = rows > 0 ? "\r\u{1B}[\(rows)A" : "\r"
       for message in state.messages {
         out += "\u{1B}[2K" + TerminalText.truncated(message, to: width - 1) + "\n"
       }
@@ -54,7 +63,7 @@ final class ProgressView: Sendable {
         out += "\u{1B}[?25h"
         state.stopped = true
       }
-      state.drawnLines = bars.count
+      state.drawnWidths = bars.map(TerminalText.width)
       Console.write(out, to: STDERR_FILENO)
     }
   }
@@ -68,33 +77,54 @@ final class ProgressView: Sendable {
     let done = snapshot.values.filter { $0.state == .done }.count
     let bytes = snapshot.values.reduce(Int64(0)) { $0 + max(0, $1.bytes - $1.startBytes) }
     let elapsed = max(0.001, Date().timeIntervalSince(started))
-    lines.append(
+    let total =
       "Total: \(done)/\(snapshot.count) done, \(active.count) running, \(queued) queued, "
-        + "\(Format.bytes(bytes).isEmpty ? "0 B" : Format.bytes(bytes)) at \(Format.bytes(Int64(Double(bytes) / elapsed)))/s"
-    )
+      + "\(Format.bytes(bytes).isEmpty ? "0 B" : Format.bytes(bytes)) at \(Format.bytes(Int64(Double(bytes) / elapsed)))/s"
+    lines.append(TerminalText.truncated(total, to: width - 1))
     return lines
   }
 
+  /// `title [####------]  42%  12 MB / 30 MB  1.2 MB/s  ETA 0:15`, fitted to `width`: the
+  /// details go first (ETA, then speed, then sizes), then the bar shrinks, then the bar goes;
+  /// a line never reaches the last column, so the terminal never wraps it.
   private func bar(for entry: ProgressBuffer.Entry, width: Int) -> String {
     let elapsed = max(0.001, Date().timeIntervalSince(entry.started ?? Date()))
     let speed = Double(entry.bytes - entry.startBytes) / elapsed
-    var right = Format.bytes(entry.bytes)
-    if let total = entry.total { right += " / " + Format.bytes(total) }
-    right += "  " + (speed > 0 ? Format.bytes(Int64(speed)) + "/s" : "--")
+    var details = [Format.bytes(entry.bytes) + (entry.total.map { " / " + Format.bytes($0) } ?? "")]
+    details.append(speed > 0 ? Format.bytes(Int64(speed)) + "/s" : "--")
     if let total = entry.total, speed > 0 {
-      right +=
-        "  ETA " + (Format.duration(Int(Double(total - entry.bytes) / speed)).nonEmpty ?? "0:00")
+      details.append(
+        "ETA " + (Format.duration(Int(Double(total - entry.bytes) / speed)).nonEmpty ?? "0:00"))
     }
     let percent = entry.fraction.map(Format.percent) ?? "  ?%"
-    let barWidth = 20
-    let filled = Int((entry.fraction ?? 0) * Double(barWidth))
-    let bar =
-      "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled)
-      + "]"
-    let titleWidth = max(10, width - TerminalText.width(right) - barWidth - 2 - 4 - 6)
-    let title = TerminalText.truncated(Format.singleLine(entry.title ?? "episode"), to: titleWidth)
-    let padding = String(repeating: " ", count: max(0, titleWidth - TerminalText.width(title)))
-    return "\(title)\(padding) \(bar) \(percent)  \(right)"
+    let name = Format.singleLine(entry.title ?? "episode")
+    let available = width - 1
+    for count in stride(from: details.count, through: 0, by: -1) {
+      let right = details.prefix(count).joined(separator: "  ")
+      let fixed =
+        1 + TerminalText.width(percent) + (right.isEmpty ? 0 : 2 + TerminalText.width(right))
+      let room = available - fixed  // for the title, a space and the bar
+      let inner = min(20, (room - 1) / 3)
+      guard inner >= 8, room - 1 - (inner + 2) >= Self.minimumTitle || count == 0 else { continue }
+      let titleWidth = max(1, room - 1 - (inner + 2))
+      let filled = Int((entry.fraction ?? 0) * Double(inner))
+      let bar =
+        "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: inner - filled)
+        + "]"
+      let line = fitted(name, titleWidth) + " " + bar + " " + percent
+      return right.isEmpty ? line : line + "  " + right
+    }
+    // Too narrow for a bar: the title and the percentage.
+    let titleWidth = max(1, available - 1 - TerminalText.width(percent))
+    return fitted(name, titleWidth) + " " + percent
+  }
+
+  private static let minimumTitle = 24
+
+  /// `text` cut or padded to exactly `width` columns.
+  private func fitted(_ text: String, _ width: Int) -> String {
+    let cut = TerminalText.truncated(text, to: width)
+    return cut + String(repeating: " ", count: max(0, width - TerminalText.width(cut)))
   }
 }
 
