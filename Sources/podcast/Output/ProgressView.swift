@@ -52,9 +52,10 @@ final class ProgressView: Sendable {
       guard !state.stopped else { return }
       let rows = state.drawnWidths.reduce(0) { $0 + max(1, ($1 + width - 1) / width) }
       var out = rows > 0 ? "\r\u{1B}[\(rows)A" : "\r"
-      for message in state.messages {
-        out += "\u{1B}[2K" + TerminalText.truncated(message, to: width - 1) + "\n"
-      }
+      // Finished lines stay whole (a file's path matters) and may wrap: they are above the
+      // live part, which is cleared first and redrawn below them.
+      if !state.messages.isEmpty { out += "\u{1B}[J" }
+      for message in state.messages { out += message + "\n" }
       state.messages = []
       let bars = final ? [] : lines(for: snapshot, width: width)
       for line in bars { out += "\u{1B}[2K" + line + "\n" }
