@@ -15,16 +15,25 @@ struct Export: ParsableCommand {
   @Flag(help: "Also write private feeds (their URLs hold a token or password).")
   var includePrivate = false
 
+  @Flag(help: "With FILE: print what was written as JSON: {file, exported, leftOut}.")
+  var json = false
+
+  func validate() throws {
+    if json && file == nil {
+      throw ValidationError("--json needs a FILE: without one the OPML itself is the output")
+    }
+  }
+
   func run() throws {
     try CommandFailure.reported {
       let store = try libraryOptions.openStore()
       let all = try store.subscriptions()
       // A private feed's URL is its password: it leaves the library only when asked for.
       let subscriptions = includePrivate ? all : all.filter { !SecretMask.hasSecret($0.feedURL) }
-      let left = all.count - subscriptions.count
-      if left > 0 {
+      let leftOut = all.filter { !subscriptions.contains($0) }.map(\.name)
+      if !leftOut.isEmpty {
         Console.error(
-          "left out \(left) private feed\(left == 1 ? "" : "s") (\(all.filter { SecretMask.hasSecret($0.feedURL) }.map(\.name).joined(separator: ", "))); --include-private writes them"
+          "left out \(leftOut.count) private feed\(leftOut.count == 1 ? "" : "s") (\(leftOut.joined(separator: ", "))); --include-private writes them"
         )
       } else if includePrivate, all.contains(where: { SecretMask.hasSecret($0.feedURL) }) {
         Console.error(
@@ -41,6 +50,14 @@ struct Export: ParsableCommand {
         if includePrivate { chmod(file, 0o600) }  // it may hold private feeds' passwords
       } catch {
         throw ExportError(file: file, reason: error.localizedDescription)
+      }
+      if json {
+        Console.print(
+          JSONValue.object([
+            ("file", .string(file)), ("exported", .int(subscriptions.count)),
+            ("leftOut", .array(leftOut.map { .string($0) })),
+          ]).rendered())
+        return
       }
       Console.print(
         "Exported \(subscriptions.count) subscription\(subscriptions.count == 1 ? "" : "s") to \(file)."

@@ -35,6 +35,9 @@ struct Subscribe: AsyncParsableCommand {
 
   @OptionGroup var settingsOptions: SettingsOptions
 
+  @Flag(help: "Print the new subscription as JSON (as `subscriptions --json` shows it).")
+  var json = false
+
   func validate() throws {
     if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
     if passwordFile != nil && user == nil {
@@ -72,7 +75,15 @@ struct Subscribe: AsyncParsableCommand {
       let settings = try settingsOptions.settings(episodesDir: libraryOptions.episodesDir)
       let subscription = try store.addSubscription(
         name: chosenName, feedURL: location, title: title, keep: keep, settings: settings)
-      let number = try store.subscriptions().firstIndex { $0.id == subscription.id }.map { $0 + 1 }
+      let all = try store.subscriptions()
+      let number = all.firstIndex { $0.id == subscription.id }.map { $0 + 1 }
+      if json {
+        let entry = Subscriptions.document(
+          all, counts: try store.episodeCounts(), settings: try store.allSettings()
+        ).element(at: (number ?? 1) - 1)
+        Console.print((entry ?? .null).rendered())
+        return
+      }
       Console.print(
         "Subscribed to \(title ?? location) as \"\(subscription.name)\"\(number.map { " (number \($0))" } ?? "")."
       )

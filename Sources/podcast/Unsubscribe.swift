@@ -17,6 +17,9 @@ struct Unsubscribe: ParsableCommand {
   @Flag(help: "Also delete the episodes downloaded for it.")
   var deleteFiles = false
 
+  @Flag(help: "Print what was done as JSON: {name, feedURL, deleted, failed}.")
+  var json = false
+
   func run() throws {
     try CommandFailure.reported {
       let store = try libraryOptions.openStore()
@@ -29,20 +32,33 @@ struct Unsubscribe: ParsableCommand {
             + store.finishedFiles(feedURL: subscription.feedURL))
       ).sorted()
       try store.removeSubscription(id: id)
-      var message = "Unsubscribed from \"\(subscription.name)\" (\(subscription.feedURL))"
+      var deleted: [String] = []
+      var failures: [String] = []
       if deleteFiles {
         let outcome = DownloadedFiles.delete(files, paths: store.paths)
-        outcome.failures.forEach { Console.error($0) }
+        deleted = outcome.deleted
+        failures = outcome.failures
+        for failure in failures { Console.error(failure) }
         try store.forgetFinishedDownloads(
           files: files.filter { path in
             !FileManager.default.fileExists(atPath: path)
           })
-        message += "; deleted \(outcome.deleted.count) file\(outcome.deleted.count == 1 ? "" : "s")"
-        Console.print(message + ".")
-        if !outcome.failures.isEmpty { throw ExitCode(1) }
+      }
+      if json {
+        Console.print(
+          JSONValue.object([
+            ("name", .string(subscription.name)), ("feedURL", .url(subscription.feedURL)),
+            ("deleted", .array(deleted.map { .string($0) })),
+            ("failed", .array(failures.map { .string($0) })),
+          ]).rendered())
       } else {
+        var message = "Unsubscribed from \"\(subscription.name)\" (\(subscription.feedURL))"
+        if deleteFiles {
+          message += "; deleted \(deleted.count) file\(deleted.count == 1 ? "" : "s")"
+        }
         Console.print(message + ".")
       }
+      if !failures.isEmpty { throw ExitCode(1) }
     }
   }
 }

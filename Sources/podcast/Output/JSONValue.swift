@@ -28,6 +28,12 @@ enum JSONValue: Sendable {
     value.map { .instant($0) } ?? .null
   }
 
+  /// The item at `index` of an array; nil otherwise.
+  func element(at index: Int) -> JSONValue? {
+    guard case .array(let items) = self, items.indices.contains(index) else { return nil }
+    return items[index]
+  }
+
   func rendered() -> String {
     var writer = JSONWriter()
     writer.write(self)
