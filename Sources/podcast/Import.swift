@@ -16,19 +16,13 @@ struct Import: ParsableCommand {
     try CommandFailure.reported {
       let entries = try readEntries()
       let store = try libraryOptions.openStore()
-      let subscribed = Set(try store.subscriptions().map(\.feedURL))
       var added = 0
       var failed = 0
-      for entry in entries where !subscribed.contains(entry.feedURL) {
-        do {
-          let base =
-            entry.name ?? entry.title.map(SubscriptionName.slug)
-            ?? SubscriptionName.guess(fromFeed: entry.feedURL)
-          try store.addSubscription(
-            name: try store.availableName(basedOn: base), feedURL: entry.feedURL,
-            title: entry.title, keep: entry.keep, settings: entry.settings)
-          added += 1
-        } catch {
+      for (entry, outcome) in zip(entries, try store.importSubscriptions(entries)) {
+        switch outcome {
+        case .added: added += 1
+        case .alreadySubscribed: break
+        case .failed(let error):
           Console.error("cannot import \(entry.feedURL): \(error)")
           failed += 1
         }

@@ -79,6 +79,28 @@ final class SubscriptionCommandTests: XCTestCase {
     }
   }
 
+  func testImportOfALargeFileAddsEachFeedOnce() throws {
+    try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+    let opml = library.appendingPathComponent("many.opml")
+    // 300 feeds whose titles repeat (so names need suffixes), one of them listed twice.
+    let outlines = (1...300).map {
+      "<outline type=\"rss\" text=\"Show \($0 % 7)\" xmlUrl=\"\(url("/feed-\($0)"))\"/>"
+    }
+    let again = "<outline text=\"Again\" xmlUrl=\"\(url("/feed-5"))\"/>"
+    try Data(
+      "<opml version=\"2.0\"><body>\((outlines + [again]).joined())</body></opml>".utf8
+    ).write(to: opml)
+    let imported = try podcast("import", opml.path)
+    XCTAssertEqual(imported.status, 0, imported.stderr)
+    XCTAssertTrue(imported.stdout.contains("Imported 300 subscriptions"), imported.stdout)
+    let rerun = try podcast("import", opml.path)
+    XCTAssertEqual(rerun.status, 0, rerun.stderr)
+    XCTAssertTrue(rerun.stdout.contains("Imported 0 subscriptions"), rerun.stdout)
+    let listed = try podcast("subscriptions", "--json")
+    XCTAssertEqual(listed.stdout.components(separatedBy: "\"feedURL\"").count - 1, 300)
+    XCTAssertTrue(listed.stdout.contains("\"show-3-2\""), listed.stdout)
+  }
+
   func testImportSkipsKnownFeedsAndExportRoundTrips() throws {
     try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
     let opml = library.appendingPathComponent("feeds.opml")

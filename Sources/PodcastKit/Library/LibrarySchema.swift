@@ -11,6 +11,7 @@ enum LibrarySchema {
     migrator.registerMigration("v1", migrate: createVersion1)
     migrator.registerMigration("v2-settings", migrate: createSettings)
     migrator.registerMigration("v2-downloads", migrate: addDownloadOrigins)
+    migrator.registerMigration("v3-indexes", migrate: addScaleIndexes)
     return migrator
   }
 

@@ -7,9 +7,18 @@ extension LibraryStore {
     try read { db in try DownloadRecord.fetchOne(db, key: url) }
   }
 
-  /// Inserts the record, or replaces the one with the same URL.
+  /// Inserts the record, or replaces the one with the same URL: a running download's own
+  /// bookkeeping (owner, validators, bytes so far, a failure).
+  ///
+  /// Relaxed (see `relaxedWrite`), because none of it vouches for bytes that are durable:
+  /// the partial file is only fsynced when it is finished, and a row that lost its latest
+  /// save to a power cut is one the downloader already copes with (an older or missing
+  /// validator restarts the file or makes the server send it whole, a `downloading` row of a
+  /// dead process is paused). The one write that must be durable, the download recorded done
+  /// before its partial file is gone, is `recordFinished`, a full write; its fsync also makes
+  /// every earlier relaxed save durable, in order.
   public func save(_ record: DownloadRecord) throws {
-    try write { db in try record.save(db) }
+    try relaxedWrite { db in try record.save(db) }
   }
 
   /// The downloader calls this about once a second per transfer.

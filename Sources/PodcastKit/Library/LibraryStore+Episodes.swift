@@ -10,14 +10,17 @@ extension LibraryStore {
   ///
   /// `queueing` turns the new episodes into downloads to queue; they are written in the same
   /// transaction, so a run killed at any moment either saw nothing or queued the work too.
+  /// The transaction is a relaxed one (see `relaxedWrite`): nothing here is a finished file.
   @discardableResult
   public func recordSeen(
     subscriptionId: Int64, episodes: [SeenEpisode],
     queueing: ([SeenEpisode]) -> [DownloadRecord] = { _ in [] }
   ) throws -> [SeenEpisode] {
-    try write { db in
+    try relaxedWrite { db in
       let added = try insertSeen(db, subscriptionId: subscriptionId, episodes: episodes)
-      for record in queueing(added) where try DownloadRecord.fetchOne(db, key: record.url) == nil {
+      let known = try db.cachedStatement(sql: "SELECT 1 FROM downloads WHERE url = ?")
+      for record in queueing(added)
+      where try Int.fetchOne(known, arguments: [record.url]) == nil {
         try record.insert(db)
       }
       return added

@@ -43,7 +43,7 @@ extension LibraryStore {
     }
   }
 
-  private static func save(_ db: Database, _ settings: SubscriptionSettings, subscriptionId: Int64)
+  static func save(_ db: Database, _ settings: SubscriptionSettings, subscriptionId: Int64)
     throws
   {
     guard try Subscription.exists(db, key: subscriptionId) else {

@@ -70,31 +70,38 @@ extension LibraryStore {
 
   /// A name based on `base` that no subscription uses yet: `base`, `base-2`, `base-3`...
   public func availableName(basedOn base: String) throws -> String {
-    let taken = Set(try subscriptions().map { $0.name.lowercased() })
+    let taken = try read { db in try Self.takenNameKeys(db) }
     var candidate = base
     var suffix = 2
-    while taken.contains(candidate.lowercased()) {
+    while taken.contains(Subscription.nameKey(candidate)) {
       candidate = "\(base)-\(suffix)"
       suffix += 1
     }
     return candidate
   }
 
+  static func takenNameKeys(_ db: Database) throws -> Set<String> {
+    Set(try String.fetchAll(db, sql: "SELECT nameKey FROM subscriptions"))
+  }
+
   private static func single(_ subscriptions: [Subscription]) -> Subscription? {
     subscriptions.count == 1 ? subscriptions[0] : nil
   }
 
+  /// Both lookups are index searches (the unique feed URL, `nameKey`), never a table scan.
   static func refuseDuplicate(
     _ db: Database, name: String, feedURL: String, except id: Int64?
   ) throws {
-    var others = Subscription.all()
-    if let id { others = others.filter(Column("id") != id) }
-    if let clash = try others.filter(Column("feedURL") == feedURL).fetchOne(db) {
-      throw LibraryError.duplicateFeed(url: feedURL, name: clash.name)
+    let other = id ?? 0
+    if let clash = try String.fetchOne(
+      db, sql: "SELECT name FROM subscriptions WHERE feedURL = ? AND id != ?",
+      arguments: [feedURL, other])
+    {
+      throw LibraryError.duplicateFeed(url: feedURL, name: clash)
     }
-    let lowered = name.lowercased()
-    if try others.filter(Column("name").lowercased == lowered).fetchCount(db) > 0 {
-      throw LibraryError.duplicateName(name)
-    }
+    let taken = try Bool.fetchOne(
+      db, sql: "SELECT EXISTS (SELECT 1 FROM subscriptions WHERE nameKey = ? AND id != ?)",
+      arguments: [Subscription.nameKey(name), other])
+    if taken == true { throw LibraryError.duplicateName(name) }
   }
 }

@@ -129,6 +129,36 @@ public final class LibraryStore: Sendable {
     try guarded { try pool.write(body) }
   }
 
+  /// Writes in one transaction that is atomic but not fsynced on its own, for sync's
+  /// bookkeeping of many feeds (what each feed listed, its validators).
+  ///
+  /// Why this keeps every guarantee: in WAL mode with `synchronous=NORMAL` a commit is in the
+  /// WAL file before this returns, so a killed process (the soak test's `kill -9`) loses
+  /// nothing; only a power cut or kernel crash can lose it. Even then the library stays
+  /// consistent: the WAL is replayed in order and only up to its last synced frame, so such a
+  /// transaction is lost only together with everything written after it, and every write that
+  /// must survive a power cut (a download recorded done before its partial file goes, see
+  /// `recordFinished`) uses `write`, whose fsync also makes every earlier relaxed commit
+  /// durable. What a lost relaxed commit costs is the next sync reading those feeds again.
+  func relaxedWrite<T>(_ body: (Database) throws -> T) throws -> T {
+    try guarded {
+      try pool.writeWithoutTransaction { db in
+        let previous = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 2
+        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        defer { try? db.execute(sql: "PRAGMA synchronous = \(previous)") }
+        try db.beginTransaction(.immediate)
+        do {
+          let result = try body(db)
+          try db.commit()
+          return result
+        } catch {
+          try? db.rollback()
+          throw error
+        }
+      }
+    }
+  }
+
   /// Turns SQLite's errors into sentences that name the database; our own errors pass through.
   func guarded<T>(_ body: () throws -> T) throws -> T {
     do {

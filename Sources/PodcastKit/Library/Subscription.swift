@@ -39,4 +39,23 @@ public struct Subscription: Codable, Sendable, Equatable, FetchableRecord, Mutab
   public mutating func didInsert(_ inserted: InsertionSuccess) {
     id = inserted.rowID
   }
+
+  /// The name as duplicates are compared: case-insensitive, Unicode-aware.
+  static func nameKey(_ name: String) -> String { name.lowercased() }
+
+  /// The stored columns, plus `nameKey`, kept beside the name so the duplicate check is an
+  /// index lookup (see "v3-indexes").
+  public func encode(to container: inout PersistenceContainer) {
+    container["id"] = id
+    container["name"] = name
+    container["nameKey"] = Self.nameKey(name)
+    container["feedURL"] = feedURL
+    container["title"] = title
+    container["keep"] = keep
+    container["addedAt"] = addedAt
+    container["lastChecked"] = lastChecked
+    container["etag"] = etag
+    container["lastModified"] = lastModified
+    container["lastError"] = lastError
+  }
 }

@@ -26,15 +26,26 @@ public struct SyncPlanner: Sendable {
   }
 
   /// Refreshes every subscription, `concurrency` feeds at a time; one failing never stops the
-  /// others.
+  /// others. What every feed needs from the library (settings, marks, unfinished downloads) is
+  /// read once, and what the run learned about the subscriptions is written once, at the end:
+  /// per feed, only the feed's own episodes are read and written.
   public func plan(_ subscriptions: [Subscription], concurrency: Int = 8) async -> SyncPlan {
+    let snapshot: LibraryStore.SyncSnapshot
+    do {
+      snapshot = try store.syncSnapshot()
+    } catch {
+      return SyncPlan(
+        feeds: subscriptions.map {
+          .init(subscription: $0, outcome: .failed(reason: String(describing: error)))
+        })
+    }
     let slots = HostSlots(total: concurrency, perHost: max(2, concurrency / 2))
-    let parts = await withTaskGroup(of: (Int, SyncPlan).self) { group in
+    var parts = await withTaskGroup(of: (Int, SyncPlan).self) { group in
       for (index, subscription) in subscriptions.enumerated() {
         group.addTask {
           let host = URL(string: subscription.feedURL)?.host ?? ""
           await slots.acquire(host: host)
-          let part = await self.refresh(subscription)
+          let part = await self.refresh(subscription, snapshot: snapshot)
           await slots.release(host: host)
           return (index, part)
         }
@@ -43,6 +54,7 @@ public struct SyncPlanner: Sendable {
       for await part in group { parts.append(part) }
       return parts.sorted { $0.0 < $1.0 }.map(\.1)
     }
+    if !dryRun { record(&parts, originals: subscriptions) }
     var plan = SyncPlan()
     for part in parts {
       plan.feeds += part.feeds
@@ -51,15 +63,47 @@ public struct SyncPlanner: Sendable {
     return plan
   }
 
-  private func refresh(_ original: Subscription) async -> SyncPlan {
+  /// Saves every refreshed subscription in one transaction. A subscription that cannot be
+  /// recorded becomes a failed feed with nothing to download, as it was before the run.
+  private func record(_ parts: inout [SyncPlan], originals: [Subscription]) {
+    let refreshed = parts.compactMap { $0.feeds.first?.subscription }
+    let refused: [Int64: LibraryError]
+    do {
+      refused = try store.recordRefreshes(refreshed)
+    } catch {
+      for index in parts.indices {
+        parts[index] = Self.unrecorded(originals[index], reason: "\(error)")
+      }
+      return
+    }
+    guard !refused.isEmpty else { return }
+    for (index, original) in originals.enumerated() {
+      if let id = original.id, let reason = refused[id] {
+        parts[index] = Self.unrecorded(original, reason: "\(reason)")
+      }
+    }
+  }
+
+  private static func unrecorded(_ original: Subscription, reason: String) -> SyncPlan {
+    SyncPlan(
+      feeds: [
+        .init(
+          subscription: original, outcome: .failed(reason: "cannot record the refresh: \(reason)"))
+      ])
+  }
+
+  private func refresh(_ original: Subscription, snapshot: LibraryStore.SyncSnapshot) async
+    -> SyncPlan
+  {
     var subscription = original
     var plan = SyncPlan()
     do {
-      let rules = try rules(for: subscription)
+      let rules = try rules(for: subscription, snapshot: snapshot)
       switch try await fetch(subscription) {
       case .notModified:
         plan.feeds.append(.init(subscription: subscription, outcome: .unchanged))
-        plan.downloads = try unfinishedDownloads(of: subscription, feed: nil, rules: rules)
+        plan.downloads = try unfinishedDownloads(
+          of: subscription, feed: nil, rules: rules, pending: snapshot.unfinishedURLs)
       case .fetched(let feed, _, let newValidators, let movedTo):
         let movedFrom = try move(
           &subscription, redirectedTo: movedTo, newFeedURL: feed.podcast.newFeedURL)
@@ -70,37 +114,33 @@ public struct SyncPlanner: Sendable {
         let freshURLs = Set(fresh.map(\.job.url))
         plan.downloads =
           try fresh
-          + unfinishedDownloads(of: subscription, feed: feed, rules: rules).filter {
-            !freshURLs.contains($0.job.url)
-          }
+          + unfinishedDownloads(
+            of: subscription, feed: feed, rules: rules, pending: snapshot.unfinishedURLs
+          ).filter { !freshURLs.contains($0.job.url) }
         let outcome: SyncPlan.FeedOutcome =
           fresh.isEmpty ? .unchanged : .updated(newEpisodes: fresh.count)
         plan.feeds.append(.init(subscription: subscription, outcome: outcome, movedFrom: movedFrom))
       }
       subscription.lastChecked = Date()
       subscription.lastError = nil
+      plan.feeds[0].subscription = subscription
     } catch {
       subscription.lastError = String(describing: error)
-      plan.feeds.append(
-        .init(subscription: subscription, outcome: .failed(reason: String(describing: error))))
-    }
-    if !dryRun {
-      do {
-        try store.updateSubscription(subscription)
-      } catch {
-        let reason = "cannot record the refresh: \(error)"
-        plan.feeds = [.init(subscription: original, outcome: .failed(reason: reason))]
-        plan.downloads = []
-      }
+      plan.feeds = [
+        .init(subscription: subscription, outcome: .failed(reason: String(describing: error)))
+      ]
+      plan.downloads = []
     }
     return plan
   }
 
-  private func rules(for subscription: Subscription) throws -> SyncRules {
-    let settings = try subscription.id.map { try store.settings(subscriptionId: $0) }
-    return try SyncRules(
-      runFilter: filter, settings: settings ?? SubscriptionSettings(), marks: try store.marks(),
-      defaultNamer: namer)
+  private func rules(for subscription: Subscription, snapshot: LibraryStore.SyncSnapshot) throws
+    -> SyncRules
+  {
+    try SyncRules(
+      runFilter: filter,
+      settings: subscription.id.flatMap { snapshot.settings[$0] } ?? SubscriptionSettings(),
+      marks: snapshot.marks, defaultNamer: namer)
   }
 
   /// A conditional GET for feeds on the web; local feed files are simply read. A 5xx or a
@@ -133,10 +173,8 @@ public struct SyncPlanner: Sendable {
   {
     let target = redirectedTo ?? newFeedURL.flatMap { URLPolicy.isAllowed($0) ? $0 : nil }
     guard let target, target != subscription.feedURL else { return nil }
-    if let other = try store.subscriptions().first(where: {
-      $0.feedURL == target && $0.id != subscription.id
-    }) {
-      throw SyncError.movedToSubscribedFeed(url: target, name: other.name)
+    if let other = try store.subscriptionName(feedURL: target, except: subscription.id) {
+      throw SyncError.movedToSubscribedFeed(url: target, name: other)
     }
     let old = subscription.feedURL
     subscription.feedURL = target
@@ -196,15 +234,14 @@ public struct SyncPlanner: Sendable {
   }
 
   /// Downloads an earlier sync wanted but did not finish (failed, interrupted, killed).
-  private func unfinishedDownloads(of subscription: Subscription, feed: Feed?, rules: SyncRules)
-    throws -> [SyncPlan.PlannedDownload]
-  {
-    guard let id = subscription.id else { return [] }
-    let pending = Set(
-      try store.downloads(in: [.queued, .downloading, .paused, .failed]).map(\.url))
-    guard !pending.isEmpty else { return [] }
+  /// `pending` is the URLs of unfinished download rows as the run started; the ones this run
+  /// queues are its fresh downloads, which the caller has already.
+  private func unfinishedDownloads(
+    of subscription: Subscription, feed: Feed?, rules: SyncRules, pending: Set<String>
+  ) throws -> [SyncPlan.PlannedDownload] {
+    guard let id = subscription.id, !pending.isEmpty else { return [] }
     let podcast = feed?.podcast ?? Podcast(title: subscription.title, feedURL: subscription.feedURL)
-    return try store.seenEpisodes(subscriptionId: id).compactMap {
+    return try store.undownloadedEpisodes(subscriptionId: id).compactMap {
       seen -> SyncPlan.PlannedDownload? in
       guard seen.downloadedFile == nil, let url = seen.enclosureURL, pending.contains(url),
         rules.marks[seen.key] == nil
