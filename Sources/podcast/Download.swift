@@ -72,7 +72,9 @@ struct Download: AsyncParsableCommand {
         relativePath: namer.relativePath(
           for: episode, podcast: resolved.feed.podcast, index: index),
         mimeType: episode.enclosure.type, declaredLength: episode.enclosure.length,
-        feedURL: resolved.location, identityKeys: keys[index - 1])
+        feedURL: resolved.location, identityKeys: keys[index - 1],
+        tagging: settings.noTags
+          ? nil : TagRequest(podcast: resolved.feed.podcast, episode: episode))
     }
     let library = try context.openLibraryOrExit()
     if backgroundOptions.background {

@@ -19,6 +19,11 @@ struct DownloadSettings: ParsableArguments {
     help: "Bandwidth for all downloads together, in bytes per second (500k, 2M; k is 1024).")
   var limitRate: String?
 
+  @Flag(
+    name: .customLong("no-tags"),
+    help: "Leave episode files exactly as served: no title, cover or other tags from the feed.")
+  var noTags = false
+
   func validate() throws {
     if let concurrency, !(1...32).contains(concurrency) {
       throw ValidationError("--concurrency must be from 1 to 32")

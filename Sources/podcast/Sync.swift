@@ -69,8 +69,9 @@ struct Sync: AsyncParsableCommand {
         Console.error("\(feed.subscription.name): \(reason)")
       }
     }
+    let allSettings = try CommandFailure.reported { try store.allSettings() }
     let batches = SyncBatch.batches(
-      plan.downloads, settings: try CommandFailure.reported { try store.allSettings() },
+      plan.downloads, settings: allSettings,
       episodesFlag: libraryOptions.episodesDir, defaultEpisodes: library.paths.episodes,
       concurrencyFlag: settings.concurrency, rateFlag: try settings.rate())
     if dryRun {
@@ -86,8 +87,15 @@ struct Sync: AsyncParsableCommand {
       let manager = DownloadManager(
         store: store, episodesDirectory: batch.episodesDirectory,
         http: context.http(limitedTo: batch.bytesPerSecond), options: options)
-      results += await DownloadRun(manager: manager, json: json, quiet: quiet).perform(
-        batch.downloads.map(\.job))
+      let jobs = batch.downloads.map { download in
+        var job = download.job
+        // `--no-tags` for this run, or `set NAME --no-tags` for this subscription.
+        if settings.noTags || allSettings[download.subscriptionId]?.tags == false {
+          job.tagging = nil
+        }
+        return job
+      }
+      results += await DownloadRun(manager: manager, json: json, quiet: quiet).perform(jobs)
     }
     let pruning = SyncPruner(store: store).prune(plan.feeds.map(\.subscription))
     pruning.failures.forEach { Console.error($0) }

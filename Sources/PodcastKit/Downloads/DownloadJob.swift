@@ -18,11 +18,13 @@ public struct DownloadJob: Sendable, Hashable {
   public var identityKeys: [String]
   /// The subscription's episode row to record the file in (sync).
   public var subscriptionEpisode: SubscriptionEpisode?
+  /// What to write into the file once verified; nil leaves it exactly as served.
+  public var tagging: TagRequest?
 
   public init(
     url: String, title: String?, podcastTitle: String?, relativePath: String, mimeType: String?,
     declaredLength: Int64? = nil, feedURL: String? = nil, identityKeys: [String] = [],
-    subscriptionEpisode: SubscriptionEpisode? = nil
+    subscriptionEpisode: SubscriptionEpisode? = nil, tagging: TagRequest? = nil
   ) {
     self.url = url
     self.title = title
@@ -33,12 +35,14 @@ public struct DownloadJob: Sendable, Hashable {
     self.feedURL = feedURL
     self.identityKeys = identityKeys
     self.subscriptionEpisode = subscriptionEpisode
+    self.tagging = tagging
   }
 }
 
 /// How one job ended.
 public enum DownloadOutcome: Sendable, Equatable {
-  case downloaded(file: String, bytes: Int64)
+  /// `tags`: whether the tags went in, or why not.
+  case downloaded(file: String, bytes: Int64, tags: TagNote = .notRequested)
   case alreadyDownloaded(file: String)
   case failed(reason: String)
 }

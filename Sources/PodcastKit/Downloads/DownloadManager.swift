@@ -8,6 +8,7 @@ public final class DownloadManager: Sendable {
   private let http: HTTPClient
   private let store: LibraryStore
   private let options: DownloadOptions
+  private let covers: CoverCache
 
   /// `episodesDirectory`: where these episodes land when not the library's Episodes folder
   /// (a subscription's own folder).
@@ -20,6 +21,7 @@ public final class DownloadManager: Sendable {
     self.http = http
     self.store = store
     self.options = options
+    self.covers = CoverCache(http: http)
   }
 
   /// Runs every job (each URL once, whatever the duplicates in `jobs`) and returns one result
@@ -81,6 +83,6 @@ public final class DownloadManager: Sendable {
   private func episodeDownload(_ job: DownloadJob, mayAdopt: Bool) -> EpisodeDownload {
     EpisodeDownload(
       job: job, paths: paths, http: http, store: store, progress: progress, options: options,
-      mayAdoptFileAtTarget: mayAdopt)
+      mayAdoptFileAtTarget: mayAdopt, covers: covers)
   }
 }

@@ -236,7 +236,8 @@ public struct SyncPlanner: Sendable {
       feedURL: subscription.feedURL,
       // The subscription's own key: its episodes table already decided what is one episode.
       identityKeys: [key],
-      subscriptionEpisode: SubscriptionEpisode(subscriptionId: subscription.id ?? 0, key: key))
+      subscriptionEpisode: SubscriptionEpisode(subscriptionId: subscription.id ?? 0, key: key),
+      tagging: TagRequest(podcast: podcast, episode: episode))
     return SyncPlan.PlannedDownload(job: job, subscriptionId: subscription.id ?? 0, episodeKey: key)
   }
 }
