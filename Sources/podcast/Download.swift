@@ -74,7 +74,8 @@ struct Download: AsyncParsableCommand {
         mimeType: episode.enclosure.type, declaredLength: episode.enclosure.length,
         feedURL: resolved.location, identityKeys: keys[index - 1],
         tagging: settings.noTags
-          ? nil : TagRequest(podcast: resolved.feed.podcast, episode: episode))
+          ? nil : TagRequest(podcast: resolved.feed.podcast, episode: episode),
+        folderCoverURL: settings.noCover ? nil : resolved.feed.podcast.imageURL)
     }
     let library = try context.openLibraryOrExit()
     if backgroundOptions.background {

@@ -24,6 +24,11 @@ struct DownloadSettings: ParsableArguments {
     help: "Leave episode files exactly as served: no title, cover or other tags from the feed.")
   var noTags = false
 
+  @Flag(
+    name: .customLong("no-cover"),
+    help: "Do not keep the podcast's picture as cover.jpg/cover.png in its folder.")
+  var noCover = false
+
   func validate() throws {
     if let concurrency, !(1...32).contains(concurrency) {
       throw ValidationError("--concurrency must be from 1 to 32")

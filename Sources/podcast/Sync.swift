@@ -93,6 +93,7 @@ struct Sync: AsyncParsableCommand {
         if settings.noTags || allSettings[download.subscriptionId]?.tags == false {
           job.tagging = nil
         }
+        if settings.noCover { job.folderCoverURL = nil }
         return job
       }
       results += await DownloadRun(manager: manager, json: json, quiet: quiet).perform(jobs)

@@ -24,20 +24,20 @@ final class TaggingCommandTests: XCTestCase {
     try? FileManager.default.removeItem(atPath: binary.library)
   }
 
-  /// A feed of one MP3 episode (number 3 of season 2) at `/<slug>/feed.xml`.
+  /// A feed of one MP3 episode (number 3 of season 2) at `/<slug>/feed.xml`, whose podcast
+  /// picture is `image`; `number` makes it another episode of the same show.
   private func serveShow(
-    _ slug: String, title: String, body: Data? = nil, type: String = "audio/mpeg"
-  )
-    -> (feed: String, episode: FakeEpisode)
-  {
+    _ slug: String, title: String, body: Data? = nil, type: String = "audio/mpeg",
+    image: String = "/art/cover.png", number: Int = 1
+  ) -> (feed: String, episode: FakeEpisode) {
     let ext = type == "audio/wav" ? "wav" : "mp3"
     let episode = FakeEpisode(
-      title: "Tones & Things", guid: "\(slug)-1",
-      published: Date(timeIntervalSince1970: 1_715_335_200), path: "/\(slug)/1.\(ext)",
-      body: body ?? mp3, type: type)
+      title: "Tones & Things \(number)", guid: "\(slug)-\(number)",
+      published: Date(timeIntervalSince1970: 1_715_335_200 + Double(number) * 86_400),
+      path: "/\(slug)/\(number).\(ext)", body: body ?? mp3, type: type)
     var rss = FeedFixture.rss(
       title: title, episodes: [episode], base: server.baseURL,
-      channelExtra: "<itunes:image href=\"\(server.url("/art/cover.png"))\"/>")
+      channelExtra: "<itunes:image href=\"\(server.url(image))\"/>")
     rss = rss.replacingOccurrences(
       of: "<itunes:duration>",
       with: "<itunes:episode>3</itunes:episode><itunes:season>2</itunes:season>"
@@ -64,24 +64,27 @@ final class TaggingCommandTests: XCTestCase {
     XCTAssertEqual(item["tagged"] as? Bool, true)
     XCTAssertEqual(item["cover"] as? Bool, true)
     XCTAssertTrue(item["tagNote"] is NSNull)
-    XCTAssertEqual(item["sideFiles"] as? [String], [])
+    let folderCover = binary.episodesDirectory + "/Sine Weekly/cover.png"
+    XCTAssertEqual(item["sideFiles"] as? [String], [folderCover])
+    XCTAssertEqual(FileManager.default.contents(atPath: folderCover), cover)
     let file = try XCTUnwrap(item["file"] as? String)
     XCTAssertEqual(
       (try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue,
       item["bytes"] as? Int, "bytes is the size of the tagged file")
     let tags = try AudioTool.tags(file)
-    XCTAssertEqual(tags["title"], "Tones & Things")
+    XCTAssertEqual(tags["title"], "Tones & Things 1")
     XCTAssertEqual(tags["album"], "Sine Weekly")
     XCTAssertEqual(tags["album_artist"], "Sine Weekly")
     XCTAssertEqual(tags["artist"], "Test Author")
     XCTAssertEqual(tags["genre"], "Podcast")
     XCTAssertEqual(tags["track"], "3")
     XCTAssertEqual(tags["disc"], "2")
-    XCTAssertEqual(tags["date"]?.prefix(10), "2024-05-10")
+    XCTAssertEqual(tags["date"]?.prefix(10), "2024-05-11")
     XCTAssertEqual(tags["comment"], "All about 440 Hz.")
     XCTAssertTrue(try AudioTool.hasCover(file), "the podcast's image is the front cover")
     XCTAssertEqual(try AudioTool.audioMD5(file), try AudioTool.audioMD5(of: mp3, ext: "mp3"))
-    XCTAssertEqual(server.requests(for: "/art/cover.png").count, 1)
+    XCTAssertEqual(
+      server.requests(for: "/art/cover.png").count, 1, "one fetch for the tag and the folder")
     XCTAssertEqual(binary.partialFiles(), [])
   }
 
@@ -95,7 +98,6 @@ final class TaggingCommandTests: XCTestCase {
     XCTAssertTrue(item["tagNote"] is NSNull, "not asked to tag is nothing to note")
     let file = try XCTUnwrap(item["file"] as? String)
     XCTAssertEqual(FileManager.default.contents(atPath: file), mp3)
-    XCTAssertEqual(server.requests(for: "/art/cover.png").count, 0, "no cover is fetched")
   }
 
   func testAFormatTagLibCannotWriteIsDownloadedAsServedWithOneNote() throws {
@@ -109,8 +111,9 @@ final class TaggingCommandTests: XCTestCase {
     XCTAssertEqual(lines.count, 1, result.stdout)
     XCTAssertTrue(
       lines.first?.hasSuffix("(not tagged: TagLib does not write WAV)") == true, result.stdout)
-    XCTAssertEqual(binary.episodeFiles().count, 1)
-    let file = try XCTUnwrap(binary.episodeFiles().first)
+    let audio = binary.episodeFiles().filter { $0.hasSuffix(".wav") }
+    XCTAssertEqual(audio.count, 1)
+    let file = try XCTUnwrap(audio.first)
     XCTAssertEqual(FileManager.default.contents(atPath: binary.episodesDirectory + "/" + file), wav)
   }
 
@@ -147,5 +150,37 @@ final class TaggingCommandTests: XCTestCase {
     let file = try XCTUnwrap(items.first?["file"] as? String)
     XCTAssertEqual(items.first?["tagged"] as? Bool, false)
     XCTAssertEqual(FileManager.default.contents(atPath: file), mp3)
+  }
+
+  func testNoCoverLeavesThePodcastFolderWithoutAPicture() throws {
+    let (feed, _) = serveShow("sine", title: "Sine Weekly")
+
+    let items = try downloadedItems(try binary.run(["download", feed, "--json", "--no-cover"]))
+
+    XCTAssertEqual(items.first?["sideFiles"] as? [String], [])
+    XCTAssertEqual(items.first?["tagged"] as? Bool, true, "--no-cover is about the folder")
+    XCTAssertEqual(binary.episodeFiles().filter { $0.contains("cover.") }, [])
+  }
+
+  /// The folder's picture is fetched once, and again only when the feed names another one.
+  func testTheFolderCoverIsRefreshedOnlyWhenTheFeedsImageChanges() throws {
+    let jpeg = try AudioTool.jpeg()
+    server.set("/art/new.jpg", .data(jpeg, contentType: "image/jpeg"))
+    let first = serveShow("sine", title: "Sine Weekly", number: 1)
+    XCTAssertEqual(try binary.run(["download", first.feed]).status, 0)
+    let second = serveShow("sine", title: "Sine Weekly", number: 2)
+    XCTAssertEqual(try binary.run(["download", second.feed, "--no-tags"]).status, 0)
+    XCTAssertEqual(
+      server.requests(for: "/art/cover.png").count, 1, "an unchanged picture is not fetched again")
+
+    let third = serveShow("sine", title: "Sine Weekly", image: "/art/new.jpg", number: 3)
+    let items = try downloadedItems(
+      try binary.run(["download", third.feed, "--json", "--no-tags"]))
+
+    let folder = binary.episodesDirectory + "/Sine Weekly"
+    XCTAssertEqual(items.first?["sideFiles"] as? [String], [folder + "/cover.jpg"])
+    XCTAssertEqual(FileManager.default.contents(atPath: folder + "/cover.jpg"), jpeg)
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: folder + "/cover.png"), "the old picture is replaced")
   }
 }

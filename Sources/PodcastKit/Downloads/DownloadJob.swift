@@ -20,11 +20,14 @@ public struct DownloadJob: Sendable, Hashable {
   public var subscriptionEpisode: SubscriptionEpisode?
   /// What to write into the file once verified; nil leaves it exactly as served.
   public var tagging: TagRequest?
+  /// The podcast's picture, kept as `cover.<ext>` in the episode's folder; nil for none.
+  public var folderCoverURL: String?
 
   public init(
     url: String, title: String?, podcastTitle: String?, relativePath: String, mimeType: String?,
     declaredLength: Int64? = nil, feedURL: String? = nil, identityKeys: [String] = [],
-    subscriptionEpisode: SubscriptionEpisode? = nil, tagging: TagRequest? = nil
+    subscriptionEpisode: SubscriptionEpisode? = nil, tagging: TagRequest? = nil,
+    folderCoverURL: String? = nil
   ) {
     self.url = url
     self.title = title
@@ -36,13 +39,14 @@ public struct DownloadJob: Sendable, Hashable {
     self.identityKeys = identityKeys
     self.subscriptionEpisode = subscriptionEpisode
     self.tagging = tagging
+    self.folderCoverURL = folderCoverURL
   }
 }
 
 /// How one job ended.
 public enum DownloadOutcome: Sendable, Equatable {
-  /// `tags`: whether the tags went in, or why not.
-  case downloaded(file: String, bytes: Int64, tags: TagNote = .notRequested)
+  /// `report`: the tags and side files written.
+  case downloaded(file: String, bytes: Int64, report: SideFileReport = .none)
   case alreadyDownloaded(file: String)
   case failed(reason: String)
 }

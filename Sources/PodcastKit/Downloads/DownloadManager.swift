@@ -9,6 +9,7 @@ public final class DownloadManager: Sendable {
   private let store: LibraryStore
   private let options: DownloadOptions
   private let covers: CoverCache
+  private let folderCovers: FolderCovers
 
   /// `episodesDirectory`: where these episodes land when not the library's Episodes folder
   /// (a subscription's own folder).
@@ -22,6 +23,7 @@ public final class DownloadManager: Sendable {
     self.store = store
     self.options = options
     self.covers = CoverCache(http: http)
+    self.folderCovers = FolderCovers(stateDirectory: store.paths.stateDirectory, images: covers)
   }
 
   /// Runs every job (each URL once, whatever the duplicates in `jobs`) and returns one result
@@ -52,7 +54,7 @@ public final class DownloadManager: Sendable {
             job, mayAdopt: !sharedPaths.contains(job.relativePath)
           ).run()
           await slots.release(host: host)
-          let result = DownloadResult(job: job, outcome: outcome)
+          let result = DownloadResult(job: job, outcome: await self.addingSideFiles(outcome, job))
           onFinish(result)
           return (index, result)
         }
@@ -61,6 +63,19 @@ public final class DownloadManager: Sendable {
       for await result in group { results.append(result) }
       return results.sorted { $0.0 < $1.0 }.map(\.1)
     }
+  }
+
+  /// The side files beside a newly downloaded episode: only ever complete, never a failure.
+  private func addingSideFiles(_ outcome: DownloadOutcome, _ job: DownloadJob) async
+    -> DownloadOutcome
+  {
+    guard case .downloaded(let file, let bytes, var report) = outcome else { return outcome }
+    if let url = job.folderCoverURL,
+      let cover = await folderCovers.update(besides: file, from: url)
+    {
+      report.files.append(cover)
+    }
+    return .downloaded(file: file, bytes: bytes, report: report)
   }
 
   private func queuedRecord(_ job: DownloadJob) -> DownloadRecord {

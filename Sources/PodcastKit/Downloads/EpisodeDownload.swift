@@ -150,7 +150,7 @@ struct EpisodeDownload {
   // MARK: tag
 
   private func tag(_ file: PartialFile) async -> EpisodeTagging.Outcome {
-    guard let request = job.tagging else { return EpisodeTagging.Outcome(note: .notRequested) }
+    guard let request = job.tagging else { return EpisodeTagging.Outcome(note: .none) }
     let name = (job.relativePath as NSString).pathExtension
     let hint = FormatHint(mimeType: job.mimeType, fileExtension: name.isEmpty ? nil : name)
     return await EpisodeTagging(request: request, hint: hint, covers: covers).run(on: file)
@@ -292,7 +292,7 @@ struct EpisodeDownload {
   /// partial, removed with the copy once the download is recorded).
   private func finish(
     _ file: PartialFile, bytes: Int64, row: DownloadRow, partial: PartialFile? = nil,
-    tags: TagNote
+    tags: SideFileReport
   ) throws -> DownloadOutcome {
     try file.sync()
     let staged = try Finisher.stage(
@@ -313,7 +313,7 @@ struct EpisodeDownload {
     unlink(file.path)
     if let partial { unlink(partial.path) }
     progress.finish(job.url, bytes: bytes)
-    return .downloaded(file: path, bytes: bytes, tags: tags)
+    return .downloaded(file: path, bytes: bytes, report: tags)
   }
 
   private func failed(_ error: Error, row: DownloadRow?) -> DownloadOutcome {

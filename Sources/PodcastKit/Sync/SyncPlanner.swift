@@ -237,7 +237,7 @@ public struct SyncPlanner: Sendable {
       // The subscription's own key: its episodes table already decided what is one episode.
       identityKeys: [key],
       subscriptionEpisode: SubscriptionEpisode(subscriptionId: subscription.id ?? 0, key: key),
-      tagging: TagRequest(podcast: podcast, episode: episode))
+      tagging: TagRequest(podcast: podcast, episode: episode), folderCoverURL: podcast.imageURL)
     return SyncPlan.PlannedDownload(job: job, subscriptionId: subscription.id ?? 0, episodeKey: key)
   }
 }

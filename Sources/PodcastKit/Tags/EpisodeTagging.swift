@@ -28,7 +28,7 @@ struct EpisodeTagging {
   /// A tagged copy to finish from (nil: finish the partial as served) and what to report.
   struct Outcome {
     var copy: PartialFile?
-    var note: TagNote
+    var note: SideFileReport
   }
 
   /// Where the copy of `partialPath` is tagged.
@@ -43,14 +43,14 @@ struct EpisodeTagging {
     do {
       try partial.flush()
     } catch {
-      return Outcome(copy: nil, note: TagNote(note: "not tagged: \(error)"))
+      return Outcome(copy: nil, note: SideFileReport(note: "not tagged: \(error)"))
     }
     let source = partial.path
     let kind: ContentSniffer.Kind
     do {
       kind = try ContentSniffer.kind(ofFileAt: source)
     } catch {
-      return Outcome(copy: nil, note: TagNote(note: "not tagged: \(error)"))
+      return Outcome(copy: nil, note: SideFileReport(note: "not tagged: \(error)"))
     }
     if case .other(let name) = kind {
       return Outcome(copy: nil, note: Self.unsupported(name ?? hint.name))
@@ -74,21 +74,21 @@ struct EpisodeTagging {
     switch result {
     case .success(.tagged):
       if let file = try? PartialFile(path: copy) {
-        return Outcome(copy: file, note: TagNote(tagged: true, cover: cover != nil))
+        return Outcome(copy: file, note: SideFileReport(tagged: true, cover: cover != nil))
       }
       unlink(copy)
-      return Outcome(copy: nil, note: TagNote(note: "not tagged: cannot reopen \(copy)"))
+      return Outcome(copy: nil, note: SideFileReport(note: "not tagged: cannot reopen \(copy)"))
     case .success(.unsupported(let name)):
       unlink(copy)
       return Outcome(copy: nil, note: Self.unsupported(name))
     case .failure(let failure):
       unlink(copy)
-      return Outcome(copy: nil, note: TagNote(note: "not tagged: \(failure.description)"))
+      return Outcome(copy: nil, note: SideFileReport(note: "not tagged: \(failure.description)"))
     }
   }
 
-  private static func unsupported(_ name: String?) -> TagNote {
-    TagNote(note: "not tagged: TagLib does not write \(name ?? "an unrecognised format")")
+  private static func unsupported(_ name: String?) -> SideFileReport {
+    SideFileReport(note: "not tagged: TagLib does not write \(name ?? "an unrecognised format")")
   }
 
   struct TagFailure: Error, CustomStringConvertible {

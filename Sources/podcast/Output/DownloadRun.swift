@@ -86,7 +86,7 @@ struct DownloadRun {
           .object([
             url, title, ("file", .string(file)), ("bytes", .int(bytes)),
             ("tagged", .bool(tags.tagged)), ("cover", .bool(tags.cover)),
-            ("tagNote", .string(tags.note)), ("sideFiles", .array([])),
+            ("tagNote", .string(tags.note)), ("sideFiles", .array(tags.files.map { .string($0) })),
           ]))
       case .alreadyDownloaded(let file):
         skipped.append(

@@ -70,7 +70,8 @@ final class DownloadTaggingTests: XCTestCase {
       FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber
     ).int64Value
     XCTAssertEqual(
-      outcomes, [.downloaded(file: file, bytes: size, tags: TagNote(tagged: true, cover: true))])
+      outcomes,
+      [.downloaded(file: file, bytes: size, report: SideFileReport(tagged: true, cover: true))])
     let read = try fields(file)
     XCTAssertEqual(read["ID3v2:TIT2"], "Episode Seven")
     XCTAssertEqual(read["ID3v2:TALB"], "The Show")

@@ -17,9 +17,14 @@ enum AudioTool {
   }
 
   /// A 16×16 PNG.
-  static func png() throws -> Data {
+  static func png() throws -> Data { try picture(ext: "png") }
+
+  /// A 16×16 JPEG.
+  static func jpeg() throws -> Data { try picture(ext: "jpg") }
+
+  private static func picture(ext: String) throws -> Data {
     let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("podcast-cover-\(UUID().uuidString).png").path
+      .appendingPathComponent("podcast-cover-\(UUID().uuidString).\(ext)").path
     defer { try? FileManager.default.removeItem(atPath: path) }
     try run(
       "ffmpeg",
