@@ -88,12 +88,11 @@ struct Sync: AsyncParsableCommand {
         store: store, episodesDirectory: batch.episodesDirectory,
         http: context.http(limitedTo: batch.bytesPerSecond), options: options)
       let jobs = batch.downloads.map { download in
-        var job = download.job
-        // `--no-tags` for this run, or `set NAME --no-tags` for this subscription.
-        if settings.noTags || allSettings[download.subscriptionId]?.tags == false {
+        var job = settings.sideFiles(of: download.job)
+        // `set NAME --no-tags`: this subscription's episodes stay as served.
+        if allSettings[download.subscriptionId]?.tags == false {
           job.tagging = nil
         }
-        if settings.noCover { job.folderCoverURL = nil }
         return job
       }
       results += await DownloadRun(manager: manager, json: json, quiet: quiet).perform(jobs)

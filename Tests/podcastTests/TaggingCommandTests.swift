@@ -28,7 +28,7 @@ final class TaggingCommandTests: XCTestCase {
   /// picture is `image`; `number` makes it another episode of the same show.
   private func serveShow(
     _ slug: String, title: String, body: Data? = nil, type: String = "audio/mpeg",
-    image: String = "/art/cover.png", number: Int = 1
+    image: String = "/art/cover.png", number: Int = 1, itemExtra: String = ""
   ) -> (feed: String, episode: FakeEpisode) {
     let ext = type == "audio/wav" ? "wav" : "mp3"
     let episode = FakeEpisode(
@@ -42,7 +42,10 @@ final class TaggingCommandTests: XCTestCase {
       of: "<itunes:duration>",
       with: "<itunes:episode>3</itunes:episode><itunes:season>2</itunes:season>"
         + "<description>&lt;p&gt;All about &lt;b&gt;440 Hz&lt;/b&gt;.&lt;/p&gt;</description>"
-        + "<itunes:duration>")
+        + itemExtra + "<itunes:duration>")
+    rss = rss.replacingOccurrences(
+      of: "<rss version=\"2.0\"",
+      with: "<rss version=\"2.0\" xmlns:podcast=\"https://podcastindex.org/namespace/1.0\"")
     server.set("/\(slug)/feed.xml", .text(rss, contentType: "application/rss+xml"))
     server.set(episode.path, .data(episode.body, contentType: type).withETag("\"\(slug)\""))
     return (server.url("/\(slug)/feed.xml"), episode)

@@ -22,12 +22,16 @@ public struct DownloadJob: Sendable, Hashable {
   public var tagging: TagRequest?
   /// The podcast's picture, kept as `cover.<ext>` in the episode's folder; nil for none.
   public var folderCoverURL: String?
+  /// Transcripts to keep beside the episode file, in the feed's order; empty for none.
+  public var transcripts: [Transcript]
+  /// The Podcasting 2.0 chapters file to keep beside the episode file; nil for none.
+  public var chaptersURL: String?
 
   public init(
     url: String, title: String?, podcastTitle: String?, relativePath: String, mimeType: String?,
     declaredLength: Int64? = nil, feedURL: String? = nil, identityKeys: [String] = [],
     subscriptionEpisode: SubscriptionEpisode? = nil, tagging: TagRequest? = nil,
-    folderCoverURL: String? = nil
+    folderCoverURL: String? = nil, transcripts: [Transcript] = [], chaptersURL: String? = nil
   ) {
     self.url = url
     self.title = title
@@ -40,6 +44,8 @@ public struct DownloadJob: Sendable, Hashable {
     self.subscriptionEpisode = subscriptionEpisode
     self.tagging = tagging
     self.folderCoverURL = folderCoverURL
+    self.transcripts = transcripts
+    self.chaptersURL = chaptersURL
   }
 }
 

@@ -10,6 +10,7 @@ public final class DownloadManager: Sendable {
   private let options: DownloadOptions
   private let covers: CoverCache
   private let folderCovers: FolderCovers
+  private let sideFiles: SideFileWriter
 
   /// `episodesDirectory`: where these episodes land when not the library's Episodes folder
   /// (a subscription's own folder).
@@ -24,6 +25,7 @@ public final class DownloadManager: Sendable {
     self.options = options
     self.covers = CoverCache(http: http)
     self.folderCovers = FolderCovers(stateDirectory: store.paths.stateDirectory, images: covers)
+    self.sideFiles = SideFileWriter(http: http)
   }
 
   /// Runs every job (each URL once, whatever the duplicates in `jobs`) and returns one result
@@ -74,6 +76,17 @@ public final class DownloadManager: Sendable {
       let cover = await folderCovers.update(besides: file, from: url)
     {
       report.files.append(cover)
+    }
+    let names = SideFileNames.transcripts(job.transcripts, besides: file)
+    for (transcript, name) in zip(job.transcripts, names) {
+      if let written = await sideFiles.fetch(transcript.url, to: name) {
+        report.files.append(written)
+      }
+    }
+    if let url = job.chaptersURL,
+      let written = await sideFiles.fetch(url, to: SideFileNames.chapters(besides: file))
+    {
+      report.files.append(written)
     }
     return .downloaded(file: file, bytes: bytes, report: report)
   }

@@ -237,7 +237,8 @@ public struct SyncPlanner: Sendable {
       // The subscription's own key: its episodes table already decided what is one episode.
       identityKeys: [key],
       subscriptionEpisode: SubscriptionEpisode(subscriptionId: subscription.id ?? 0, key: key),
-      tagging: TagRequest(podcast: podcast, episode: episode), folderCoverURL: podcast.imageURL)
+      tagging: TagRequest(podcast: podcast, episode: episode), folderCoverURL: podcast.imageURL,
+      transcripts: episode.transcripts, chaptersURL: episode.chapters?.url)
     return SyncPlan.PlannedDownload(job: job, subscriptionId: subscription.id ?? 0, episodeKey: key)
   }
 }
