@@ -107,4 +107,53 @@ final class SideFileCommandTests: XCTestCase {
     XCTAssertEqual(written, [])
     XCTAssertEqual(folderFiles, ["2024-05-10 Tones.mp3"])
   }
+
+  /// Pruning an episode (and `unsubscribe --delete-files`) takes its transcript and chapters
+  /// with it, and the folder's picture once no episode is left.
+  func testSideFilesGoWithTheirEpisode() throws {
+    let png = try AudioTool.png()
+    server.set("/art.png", .data(png, contentType: "image/png"))
+    let newer = FakeEpisode(
+      title: "More Tones", guid: "tones-2", published: Date(timeIntervalSince1970: 1_715_421_600),
+      path: "/show/2.mp3", body: FeedFixture.bytes(30_000, seed: 10))
+    func publish(_ episodes: [FakeEpisode]) {
+      let items = episodes.map { episode -> String in
+        let number = episode.guid.split(separator: "-").last ?? ""
+        server.set("/show/\(number).vtt", .data(vtt, contentType: "text/vtt"))
+        server.set(episode.path, .data(episode.body, contentType: "audio/mpeg"))
+        return
+          "<podcast:transcript url=\"\(server.url("/show/\(number).vtt"))\" type=\"text/vtt\"/>"
+      }
+      var rss = FeedFixture.rss(
+        title: "Side Show", episodes: episodes, base: server.baseURL,
+        channelExtra: "<itunes:image href=\"\(server.url("/art.png"))\"/>")
+      for (episode, link) in zip(episodes, items) {
+        rss = rss.replacingOccurrences(
+          of: "<guid isPermaLink=\"false\">\(episode.guid)</guid>",
+          with: "<guid isPermaLink=\"false\">\(episode.guid)</guid>" + link)
+      }
+      rss = rss.replacingOccurrences(
+        of: "<rss version=\"2.0\"",
+        with: "<rss version=\"2.0\" xmlns:podcast=\"https://podcastindex.org/namespace/1.0\"")
+      server.set(feedPath, .text(rss, contentType: "application/rss+xml"))
+    }
+    publish([episode])
+    let subscribed = try binary.run([
+      "subscribe", server.url(feedPath), "--name", "side", "--keep", "1",
+    ])
+    XCTAssertEqual(subscribed.status, 0, subscribed.stderr)
+    XCTAssertEqual(try binary.run(["sync"]).status, 0)
+    XCTAssertEqual(folderFiles, ["2024-05-10 Tones.mp3", "2024-05-10 Tones.vtt", "cover.png"])
+
+    publish([newer, episode])
+    let synced = try binary.run(["sync"])
+    XCTAssertEqual(synced.status, 0, synced.stderr)
+
+    XCTAssertEqual(
+      folderFiles, ["2024-05-11 More Tones.mp3", "2024-05-11 More Tones.vtt", "cover.png"],
+      "the pruned episode's transcript went with it")
+    let gone = try binary.run(["unsubscribe", "side", "--delete-files"])
+    XCTAssertEqual(gone.status, 0, gone.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: folder), "nothing is left behind")
+  }
 }

@@ -153,7 +153,8 @@ struct EpisodeDownload {
     guard let request = job.tagging else { return EpisodeTagging.Outcome(note: .none) }
     let name = (job.relativePath as NSString).pathExtension
     let hint = FormatHint(mimeType: job.mimeType, fileExtension: name.isEmpty ? nil : name)
-    return await EpisodeTagging(request: request, hint: hint, covers: covers).run(on: file)
+    return await EpisodeTagging(request: request, hint: hint, covers: covers, http: http).run(
+      on: file)
   }
 
   private func fetchWithRetries(into file: PartialFile, row: DownloadRow) async throws -> Int64 {

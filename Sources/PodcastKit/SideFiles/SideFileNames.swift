@@ -26,6 +26,30 @@ enum SideFileNames {
     }
   }
 
+  /// The side files of `episodeFile` that exist, so they go when it goes (prune, unsubscribe
+  /// --delete-files): `<name>.chapters.json`, `<name>.<ext>` and `<name>.<language or n>.<ext>`
+  /// for the transcript extensions. Nothing else: `Ep 1.5.mp3` is not a side file of `Ep 1.mp3`.
+  static func existing(besides episodeFile: String) -> [String] {
+    let folder = (episodeFile as NSString).deletingLastPathComponent
+    let prefix =
+      ((episodeFile as NSString).lastPathComponent as NSString).deletingPathExtension + "."
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return names.filter { name in
+      guard name.hasPrefix(prefix) else { return false }
+      let rest = name.dropFirst(prefix.count).split(
+        separator: ".", omittingEmptySubsequences: false)
+      switch rest.count {
+      case 1: return transcriptExtensions.contains(String(rest[0]))
+      case 2:
+        if rest[0] == "chapters" && rest[1] == "json" { return true }
+        return safe(String(rest[0])) != nil && transcriptExtensions.contains(String(rest[1]))
+      default: return false
+      }
+    }.map { folder + "/" + $0 }
+  }
+
+  private static let transcriptExtensions: Set<String> = ["vtt", "srt", "json", "html", "txt"]
+
   /// The extension the served type implies, else the URL's, else `txt`.
   static func fileExtension(of transcript: Transcript) -> String {
     let type = transcript.type?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)

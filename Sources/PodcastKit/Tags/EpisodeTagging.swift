@@ -24,6 +24,8 @@ struct EpisodeTagging {
   let request: TagRequest
   let hint: FormatHint
   let covers: CoverCache
+  /// For the chapters file.
+  let http: HTTPClient
 
   /// A tagged copy to finish from (nil: finish the partial as served) and what to report.
   struct Outcome {
@@ -56,8 +58,10 @@ struct EpisodeTagging {
       return Outcome(copy: nil, note: Self.unsupported(name ?? hint.name))
     }
     let cover = await covers.image(from: request.coverURLs)
+    var tags = request.tags
+    tags.chapters = await chapters()
     let copy = Self.copyPath(of: source)
-    let (request, hint) = (request, hint)
+    let (hint, finalTags) = (hint, tags)
     let result = await Self.offThePool { () -> Result<TagResult, TagFailure> in
       do {
         try Self.copyFile(source, to: copy)
@@ -66,7 +70,7 @@ struct EpisodeTagging {
       }
       do {
         return .success(
-          try Tagger().tag(fileAt: copy, as: hint, with: request.tags, cover: cover))
+          try Tagger().tag(fileAt: copy, as: hint, with: finalTags, cover: cover))
       } catch {
         return .failure(TagFailure(description: String(describing: error)))
       }
@@ -86,6 +90,23 @@ struct EpisodeTagging {
       return Outcome(copy: nil, note: SideFileReport(note: "not tagged: \(failure.description)"))
     }
   }
+
+  /// The chapters to write, or none when the feed links none or the file is not usable.
+  private func chapters() async -> [ChapterMark] {
+    guard let url = request.chaptersURL else { return request.tags.chapters }
+    do {
+      try URLPolicy.check(url)
+      let response = try await HTTPClient(options: http.options, maxBodyBytes: Self.chaptersLimit)
+        .fetch(url)
+      guard (200..<300).contains(response.status) else { return request.tags.chapters }
+      return try ChapterMark.parse(json: response.body)
+    } catch {
+      return request.tags.chapters
+    }
+  }
+
+  /// Chapters files are a few KB; this is far past any real one.
+  private static let chaptersLimit: Int64 = 4 << 20
 
   private static func unsupported(_ name: String?) -> SideFileReport {
     SideFileReport(note: "not tagged: TagLib does not write \(name ?? "an unrecognised format")")

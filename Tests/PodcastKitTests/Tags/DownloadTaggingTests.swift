@@ -27,14 +27,16 @@ final class DownloadTaggingTests: XCTestCase {
     published: Date(timeIntervalSince1970: 1_715_335_200), number: 7, season: 2,
     comment: "What happened.")
 
-  private func job(_ path: String, name: String = "Seven.mp3", covers: [String] = [])
-    -> DownloadJob
-  {
+  private func job(
+    _ path: String, name: String = "Seven.mp3", covers: [String] = [], chapters: String? = nil
+  ) -> DownloadJob {
     DownloadJob(
       url: server.url(path), title: "Episode Seven", podcastTitle: "The Show",
       relativePath: "The Show/" + name, mimeType: "audio/mpeg",
       feedURL: server.url("/feed.xml"), identityKeys: ["guid:7"],
-      tagging: TagRequest(tags: tags, coverURLs: covers.map { server.url($0) }))
+      tagging: TagRequest(
+        tags: tags, coverURLs: covers.map { server.url($0) }, chaptersURL: chapters.map(server.url))
+    )
   }
 
   private func download(_ jobs: [DownloadJob]) async throws -> [DownloadOutcome] {
@@ -62,8 +64,13 @@ final class DownloadTaggingTests: XCTestCase {
     server.set("/7.mp3", .data(served, contentType: "audio/mpeg").withETag("\"v1\""))
     server.set("/missing.jpg", .status(404))
     server.set("/cover.png", .data(cover, contentType: "image/png"))
+    let chapters =
+      #"{"version":"1.2.0","chapters":[{"startTime":0,"title":"Intro"},{"startTime":1,"title":"Tone"}]}"#
+    server.set("/7.json", .data(Data(chapters.utf8), contentType: "application/json+chapters"))
 
-    let outcomes = try await download([job("/7.mp3", covers: ["/missing.jpg", "/cover.png"])])
+    let outcomes = try await download([
+      job("/7.mp3", covers: ["/missing.jpg", "/cover.png"], chapters: "/7.json")
+    ])
 
     let file = library.paths.episodes + "/The Show/Seven.mp3"
     let size = try XCTUnwrap(
@@ -79,6 +86,8 @@ final class DownloadTaggingTests: XCTestCase {
     XCTAssertEqual(read["ID3v2:TRCK"], "7")
     XCTAssertEqual(read["ID3v2:TPOS"], "2")
     XCTAssertEqual(read["ID3v2:TCON"], "Podcast")
+    XCTAssertEqual(read["ID3v2:CHAP:chp0"], "0-1000 Intro", "the feed's chapters are in the tag")
+    XCTAssertEqual(read["ID3v2:CHAP:chp1"]?.hasSuffix(" Tone"), true)
     let picture = try TagReader.fields(ofFileAt: file).first { $0.key.hasPrefix("ID3v2:APIC") }
     XCTAssertEqual(picture?.value, cover, "the first cover that is a picture is embedded")
     XCTAssertEqual(
