@@ -76,7 +76,7 @@ struct Download: AsyncParsableCommand {
           feedURL: resolved.location, identityKeys: keys[index - 1],
           tagging: TagRequest(podcast: resolved.feed.podcast, episode: episode),
           folderCoverURL: resolved.feed.podcast.imageURL, transcripts: episode.transcripts,
-          chaptersURL: episode.chapters?.url))
+          chaptersURL: episode.chapters?.url, published: episode.published))
     }
     let library = try context.openLibraryOrExit()
     if backgroundOptions.background {

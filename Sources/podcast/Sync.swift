@@ -36,6 +36,9 @@ struct Sync: AsyncParsableCommand {
   @Flag(help: "Print JSON.")
   var json = false
 
+  @Option(help: "Also write an .m3u8 playlist of what this run downloaded, newest first, to FILE.")
+  var playlist: String?
+
   @OptionGroup var backgroundOptions: BackgroundOptions
 
   func run() async throws {
@@ -100,6 +103,7 @@ struct Sync: AsyncParsableCommand {
     let pruning = SyncPruner(store: store).prune(plan.feeds.map(\.subscription))
     pruning.failures.forEach { Console.error($0) }
     let pruned = pruning.removed
+    let playlistWritten = writePlaylist(results, pruned: pruned)
     if json {
       let feedFailures = plan.failedFeeds.map { feed -> JSONValue in
         let reason = if case .failed(let reason) = feed.outcome { reason } else { "" }
@@ -117,8 +121,38 @@ struct Sync: AsyncParsableCommand {
     let completed = backgroundOptions.runCompletionCommand(files: results.downloadedFiles)
     let failedDownloads =
       !completed || results.contains { if case .failed = $0.outcome { true } else { false } }
-    if failedDownloads || !plan.failedFeeds.isEmpty || !pruning.failures.isEmpty {
+    if failedDownloads || !plan.failedFeeds.isEmpty || !pruning.failures.isEmpty
+      || !playlistWritten
+    {
       throw ExitCode.failure
+    }
+  }
+
+  /// `--playlist FILE`: this run's new episodes, newest first (those pruned again are left out).
+  /// False when it could not be written (said on stderr).
+  private func writePlaylist(_ results: [DownloadResult], pruned: [String]) -> Bool {
+    guard let playlist else { return true }
+    let gone = Set(pruned)
+    let fetched = results.compactMap { result -> (DownloadJob, String)? in
+      guard case .downloaded(let file, _, _) = result.outcome, !gone.contains(file) else {
+        return nil
+      }
+      return (result.job, file)
+    }.sorted { first, second in
+      // Same day: by path, so the order never depends on which download finished first.
+      let (a, b) = (first.0.published ?? .distantPast, second.0.published ?? .distantPast)
+      return a != b ? a > b : first.1 < second.1
+    }
+    let entries = fetched.map { job, file in
+      Playlist.Entry(
+        file: file, title: [job.podcastTitle, job.title].compactMap { $0 }.joined(separator: " - "))
+    }
+    do {
+      try Playlist(entries: entries).write(to: playlist)
+      return true
+    } catch {
+      Console.error(String(describing: error))
+      return false
     }
   }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One episode to fetch, with everything needed to name and describe it.
 public struct DownloadJob: Sendable, Hashable {
   public var url: String
@@ -26,12 +28,15 @@ public struct DownloadJob: Sendable, Hashable {
   public var transcripts: [Transcript]
   /// The Podcasting 2.0 chapters file to keep beside the episode file; nil for none.
   public var chaptersURL: String?
+  /// When the feed says the episode came out: playlists list the newest first.
+  public var published: Date?
 
   public init(
     url: String, title: String?, podcastTitle: String?, relativePath: String, mimeType: String?,
     declaredLength: Int64? = nil, feedURL: String? = nil, identityKeys: [String] = [],
     subscriptionEpisode: SubscriptionEpisode? = nil, tagging: TagRequest? = nil,
-    folderCoverURL: String? = nil, transcripts: [Transcript] = [], chaptersURL: String? = nil
+    folderCoverURL: String? = nil, transcripts: [Transcript] = [], chaptersURL: String? = nil,
+    published: Date? = nil
   ) {
     self.url = url
     self.title = title
@@ -46,6 +51,7 @@ public struct DownloadJob: Sendable, Hashable {
     self.folderCoverURL = folderCoverURL
     self.transcripts = transcripts
     self.chaptersURL = chaptersURL
+    self.published = published
   }
 }
 

@@ -238,7 +238,8 @@ public struct SyncPlanner: Sendable {
       identityKeys: [key],
       subscriptionEpisode: SubscriptionEpisode(subscriptionId: subscription.id ?? 0, key: key),
       tagging: TagRequest(podcast: podcast, episode: episode), folderCoverURL: podcast.imageURL,
-      transcripts: episode.transcripts, chaptersURL: episode.chapters?.url)
+      transcripts: episode.transcripts, chaptersURL: episode.chapters?.url,
+      published: episode.published)
     return SyncPlan.PlannedDownload(job: job, subscriptionId: subscription.id ?? 0, episodeKey: key)
   }
 }
