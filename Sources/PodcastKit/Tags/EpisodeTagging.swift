@@ -55,7 +55,14 @@ struct EpisodeTagging {
       return Outcome(copy: nil, note: SideFileReport(note: "not tagged: \(error)"))
     }
     if case .other(let name) = kind {
-      return Outcome(copy: nil, note: Self.unsupported(name ?? hint.name))
+      guard let name else {
+        // The feed's claim is no name for bytes that are not what it says.
+        let claimed = hint.name.map { " (the feed says \($0))" } ?? ""
+        return Outcome(
+          copy: nil,
+          note: SideFileReport(note: "not tagged: not an audio format TagLib writes\(claimed)"))
+      }
+      return Outcome(copy: nil, note: Self.unsupported(name))
     }
     let cover = await covers.image(from: request.coverURLs)
     var tags = request.tags

@@ -188,6 +188,19 @@ final class DownloadTaggingTests: XCTestCase {
     XCTAssertEqual(partials, [])
   }
 
+  func testBytesThatAreNoAudioAreFinishedAsServedAndTheNoteSaysWhatTheFeedClaimed() async throws {
+    let served = Data((0..<30_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+    server.set("/7.mp3", .data(served, contentType: "audio/mpeg"))
+
+    let outcomes = try await download([job("/7.mp3")])
+
+    guard case .downloaded(let file, _, let note) = outcomes.first else {
+      return XCTFail("\(outcomes)")
+    }
+    XCTAssertEqual(note.note, "not tagged: not an audio format TagLib writes (the feed says MP3)")
+    XCTAssertEqual(FileManager.default.contents(atPath: file), served)
+  }
+
   func testWithoutATagRequestTheFileIsLeftAsServed() async throws {
     let mp3 = try audio.tone("served.mp3", codec: "libmp3lame")
     let served = try Data(contentsOf: URL(fileURLWithPath: mp3))
