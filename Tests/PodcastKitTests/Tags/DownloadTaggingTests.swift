@@ -201,6 +201,33 @@ final class DownloadTaggingTests: XCTestCase {
     XCTAssertEqual(FileManager.default.contents(atPath: file), served)
   }
 
+  func testM4AAndOpusDownloadsAreTaggedTooWithTheirAudioUnchanged() async throws {
+    let m4a = try audio.tone("served.m4a", codec: "aac")
+    let opus = try audio.tone("served.opus", codec: "libopus")
+    server.set(
+      "/7.m4a", .data(try Data(contentsOf: URL(fileURLWithPath: m4a)), contentType: "audio/mp4"))
+    server.set(
+      "/8.opus", .data(try Data(contentsOf: URL(fileURLWithPath: opus)), contentType: "audio/ogg"))
+    var second = job("/8.opus", name: "Eight.opus")
+    second.identityKeys = ["guid:8"]
+
+    let outcomes = try await download([job("/7.m4a", name: "Seven.m4a"), second])
+
+    let files = outcomes.compactMap { outcome -> String? in
+      guard case .downloaded(let file, _, let report) = outcome, report.tagged else { return nil }
+      return file
+    }
+    XCTAssertEqual(files.count, 2, "\(outcomes)")
+    let folder = library.paths.episodes + "/The Show/"
+    XCTAssertEqual(try fields(folder + "Seven.m4a")["MP4:\u{00A9}nam"], "Episode Seven")
+    XCTAssertEqual(try fields(folder + "Eight.opus")["Xiph:TITLE"], "Episode Seven")
+    XCTAssertEqual(
+      try AudioFixtures.mp4MediaData(folder + "Seven.m4a"), try AudioFixtures.mp4MediaData(m4a))
+    XCTAssertEqual(
+      try AudioFixtures.audioPacketsMD5(folder + "Eight.opus"),
+      try AudioFixtures.audioPacketsMD5(opus))
+  }
+
   func testWithoutATagRequestTheFileIsLeftAsServed() async throws {
     let mp3 = try audio.tone("served.mp3", codec: "libmp3lame")
     let served = try Data(contentsOf: URL(fileURLWithPath: mp3))
