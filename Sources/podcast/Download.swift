@@ -70,13 +70,17 @@ struct Download: AsyncParsableCommand {
     let keys = EpisodeIdentity.distinctKeys(of: episodes)
     let jobs = indexes.map { index in
       let episode = episodes[index - 1]
-      return DownloadJob(
-        url: episode.enclosure.url, title: episode.title,
-        podcastTitle: resolved.feed.podcast.title,
-        relativePath: namer.relativePath(
-          for: episode, podcast: resolved.feed.podcast, index: index),
-        mimeType: episode.enclosure.type, declaredLength: episode.enclosure.length,
-        feedURL: resolved.location, identityKeys: keys[index - 1])
+      return settings.sideFiles(
+        of: DownloadJob(
+          url: episode.enclosure.url, title: episode.title,
+          podcastTitle: resolved.feed.podcast.title,
+          relativePath: namer.relativePath(
+            for: episode, podcast: resolved.feed.podcast, index: index),
+          mimeType: episode.enclosure.type, declaredLength: episode.enclosure.length,
+          feedURL: resolved.location, identityKeys: keys[index - 1],
+          tagging: TagRequest(podcast: resolved.feed.podcast, episode: episode),
+          folderCoverURL: resolved.feed.podcast.imageURL, transcripts: episode.transcripts,
+          chaptersURL: episode.chapters?.url, published: episode.published))
     }
     let library = try context.openLibraryOrExit()
     if backgroundOptions.background {

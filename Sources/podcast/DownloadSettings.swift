@@ -19,11 +19,56 @@ struct DownloadSettings: ParsableArguments {
     help: "Bandwidth for all downloads together, in bytes per second (500k, 2M; k is 1024).")
   var limitRate: String?
 
+  @Flag(
+    name: .customLong("no-tags"),
+    help: "Leave episode files exactly as served: no title, cover or other tags from the feed.")
+  var noTags = false
+
+  @Flag(
+    name: .customLong("no-cover"),
+    help: "Do not keep the podcast's picture as cover.jpg/cover.png in its folder.")
+  var noCover = false
+
+  @Flag(
+    name: .customLong("no-transcripts"),
+    help: "Do not keep the feed's transcript beside each episode.")
+  var noTranscripts = false
+
+  @Flag(
+    name: .customLong("all-transcripts"),
+    help: "Keep every transcript the feed lists, not only the first.")
+  var allTranscripts = false
+
+  @Flag(
+    name: .customLong("no-chapters"),
+    help: "Do not keep the feed's chapters file (<episode>.chapters.json) beside each episode.")
+  var noChapters = false
+
+  /// `job` with only the tags and side files this run writes.
+  func sideFiles(of job: DownloadJob) -> DownloadJob {
+    var job = job
+    if noTags { job.tagging = nil }
+    if noTranscripts {
+      job.transcripts = []
+    } else if !allTranscripts {
+      job.transcripts = Array(job.transcripts.prefix(1))
+    }
+    if noChapters {
+      job.chaptersURL = nil
+      job.tagging?.chaptersURL = nil
+    }
+    if noCover { job.folderCoverURL = nil }
+    return job
+  }
+
   func validate() throws {
     if let concurrency, !(1...32).contains(concurrency) {
       throw ValidationError("--concurrency must be from 1 to 32")
     }
     if !(1...32).contains(perHost) { throw ValidationError("--per-host must be from 1 to 32") }
+    if noTranscripts && allTranscripts {
+      throw ValidationError("use --all-transcripts or --no-transcripts, not both")
+    }
     do {
       _ = try FileNamer(template: nameTemplate)
       _ = try rate()

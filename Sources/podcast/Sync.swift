@@ -39,6 +39,9 @@ struct Sync: AsyncParsableCommand {
   @Flag(help: "Print private feeds' tokens and passwords instead of masking them.")
   var showSecrets = false
 
+  @Option(help: "Also write an .m3u8 playlist of what this run downloaded, newest first, to FILE.")
+  var playlist: String?
+
   @OptionGroup var backgroundOptions: BackgroundOptions
 
   func run() async throws {
@@ -73,8 +76,9 @@ struct Sync: AsyncParsableCommand {
         Console.error("\(feed.subscription.name): \(reason)")
       }
     }
+    let allSettings = try CommandFailure.reported { try store.allSettings() }
     let batches = SyncBatch.batches(
-      plan.downloads, settings: try CommandFailure.reported { try store.allSettings() },
+      plan.downloads, settings: allSettings,
       episodesFlag: libraryOptions.episodesDir, defaultEpisodes: library.paths.episodes,
       concurrencyFlag: settings.concurrency, rateFlag: try settings.rate())
     if dryRun {
@@ -93,12 +97,20 @@ struct Sync: AsyncParsableCommand {
         store: store, episodesDirectory: batch.episodesDirectory,
         http: context.http(limitedTo: batch.bytesPerSecond), options: options,
         refresher: refresher)
-      results += await DownloadRun(manager: manager, json: json, quiet: quiet).perform(
-        batch.downloads.map(\.job))
+      let jobs = batch.downloads.map { download in
+        var job = settings.sideFiles(of: download.job)
+        // `set NAME --no-tags`: this subscription's episodes stay as served.
+        if allSettings[download.subscriptionId]?.tags == false {
+          job.tagging = nil
+        }
+        return job
+      }
+      results += await DownloadRun(manager: manager, json: json, quiet: quiet).perform(jobs)
     }
     let pruning = SyncPruner(store: store).prune(plan.feeds.map(\.subscription))
     pruning.failures.forEach { Console.error($0) }
     let pruned = pruning.removed
+    let playlistWritten = writePlaylist(results, pruned: pruned)
     if json {
       let feedFailures = plan.failedFeeds.map { feed -> JSONValue in
         let reason = if case .failed(let reason) = feed.outcome { reason } else { "" }
@@ -116,8 +128,38 @@ struct Sync: AsyncParsableCommand {
     let completed = backgroundOptions.runCompletionCommand(files: results.downloadedFiles)
     let failedDownloads =
       !completed || results.contains { if case .failed = $0.outcome { true } else { false } }
-    if failedDownloads || !plan.failedFeeds.isEmpty || !pruning.failures.isEmpty {
+    if failedDownloads || !plan.failedFeeds.isEmpty || !pruning.failures.isEmpty
+      || !playlistWritten
+    {
       throw ExitCode.failure
+    }
+  }
+
+  /// `--playlist FILE`: this run's new episodes, newest first (those pruned again are left out).
+  /// False when it could not be written (said on stderr).
+  private func writePlaylist(_ results: [DownloadResult], pruned: [String]) -> Bool {
+    guard let playlist else { return true }
+    let gone = Set(pruned)
+    let fetched = results.compactMap { result -> (DownloadJob, String)? in
+      guard case .downloaded(let file, _, _) = result.outcome, !gone.contains(file) else {
+        return nil
+      }
+      return (result.job, file)
+    }.sorted { first, second in
+      // Same day: by path, so the order never depends on which download finished first.
+      let (a, b) = (first.0.published ?? .distantPast, second.0.published ?? .distantPast)
+      return a != b ? a > b : first.1 < second.1
+    }
+    let entries = fetched.map { job, file in
+      Playlist.Entry(
+        file: file, title: [job.podcastTitle, job.title].compactMap { $0 }.joined(separator: " - "))
+    }
+    do {
+      try Playlist(entries: entries).write(to: playlist)
+      return true
+    } catch {
+      Console.error(String(describing: error))
+      return false
     }
   }
 

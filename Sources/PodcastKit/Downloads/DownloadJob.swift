@@ -1,3 +1,5 @@
+import Foundation
+
 /// One episode to fetch, with everything needed to name and describe it.
 public struct DownloadJob: Sendable, Hashable {
   public var url: String
@@ -18,11 +20,23 @@ public struct DownloadJob: Sendable, Hashable {
   public var identityKeys: [String]
   /// The subscription's episode row to record the file in (sync).
   public var subscriptionEpisode: SubscriptionEpisode?
+  /// What to write into the file once verified; nil leaves it exactly as served.
+  public var tagging: TagRequest?
+  /// The podcast's picture, kept as `cover.<ext>` in the episode's folder; nil for none.
+  public var folderCoverURL: String?
+  /// Transcripts to keep beside the episode file, in the feed's order; empty for none.
+  public var transcripts: [Transcript]
+  /// The Podcasting 2.0 chapters file to keep beside the episode file; nil for none.
+  public var chaptersURL: String?
+  /// When the feed says the episode came out: playlists list the newest first.
+  public var published: Date?
 
   public init(
     url: String, title: String?, podcastTitle: String?, relativePath: String, mimeType: String?,
     declaredLength: Int64? = nil, feedURL: String? = nil, identityKeys: [String] = [],
-    subscriptionEpisode: SubscriptionEpisode? = nil
+    subscriptionEpisode: SubscriptionEpisode? = nil, tagging: TagRequest? = nil,
+    folderCoverURL: String? = nil, transcripts: [Transcript] = [], chaptersURL: String? = nil,
+    published: Date? = nil
   ) {
     self.url = url
     self.title = title
@@ -33,12 +47,18 @@ public struct DownloadJob: Sendable, Hashable {
     self.feedURL = feedURL
     self.identityKeys = identityKeys
     self.subscriptionEpisode = subscriptionEpisode
+    self.tagging = tagging
+    self.folderCoverURL = folderCoverURL
+    self.transcripts = transcripts
+    self.chaptersURL = chaptersURL
+    self.published = published
   }
 }
 
 /// How one job ended.
 public enum DownloadOutcome: Sendable, Equatable {
-  case downloaded(file: String, bytes: Int64)
+  /// `report`: the tags and side files written.
+  case downloaded(file: String, bytes: Int64, report: SideFileReport = .none)
   case alreadyDownloaded(file: String)
   case failed(reason: String)
 }

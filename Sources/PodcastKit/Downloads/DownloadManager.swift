@@ -14,6 +14,9 @@ public final class DownloadManager: Sendable {
   private let options: DownloadOptions
   /// Asked for a fresh link when the server refuses one (401, 403, 410): signed links expire.
   private let refresher: LinkRefresher?
+  private let covers: CoverCache
+  private let folderCovers: FolderCovers
+  private let sideFiles: SideFileWriter
 
   /// `episodesDirectory`: where these episodes land when not the library's Episodes folder
   /// (a subscription's own folder).
@@ -27,6 +30,9 @@ public final class DownloadManager: Sendable {
     self.http = http
     self.store = store
     self.options = options
+    self.covers = CoverCache(http: http)
+    self.folderCovers = FolderCovers(stateDirectory: store.paths.stateDirectory, images: covers)
+    self.sideFiles = SideFileWriter(http: http)
   }
 
   /// Runs every job (each URL once, whatever the duplicates in `jobs`) and returns one result
@@ -53,8 +59,10 @@ public final class DownloadManager: Sendable {
         group.addTask {
           let host = URL(string: job.url)?.host ?? ""
           await slots.acquire(host: host)
-          let result = await self.fetch(job, mayAdopt: !sharedPaths.contains(job.relativePath))
+          let fetched = await self.fetch(job, mayAdopt: !sharedPaths.contains(job.relativePath))
           await slots.release(host: host)
+          let result = DownloadResult(
+            job: fetched.job, outcome: await self.addingSideFiles(fetched.outcome, fetched.job))
           onFinish(result)
           return (index, result)
         }
@@ -104,6 +112,30 @@ public final class DownloadManager: Sendable {
     if (try? store.save(moved)) != nil { try? store.removeDownload(url: old) }
   }
 
+  /// The side files beside a newly downloaded episode: only ever complete, never a failure.
+  private func addingSideFiles(_ outcome: DownloadOutcome, _ job: DownloadJob) async
+    -> DownloadOutcome
+  {
+    guard case .downloaded(let file, let bytes, var report) = outcome else { return outcome }
+    if let url = job.folderCoverURL,
+      let cover = await folderCovers.update(besides: file, from: url)
+    {
+      report.files.append(cover)
+    }
+    let names = SideFileNames.transcripts(job.transcripts, besides: file)
+    for (transcript, name) in zip(job.transcripts, names) {
+      if let written = await sideFiles.fetch(transcript.url, to: name) {
+        report.files.append(written)
+      }
+    }
+    if let url = job.chaptersURL,
+      let written = await sideFiles.fetch(url, to: SideFileNames.chapters(besides: file))
+    {
+      report.files.append(written)
+    }
+    return .downloaded(file: file, bytes: bytes, report: report)
+  }
+
   private func queuedRecord(_ job: DownloadJob) -> DownloadRecord {
     var record = store.newDownloadRecord(
       url: job.url, podcastTitle: job.podcastTitle, episodeTitle: job.title)
@@ -124,6 +156,6 @@ public final class DownloadManager: Sendable {
   private func episodeDownload(_ job: DownloadJob, mayAdopt: Bool) -> EpisodeDownload {
     EpisodeDownload(
       job: job, paths: paths, http: http, store: store, progress: progress, options: options,
-      mayAdoptFileAtTarget: mayAdopt)
+      mayAdoptFileAtTarget: mayAdopt, covers: covers)
   }
 }

@@ -12,6 +12,7 @@ import Synchronization
 ///   plan    resume from the bytes on disk when their validators prove the same file
 ///   fetch   one attempt; retried (resuming) on transient failures
 ///   verify  the body is the episode: its length, not empty, not tiny, not gzip
+///   tag     write the feed's tags into a copy of the verified partial (`EpisodeTagging`)
 ///   finish  link into place and record it done, as one step for this process
 ///
 /// `DownloadRow` is the only writer of the download's row, and never on the transfer thread.
@@ -25,6 +26,8 @@ struct EpisodeDownload {
   /// False when another job of the batch would land on the same path: a file found there
   /// could be either episode's.
   let mayAdoptFileAtTarget: Bool
+  /// Cover images shared by the batch.
+  let covers: CoverCache
 
   /// Finishing (link + record) and recognising a file at the target are one step within this
   /// process, so a download never adopts another's file in the moment between its link and
@@ -45,6 +48,8 @@ struct EpisodeDownload {
       guard let file = try PartialFile(path: paths.partial(for: job.url)) else {
         throw DownloadError.busyElsewhere(url: job.url)
       }
+      // A run killed mid-tag left its copy: never finished nor resumed, only deleted.
+      EpisodeTagging.discardDebris(of: file)
       if let done = try claim(file) { return (done, nil) }
       let row = DownloadRow(
         store: store,
@@ -135,7 +140,27 @@ struct EpisodeDownload {
     // No progress write may land after the finish.
     reporter.cancel()
     await reporter.value
-    return try finish(file, bytes: bytes, row: row)
+    let tagging = await tag(file)
+    guard let copy = tagging.copy else {
+      return try finish(file, bytes: bytes, row: row, tags: tagging.note)
+    }
+    do {
+      return try finish(
+        copy, bytes: try copy.seekToEnd(), row: row, partial: file, tags: tagging.note)
+    } catch {
+      unlink(copy.path)
+      throw error
+    }
+  }
+
+  // MARK: tag
+
+  private func tag(_ file: PartialFile) async -> EpisodeTagging.Outcome {
+    guard let request = job.tagging else { return EpisodeTagging.Outcome(note: .none) }
+    let name = (job.relativePath as NSString).pathExtension
+    let hint = FormatHint(mimeType: job.mimeType, fileExtension: name.isEmpty ? nil : name)
+    return await EpisodeTagging(request: request, hint: hint, covers: covers, http: http).run(
+      on: file)
   }
 
   private func fetchWithRetries(into file: PartialFile, row: DownloadRow) async throws -> Int64 {
@@ -271,9 +296,12 @@ struct EpisodeDownload {
 
   // MARK: finish
 
-  private func finish(_ file: PartialFile, bytes: Int64, row: DownloadRow) throws
-    -> DownloadOutcome
-  {
+  /// Puts `file` in place: the partial itself, or its tagged copy (then `partial` is the
+  /// partial, removed with the copy once the download is recorded).
+  private func finish(
+    _ file: PartialFile, bytes: Int64, row: DownloadRow, partial: PartialFile? = nil,
+    tags: SideFileReport
+  ) throws -> DownloadOutcome {
     try file.sync()
     let staged = try Finisher.stage(
       file, episodesDirectory: paths.episodes, relativePath: job.relativePath)
@@ -291,8 +319,9 @@ struct EpisodeDownload {
       return placed.path
     }
     unlink(file.path)
+    if let partial { unlink(partial.path) }
     progress.finish(job.url, bytes: bytes)
-    return .downloaded(file: path, bytes: bytes)
+    return .downloaded(file: path, bytes: bytes, report: tags)
   }
 
   private func failed(_ error: Error, row: DownloadRow?) -> DownloadOutcome {

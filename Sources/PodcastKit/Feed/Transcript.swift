@@ -1,5 +1,5 @@
 /// A Podcasting 2.0 `<podcast:transcript>`: a text version of the episode a player can show.
-public struct Transcript: Sendable, Equatable {
+public struct Transcript: Sendable, Hashable {
   public var url: String
   /// `text/vtt`, `application/x-subrip`, `application/json`, `text/html`, ... as the feed says.
   public var type: String?

@@ -20,8 +20,11 @@ public enum DownloadedFiles {
       }
       guard FileManager.default.fileExists(atPath: path) else { continue }
       do {
+        let sideFiles = SideFileNames.existing(besides: path)
         try FileManager.default.removeItem(atPath: path)
         outcome.deleted.append(path)
+        // Transcripts and chapters mean nothing without their episode.
+        for sideFile in sideFiles { try? FileManager.default.removeItem(atPath: sideFile) }
         removeEmptyFolders(above: path, stoppingAt: episodes)
       } catch {
         outcome.failures.append("cannot delete \(path): \(error.localizedDescription)")
@@ -33,6 +36,13 @@ public enum DownloadedFiles {
   /// The podcast's folder goes once its last episode has.
   private static func removeEmptyFolders(above path: String, stoppingAt root: String) {
     var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+    // The podcast's picture alone is no reason to keep its folder.
+    let left = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    if !left.isEmpty, left.allSatisfy(FolderCovers.names.contains) {
+      for name in left {
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+      }
+    }
     while folder.path.hasPrefix(root + "/"),
       (try? FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty) == true
     {

@@ -10,7 +10,7 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
   public var concurrency: Int?
   /// Bytes per second for this subscription's downloads.
   public var limitRate: Int64?
-  /// False once `--no-tags` is set. Stored and shown; tagging itself is not built yet.
+  /// False once `--no-tags` is set: sync leaves this subscription's episodes as served.
   public var tags: Bool?
   public var first: FirstSyncPolicy?
 

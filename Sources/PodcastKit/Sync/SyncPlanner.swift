@@ -273,7 +273,10 @@ public struct SyncPlanner: Sendable {
       feedURL: subscription.feedURL,
       // The subscription's own key: its episodes table already decided what is one episode.
       identityKeys: [key],
-      subscriptionEpisode: SubscriptionEpisode(subscriptionId: subscription.id ?? 0, key: key))
+      subscriptionEpisode: SubscriptionEpisode(subscriptionId: subscription.id ?? 0, key: key),
+      tagging: TagRequest(podcast: podcast, episode: episode), folderCoverURL: podcast.imageURL,
+      transcripts: episode.transcripts, chaptersURL: episode.chapters?.url,
+      published: episode.published)
     return SyncPlan.PlannedDownload(job: job, subscriptionId: subscription.id ?? 0, episodeKey: key)
   }
 }

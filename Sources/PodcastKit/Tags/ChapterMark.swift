@@ -1,7 +1,7 @@
 import Foundation
 
 /// One chapter of an episode, as written into the file's tag.
-public struct ChapterMark: Sendable, Equatable {
+public struct ChapterMark: Sendable, Hashable {
   /// Milliseconds from the start of the audio.
   public var start: UInt32
   /// Milliseconds; nil for "until the end of the audio".

@@ -2,7 +2,7 @@ import Foundation
 
 /// What the tagger writes into an episode file, taken from the feed. A nil field leaves
 /// whatever the publisher's own tag has there.
-public struct EpisodeTags: Sendable, Equatable {
+public struct EpisodeTags: Sendable, Hashable {
   public var title: String?
   /// The podcast's title, written as both album and album artist so players group a show's
   /// episodes together.

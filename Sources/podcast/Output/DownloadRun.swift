@@ -50,8 +50,9 @@ struct DownloadRun {
   static func line(for result: DownloadResult) -> String {
     let title = Format.singleLine(result.job.title ?? result.job.url)
     switch result.outcome {
-    case .downloaded(let file, let bytes):
-      return "downloaded  \(title)  (\(Format.bytes(bytes))) -> \(file)"
+    case .downloaded(let file, let bytes, let tags):
+      let note = tags.note.map { "  (\(Format.singleLine($0)))" } ?? ""
+      return "downloaded  \(title)  (\(Format.bytes(bytes))) -> \(file)\(note)"
     case .alreadyDownloaded(let file): return "skipped     \(title)  (already downloaded: \(file))"
     case .failed: return "failed      \(title)"
     }
@@ -80,8 +81,13 @@ struct DownloadRun {
       let url = ("url", JSONValue.string(result.job.url))
       let title = ("title", JSONValue.string(result.job.title))
       switch result.outcome {
-      case .downloaded(let file, let bytes):
-        downloaded.append(.object([url, title, ("file", .string(file)), ("bytes", .int(bytes))]))
+      case .downloaded(let file, let bytes, let tags):
+        downloaded.append(
+          .object([
+            url, title, ("file", .string(file)), ("bytes", .int(bytes)),
+            ("tagged", .bool(tags.tagged)), ("cover", .bool(tags.cover)),
+            ("tagNote", .string(tags.note)), ("sideFiles", .array(tags.files.map { .string($0) })),
+          ]))
       case .alreadyDownloaded(let file):
         skipped.append(
           .object([url, title, ("file", .string(file)), ("reason", .string("already downloaded"))]))
@@ -99,7 +105,7 @@ extension [DownloadResult] {
   /// Files this run put in place, for `--exec`.
   var downloadedFiles: [(file: String, title: String?, podcast: String?)] {
     compactMap { result in
-      guard case .downloaded(let file, _) = result.outcome else { return nil }
+      guard case .downloaded(let file, _, _) = result.outcome else { return nil }
       return (file, result.job.title, result.job.podcastTitle)
     }
   }

@@ -106,7 +106,9 @@ final class DownloadManagerTests: XCTestCase {
     let results = await manager(store).download([job("/a.mp3", keys: []), job("/b.mp3", keys: [])])
     XCTAssertEqual(
       Set(
-        results.compactMap { if case .downloaded(let file, _) = $0.outcome { file } else { nil } }),
+        results.compactMap {
+          if case .downloaded(let file, _, _) = $0.outcome { file } else { nil }
+        }),
       [folder + "/One (2).mp3", folder + "/One (3).mp3"])
   }
 }

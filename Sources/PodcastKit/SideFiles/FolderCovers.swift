@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `cover.jpg` / `cover.png` in each podcast folder, for players and media servers that show a
+/// folder's picture (Jellyfin, Plex, car stereos). Fetched once: the URL it came from is kept
+/// in the library's state directory (never in the Episodes folder, which media servers scan),
+/// and the picture is fetched again only when the feed names another one. Written under a
+/// temporary name and renamed, so the folder only ever holds a complete picture.
+final class FolderCovers: Sendable {
+  private let stateDirectory: String
+  private let images: CoverCache
+  /// One fetch and write per folder per batch, however many of its episodes finish at once.
+  private let writes = Mutex<[String: Task<String?, Never>]>([:])
+
+  init(stateDirectory: String, images: CoverCache) {
+    self.stateDirectory = stateDirectory + "/covers"
+    self.images = images
+  }
+
+  /// Makes sure the folder of `episodeFile` has the picture at `url`; the cover's path when
+  /// this call wrote it, nil when it was already there or cannot be had (never a failure).
+  func update(besides episodeFile: String, from url: String) async -> String? {
+    let folder = (episodeFile as NSString).deletingLastPathComponent
+    let task = writes.withLock { writes in
+      if let task = writes[folder] { return (task, false) }
+      let task = Task { await self.write(folder: folder, url: url) }
+      writes[folder] = task
+      return (task, true)
+    }
+    let written = await task.0.value
+    return task.1 ? written : nil
+  }
+
+  private func write(folder: String, url: String) async -> String? {
+    let record = stateDirectory + "/" + Self.key(folder)
+    let existing = Self.names.map { folder + "/" + $0 }.filter {
+      FileManager.default.fileExists(atPath: $0)
+    }
+    let recorded = (try? String(contentsOfFile: record, encoding: .utf8)) ?? nil
+    if !existing.isEmpty && (recorded == url || recorded == nil) {
+      // A cover the user (or another tool) put there is theirs to keep.
+      return nil
+    }
+    guard let image = await images.image(from: [url]) else { return nil }
+    let target = folder + "/cover." + (image.mimeType == "image/png" ? "png" : "jpg")
+    let temporary = folder + "/.cover-\(getpid()).tmp"
+    guard FileManager.default.createFile(atPath: temporary, contents: image.data),
+      rename(temporary, target) == 0
+    else {
+      unlink(temporary)
+      return nil
+    }
+    for other in existing where other != target { unlink(other) }
+    try? FileManager.default.createDirectory(
+      atPath: stateDirectory, withIntermediateDirectories: true)
+    try? url.write(toFile: record, atomically: true, encoding: .utf8)
+    return target
+  }
+
+  static let names = ["cover.jpg", "cover.png"]
+
+  /// A file name for the folder's record: the folder path can be long and has slashes.
+  private static func key(_ folder: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in folder.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    return String(hash, radix: 16) + ".url"
+  }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// An extended M3U playlist (UTF-8, `.m3u8`) of episode files, as car stereos, phones synced by
+/// folder and media servers read one. Paths are relative to the playlist's folder when the
+/// file is inside it, so the folder can move; absolute otherwise. Written under a temporary
+/// name and renamed: a player never reads half a playlist.
+public struct Playlist: Sendable, Equatable {
+  public struct Entry: Sendable, Equatable {
+    public var file: String
+    public var title: String?
+
+    public init(file: String, title: String?) {
+      self.file = file
+      self.title = title
+    }
+  }
+
+  public var entries: [Entry]
+
+  public init(entries: [Entry]) {
+    self.entries = entries
+  }
+
+  /// The playlist's text for a file at `path`.
+  func text(at path: String) -> String {
+    let folder = (URL(fileURLWithPath: path).standardizedFileURL.path as NSString)
+      .deletingLastPathComponent
+    var lines = ["#EXTM3U"]
+    for entry in entries {
+      let file = URL(fileURLWithPath: entry.file).standardizedFileURL.path
+      let title = (entry.title ?? (file as NSString).lastPathComponent)
+        .split(whereSeparator: \.isNewline).joined(separator: " ")
+      lines.append("#EXTINF:-1,\(title)")
+      lines.append(file.hasPrefix(folder + "/") ? String(file.dropFirst(folder.count + 1)) : file)
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  public func write(to path: String) throws(PlaylistError) {
+    let folder = (path as NSString).deletingLastPathComponent
+    let temporary =
+      (folder.isEmpty ? "." : folder) + "/.podcast-playlist-\(getpid())-\(UUID().uuidString).tmp"
+    do {
+      try Data(text(at: path).utf8).write(to: URL(fileURLWithPath: temporary))
+    } catch {
+      unlink(temporary)
+      throw .cannotWrite(path: path, reason: (error as NSError).localizedDescription)
+    }
+    guard rename(temporary, path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(temporary)
+      throw .cannotWrite(path: path, reason: reason)
+    }
+  }
+}
+
+/// Why a playlist could not be written. Each case reads as a sentence.
+public enum PlaylistError: Error, Equatable, CustomStringConvertible {
+  case cannotWrite(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .cannotWrite(let path, let reason): return "cannot write the playlist \(path): \(reason)"
+    }
+  }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The tag step of a download, between verify and finish.
+///
+/// Crash safety: TagLib rewrites a file in place and changes its size, so a kill mid-tag
+/// leaves that file damaged, and a damaged partial must never be resumed by its byte count nor
+/// linked into Episodes. So the partial itself is never tagged: the verified bytes are copied
+/// beside it (`<partial>.tagging`, in the partials folder), the copy is tagged, and the copy is
+/// what `Finisher` links into place. The partial stays exactly the server's bytes until the
+/// download is recorded done. A kill at any moment therefore leaves either
+///   - a complete, untouched partial plus a `.tagging` copy in an unknown state: the copy is
+///     debris by definition (nothing ever reads one that this process did not just write) and
+///     is deleted as soon as the next run holds the partial's lock; the partial finishes from
+///     its bytes on disk without a new request, and is tagged again; or
+///   - a tagged file under Episodes that its run could not record: the next run adopts it
+///     like any unrecorded file at its target.
+/// No path ever links or resumes a file TagLib was writing when it died. A tagging failure
+/// of any kind drops the copy and finishes the untouched partial as served, with a note.
+struct EpisodeTagging {
+  let request: TagRequest
+  let hint: FormatHint
+  let covers: CoverCache
+  /// For the chapters file.
+  let http: HTTPClient
+
+  /// A tagged copy to finish from (nil: finish the partial as served) and what to report.
+  struct Outcome {
+    var copy: PartialFile?
+    var note: SideFileReport
+  }
+
+  /// Where the copy of `partialPath` is tagged.
+  static func copyPath(of partialPath: String) -> String { partialPath + ".tagging" }
+
+  /// Deletes what a run killed mid-tag left beside the partial. Call with its lock held.
+  static func discardDebris(of partial: PartialFile) {
+    unlink(copyPath(of: partial.path))
+  }
+
+  func run(on partial: PartialFile) async -> Outcome {
+    do {
+      try partial.flush()
+    } catch {
+      return Outcome(copy: nil, note: SideFileReport(note: "not tagged: \(error)"))
+    }
+    let source = partial.path
+    let kind: ContentSniffer.Kind
+    do {
+      kind = try ContentSniffer.kind(ofFileAt: source)
+    } catch {
+      return Outcome(copy: nil, note: SideFileReport(note: "not tagged: \(error)"))
+    }
+    if case .other(let name) = kind {
+      guard let name else {
+        // The feed's claim is no name for bytes that are not what it says.
+        let claimed = hint.name.map { " (the feed says \($0))" } ?? ""
+        return Outcome(
+          copy: nil,
+          note: SideFileReport(note: "not tagged: not an audio format TagLib writes\(claimed)"))
+      }
+      return Outcome(copy: nil, note: Self.unsupported(name))
+    }
+    let cover = await covers.image(from: request.coverURLs)
+    var tags = request.tags
+    tags.chapters = await chapters()
+    let copy = Self.copyPath(of: source)
+    let (hint, finalTags) = (hint, tags)
+    let result = await Self.offThePool { () -> Result<TagResult, TagFailure> in
+      do {
+        try Self.copyFile(source, to: copy)
+      } catch {
+        return .failure(TagFailure(description: String(describing: error)))
+      }
+      do {
+        return .success(
+          try Tagger().tag(fileAt: copy, as: hint, with: finalTags, cover: cover))
+      } catch {
+        return .failure(TagFailure(description: String(describing: error)))
+      }
+    }
+    switch result {
+    case .success(.tagged):
+      if let file = try? PartialFile(path: copy) {
+        return Outcome(copy: file, note: SideFileReport(tagged: true, cover: cover != nil))
+      }
+      unlink(copy)
+      return Outcome(copy: nil, note: SideFileReport(note: "not tagged: cannot reopen \(copy)"))
+    case .success(.unsupported(let name)):
+      unlink(copy)
+      return Outcome(copy: nil, note: Self.unsupported(name))
+    case .failure(let failure):
+      unlink(copy)
+      return Outcome(copy: nil, note: SideFileReport(note: "not tagged: \(failure.description)"))
+    }
+  }
+
+  /// The chapters to write, or none when the feed links none or the file is not usable.
+  private func chapters() async -> [ChapterMark] {
+    guard let url = request.chaptersURL else { return request.tags.chapters }
+    do {
+      try URLPolicy.check(url)
+      let response = try await HTTPClient(options: http.options, maxBodyBytes: Self.chaptersLimit)
+        .fetch(url)
+      guard (200..<300).contains(response.status) else { return request.tags.chapters }
+      return try ChapterMark.parse(json: response.body)
+    } catch {
+      return request.tags.chapters
+    }
+  }
+
+  /// Chapters files are a few KB; this is far past any real one.
+  private static let chaptersLimit: Int64 = 4 << 20
+
+  private static func unsupported(_ name: String?) -> SideFileReport {
+    SideFileReport(note: "not tagged: TagLib does not write \(name ?? "an unrecognised format")")
+  }
+
+  struct TagFailure: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// TagLib and the copy block on file I/O for a while: keep them off the cooperative pool.
+  private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+      DispatchQueue.global().async { continuation.resume(returning: work()) }
+    }
+  }
+
+  /// A plain byte copy, synced: TagLib then works on this file only.
+  private static func copyFile(_ source: String, to target: String) throws(TagFailure) {
+    let input = open(source, O_RDONLY | O_CLOEXEC)
+    guard input >= 0 else { throw TagFailure(description: "cannot read \(source) to tag it") }
+    defer { close(input) }
+    let output = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard output >= 0 else { throw TagFailure(description: "cannot create \(target)") }
+    defer { close(output) }
+    let chunk = 1 << 20
+    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+    defer { scratch.deallocate() }
+    guard let base = scratch.baseAddress else { return }
+    while true {
+      let count = read(input, base, chunk)
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw TagFailure(description: "cannot read \(source) to tag it")
+      }
+      if count == 0 { break }
+      var done = 0
+      while done < count {
+        let written = write(output, base + done, count - done)
+        if written < 0 {
+          if errno == EINTR { continue }
+          throw TagFailure(
+            description: "cannot write \(target): \(String(cString: strerror(errno)))")
+        }
+        done += written
+      }
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import XCTest
+
+/// Real audio made and read back by ffmpeg/ffprobe, so the binary's tags are checked by an
+/// independent reader, as a player or media server would see them. `make test` installs
+/// ffmpeg; without it these tests fail and say so, they never skip.
+enum AudioTool {
+  /// Two seconds of a tone encoded with `codec`; `ext` picks the container.
+  static func tone(codec: String, ext: String) throws -> Data {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("podcast-tone-\(UUID().uuidString).\(ext)").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try run(
+      "ffmpeg",
+      ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-c:a", codec, path])
+    return try Data(contentsOf: URL(fileURLWithPath: path))
+  }
+
+  /// A 16×16 PNG.
+  static func png() throws -> Data { try picture(ext: "png") }
+
+  /// A 16×16 JPEG.
+  static func jpeg() throws -> Data { try picture(ext: "jpg") }
+
+  private static func picture(ext: String) throws -> Data {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("podcast-cover-\(UUID().uuidString).\(ext)").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try run(
+      "ffmpeg",
+      ["-v", "error", "-f", "lavfi", "-i", "color=c=blue:s=16x16", "-frames:v", "1", path])
+    return try Data(contentsOf: URL(fileURLWithPath: path))
+  }
+
+  /// The container's tags as ffprobe reads them, keys lowercased.
+  static func tags(_ path: String) throws -> [String: String] {
+    let probe = try self.probe(path)
+    let format = probe["format"] as? [String: Any]
+    let tags = format?["tags"] as? [String: String] ?? [:]
+    return Dictionary(tags.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+  }
+
+  /// Whether the file carries an embedded picture (a stream ffprobe marks as attached_pic).
+  static func hasCover(_ path: String) throws -> Bool {
+    let streams = try probe(path)["streams"] as? [[String: Any]] ?? []
+    return streams.contains { stream in
+      (stream["disposition"] as? [String: Any])?["attached_pic"] as? Int == 1
+    }
+  }
+
+  /// MD5 of the audio packets as demuxed (no decoding): equal when the audio is untouched.
+  static func audioMD5(_ path: String) throws -> String {
+    try run("ffmpeg", ["-v", "error", "-i", path, "-map", "0:a", "-c", "copy", "-f", "md5", "-"])
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  static func audioMD5(of data: Data, ext: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("podcast-served-\(UUID().uuidString).\(ext)").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try data.write(to: URL(fileURLWithPath: path))
+    return try audioMD5(path)
+  }
+
+  private static func probe(_ path: String) throws -> [String: Any] {
+    let json = try run(
+      "ffprobe", ["-v", "error", "-show_format", "-show_streams", "-of", "json", path])
+    return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+  }
+
+  @discardableResult
+  private static func run(_ tool: String, _ arguments: [String]) throws -> String {
+    let search = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    guard
+      let executable = search.split(separator: ":").map({ "\($0)/\(tool)" })
+        .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+    else {
+      throw AudioToolError(description: "\(tool) is not installed (`make deps` installs it)")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    let errors = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw AudioToolError(
+        description: "\(tool) failed: " + String(decoding: errors, as: UTF8.self))
+    }
+    return String(decoding: output, as: UTF8.self)
+  }
+}
+
+struct AudioToolError: Error, CustomStringConvertible {
+  let description: String
+}
