@@ -108,7 +108,7 @@ struct Sync: AsyncParsableCommand {
       results += await DownloadRun(manager: manager, json: json, quiet: quiet).perform(jobs)
     }
     let pruning = SyncPruner(store: store).prune(plan.feeds.map(\.subscription))
-    pruning.failures.forEach { Console.error($0) }
+    for failure in pruning.failures { Console.error(failure) }
     let pruned = pruning.removed
     let playlistWritten = writePlaylist(results, pruned: pruned)
     if json {

@@ -62,8 +62,8 @@ public final class LibraryStore: Sendable {
     guard !FileManager.default.fileExists(atPath: paths.database) else { return }
     let temporary = paths.database + ".new-\(ProcessInfo.processInfo.processIdentifier)"
     let leftovers = [temporary, temporary + "-wal", temporary + "-shm"]
-    leftovers.forEach { unlink($0) }
-    defer { leftovers.forEach { unlink($0) } }
+    for path in leftovers { unlink(path) }
+    defer { for path in leftovers { unlink(path) } }
     // 0600, made before SQLite opens it: the library holds private feeds' passwords and
     // tokens, and SQLite gives its -wal and -shm files the database's own permissions.
     let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)

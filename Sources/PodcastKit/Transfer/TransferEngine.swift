@@ -124,7 +124,7 @@ final class TransferEngine: @unchecked Sendable {
       transfer.cancelRequested.store(true, ordering: .relaxed)
       finish(transfer, code: CURLE_ABORTED_BY_CALLBACK, cancelled: true)
     }
-    work.cancelAll.forEach { $0.signal() }
+    for waiting in work.cancelAll { waiting.signal() }
   }
 
   /// Divides each shared `RateLimit` equally among its running transfers (see `RateLimit`).
