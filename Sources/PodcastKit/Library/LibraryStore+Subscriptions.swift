@@ -3,18 +3,13 @@ import GRDB
 
 /// Subscriptions, and how a user's word ("3", "hardcore", "Hardcore History") picks one.
 extension LibraryStore {
+  /// A subscription with no settings beyond `keep`.
   @discardableResult
   public func addSubscription(name: String, feedURL: String, title: String?, keep: Int?) throws
     -> Subscription
   {
-    try SubscriptionName.validate(name)
-    if let keep, keep < 1 { throw LibraryError.invalidKeep(keep) }
-    return try write { db in
-      try Self.refuseDuplicate(db, name: name, feedURL: feedURL, except: nil)
-      var subscription = Subscription(name: name, feedURL: feedURL, title: title, keep: keep)
-      try subscription.insert(db)
-      return subscription
-    }
+    try addSubscription(
+      name: name, feedURL: feedURL, title: title, keep: keep, settings: SubscriptionSettings())
   }
 
   public func removeSubscription(id: Int64) throws {
