@@ -12,26 +12,44 @@ struct Import: ParsableCommand {
   @Argument(help: "OPML file exported by another podcast app.")
   var file: String
 
+  @Flag(
+    help: "Print what was done as JSON: {added, alreadySubscribed, failed: [{feedURL, error}]}.")
+  var json = false
+
   func run() throws {
     try CommandFailure.reported {
       let entries = try readEntries()
       let store = try libraryOptions.openStore()
-      var added = 0
-      var failed = 0
+      var added: [String] = []
+      var failed: [(feedURL: String, error: String)] = []
       for (entry, outcome) in zip(entries, try store.importSubscriptions(entries)) {
         switch outcome {
-        case .added: added += 1
+        case .added: added.append(entry.feedURL)
         case .alreadySubscribed: break
         case .failed(let error):
           Console.error("cannot import \(entry.feedURL): \(error)")
-          failed += 1
+          failed.append((entry.feedURL, "\(error)"))
         }
       }
-      let skipped = entries.count - added - failed
-      Console.print(
-        "Imported \(added) subscription\(added == 1 ? "" : "s") from \(file)"
-          + (skipped > 0 ? " (\(skipped) already subscribed)." : "."))
-      if failed > 0 { throw ExitCode(1) }
+      let skipped = entries.count - added.count - failed.count
+      if json {
+        Console.print(
+          JSONValue.object([
+            ("added", .array(added.map { .url($0) })), ("alreadySubscribed", .int(skipped)),
+            (
+              "failed",
+              .array(
+                failed.map {
+                  .object([("feedURL", .url($0.feedURL)), ("error", .string($0.error))])
+                })
+            ),
+          ]).rendered())
+      } else {
+        Console.print(
+          "Imported \(added.count) subscription\(added.count == 1 ? "" : "s") from \(file)"
+            + (skipped > 0 ? " (\(skipped) already subscribed)." : "."))
+      }
+      if !failed.isEmpty { throw ExitCode(1) }
     }
   }
 

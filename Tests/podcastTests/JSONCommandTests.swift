@@ -19,6 +19,10 @@ final class JSONCommandTests: LibraryTestCase {
     XCTAssertEqual(exported["file"] as? String, file)
     XCTAssertEqual(try podcast("export", "--json").status, 64, "no FILE: the OPML is the output")
 
+    let reimported = try XCTUnwrap(try json("import", file, "--json") as? [String: Any])
+    XCTAssertEqual((reimported["added"] as? [String])?.count, 0)
+    XCTAssertEqual(reimported["alreadySubscribed"] as? Int, 1)
+
     XCTAssertEqual(try podcast("sync").status, 0)
     let removed = try XCTUnwrap(
       try json("unsubscribe", "scripted", "--delete-files", "--json") as? [String: Any])
