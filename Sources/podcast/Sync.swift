@@ -82,7 +82,12 @@ struct Sync: AsyncParsableCommand {
       episodesFlag: libraryOptions.episodesDir, defaultEpisodes: library.paths.episodes,
       concurrencyFlag: settings.concurrency, rateFlag: try settings.rate())
     if dryRun {
-      printDryRun(batches, quiet: quiet)
+      let planned = Dictionary(grouping: plan.downloads, by: \.subscriptionId).mapValues {
+        $0.map(\.job.published)
+      }
+      let prunable = SyncPruner(store: store).wouldPrune(
+        plan.feeds.map(\.subscription), adding: planned)
+      printDryRun(batches, prunable: prunable, quiet: quiet)
       if !plan.failedFeeds.isEmpty { throw ExitCode.failure }
       return
     }
@@ -200,7 +205,7 @@ struct Sync: AsyncParsableCommand {
     }
   }
 
-  private func printDryRun(_ batches: [SyncBatch], quiet: Bool) {
+  private func printDryRun(_ batches: [SyncBatch], prunable: [String], quiet: Bool) {
     let planned = batches.flatMap { batch in
       batch.downloads.map {
         (job: $0.job, file: batch.episodesDirectory + "/" + $0.job.relativePath)
@@ -213,14 +218,18 @@ struct Sync: AsyncParsableCommand {
           ("file", .string(planned.file)),
         ])
       }
-      Console.print(JSONValue.object([("wouldDownload", .array(items))]).rendered())
+      Console.print(
+        JSONValue.object([
+          ("wouldDownload", .array(items)), ("wouldPrune", .array(prunable.map { .string($0) })),
+        ]).rendered())
       return
     }
-    if planned.isEmpty && !quiet { Console.print("Nothing new.") }
+    if planned.isEmpty && prunable.isEmpty && !quiet { Console.print("Nothing new.") }
     for planned in planned {
       Console.print("would download  \(Format.singleLine(planned.job.title ?? planned.job.url))")
       Console.print("                -> \(planned.file)")
     }
+    for file in prunable { Console.print("would prune     \(file)") }
   }
 
   private func summary(_ plan: SyncPlan, results: [DownloadResult], pruned: Int) -> String {

@@ -30,4 +30,27 @@ final class JSONCommandTests: LibraryTestCase {
     XCTAssertEqual((removed["failed"] as? [String])?.count, 0)
     XCTAssertEqual(binary.episodeFiles(), [])
   }
+
+  func testDryRunSaysWhatTheSyncWouldPruneAndPrunesNothing() throws {
+    let show = Show("pruned", episodes: 1, on: server)
+    try subscribe(show, keep: 1)
+    XCTAssertEqual(try podcast("sync").status, 0)
+    let before = binary.episodeFiles()
+    XCTAssertEqual(before.count, 1)
+    show.publish(1)
+
+    let plan = try XCTUnwrap(try json("sync", "--dry-run", "--json") as? [String: Any])
+    XCTAssertEqual((plan["wouldDownload"] as? [Any])?.count, 1)
+    let prune = try XCTUnwrap(plan["wouldPrune"] as? [String])
+    XCTAssertEqual(
+      prune.map { URL(fileURLWithPath: $0).lastPathComponent },
+      before.map { URL(fileURLWithPath: $0).lastPathComponent })
+    XCTAssertEqual(binary.episodeFiles(), before, "a dry run deletes nothing")
+    let text = try podcast("sync", "--dry-run").stdout
+    XCTAssertTrue(text.contains("would prune"), text)
+
+    XCTAssertEqual(try podcast("sync").status, 0)
+    XCTAssertEqual(binary.episodeFiles().count, 1)
+    XCTAssertNotEqual(binary.episodeFiles(), before, "the real sync pruned what the dry run named")
+  }
 }

@@ -19,12 +19,9 @@ public struct SyncPruner: Sendable {
   public func prune(_ subscriptions: [Subscription]) -> Outcome {
     var outcome = Outcome()
     for subscription in subscriptions {
-      guard let keep = subscription.keep, let id = subscription.id else { continue }
+      guard subscription.keep != nil, let id = subscription.id else { continue }
       do {
-        let downloaded = try store.seenEpisodes(subscriptionId: id)
-          .filter { $0.downloadedFile != nil }
-          .sorted { ($0.published ?? $0.firstSeen) > ($1.published ?? $1.firstSeen) }
-        for episode in downloaded.dropFirst(max(0, keep)) {
+        for episode in try beyondKeep(subscription, adding: []) {
           guard let file = episode.downloadedFile else { continue }
           if let failure = remove(file) {
             outcome.failures.append(failure)
@@ -39,6 +36,33 @@ public struct SyncPruner: Sendable {
       }
     }
     return outcome
+  }
+
+  /// The files a sync that also downloads `planned` would prune (`sync --dry-run`); nothing
+  /// is deleted. `planned`: the publication dates of the episodes it would add, by subscription.
+  public func wouldPrune(_ subscriptions: [Subscription], adding planned: [Int64: [Date?]])
+    -> [String]
+  {
+    subscriptions.flatMap { subscription -> [String] in
+      guard let id = subscription.id,
+        let beyond = try? beyondKeep(subscription, adding: planned[id] ?? [])
+      else { return [] }
+      return beyond.compactMap(\.downloadedFile)
+    }
+  }
+
+  /// The subscription's downloaded episodes past its `keep`, newest first, once episodes
+  /// published on `incoming` dates are added (they count, but are never in the answer).
+  private func beyondKeep(_ subscription: Subscription, adding incoming: [Date?]) throws
+    -> [SeenEpisode]
+  {
+    guard let keep = subscription.keep, let id = subscription.id else { return [] }
+    let downloaded = try store.seenEpisodes(subscriptionId: id).filter { $0.downloadedFile != nil }
+    let dated =
+      downloaded.map { (date: $0.published ?? $0.firstSeen, episode: Optional($0)) }
+      + incoming.map { (date: $0 ?? Date(), episode: nil) }
+    let ordered = dated.sorted { $0.date > $1.date }
+    return ordered.dropFirst(max(0, keep)).compactMap(\.episode)
   }
 
   /// nil when the file is gone (now or already).
