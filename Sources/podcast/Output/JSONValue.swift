@@ -117,6 +117,37 @@ struct JSONWriter {
     raw(": ")
   }
 
+  // Values written straight from their Swift form, for documents streamed member by member
+  // (`episodes --json`): no `JSONValue` tree is built only to be walked once.
+
+  mutating func value(_ text: String?) {
+    guard let text else { return raw("null") }
+    string(text)
+  }
+
+  /// A URL, masked unless `--show-secrets` (see `JSONValue.url`).
+  mutating func value(url: String?) {
+    value(url.map(Console.shown))
+  }
+
+  mutating func value<T: BinaryInteger>(_ number: T?) {
+    raw(number.map { String($0) } ?? "null")
+  }
+
+  mutating func value(_ flag: Bool?) {
+    raw(flag.map { $0 ? "true" : "false" } ?? "null")
+  }
+
+  mutating func value(_ date: Date?) {
+    guard let date else { return raw("null") }
+    write(.instant(date))
+  }
+
+  mutating func value(utf8: [UInt8]?) {
+    guard let utf8 else { return raw("null") }
+    utf8.withUnsafeBufferPointer { string(utf8: $0) }
+  }
+
   mutating func finish() {
     bytes.append(UInt8(ascii: "\n"))
     flush()
@@ -194,7 +225,7 @@ struct JSONWriter {
 
   private static let hex = Array("0123456789abcdef".utf8)
 
-  private mutating func flushIfLarge() {
+  mutating func flushIfLarge() {
     if descriptor != nil && bytes.count >= 1 << 16 { flush() }
   }
 
