@@ -20,7 +20,7 @@ struct SettingsOptions: ParsableArguments {
   @Option(help: "What the first sync takes: latest (default), N newest, all or none.")
   var first: String?
 
-  @Flag(help: "Do not tag this subscription's files (stored; tagging is not built yet).")
+  @Flag(help: "Leave this subscription's files as served: sync writes no tags into them.")
   var noTags = false
 
   func validate() throws {
