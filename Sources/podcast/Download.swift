@@ -4,6 +4,7 @@ import PodcastKit
 
 struct Download: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "download",
     abstract: "Download episodes by the index `podcast episodes` shows (1 is the newest).",
     discussion: """
       SELECTION is one or more of 3, 2-5, 1,4,9. With none, the newest episode.

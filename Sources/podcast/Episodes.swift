@@ -4,6 +4,7 @@ import PodcastKit
 
 struct Episodes: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "episodes",
     abstract: "List a feed's episodes, newest first; the number shown is the index to download."
   )
 

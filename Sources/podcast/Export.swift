@@ -4,6 +4,7 @@ import PodcastKit
 
 struct Export: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "export",
     abstract: "Write the subscriptions as OPML 2.0, for other podcast apps."
   )
 

@@ -4,6 +4,7 @@ import PodcastKit
 
 struct Import: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "import",
     abstract: "Subscribe to every feed in an OPML file; feeds already subscribed are skipped."
   )
 

@@ -4,6 +4,7 @@ import PodcastKit
 
 struct Mark: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "mark",
     abstract: "Mark episodes so sync skips them, treats them as had, or takes them as new again.",
     discussion: """
       SELECTION is indexes as `podcast episodes` shows them: 3, 2-5, 1,4,9.

@@ -3,6 +3,7 @@ import PodcastKit
 
 struct Search: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "search",
     abstract:
       "Search Apple Podcasts; prints each show's feed URL and iTunes id for the next command.",
     discussion: """

@@ -4,6 +4,7 @@ import PodcastKit
 
 struct Status: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "status",
     abstract:
       "Show every download the library knows: running (in any process), paused, failed, done."
   )

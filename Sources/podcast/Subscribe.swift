@@ -4,6 +4,7 @@ import PodcastKit
 
 struct Subscribe: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "subscribe",
     abstract: "Follow a feed, so `podcast sync` downloads its new episodes.",
     discussion: """
       The filters and settings below are stored with the subscription and applied by every \

@@ -4,6 +4,7 @@ import PodcastKit
 
 struct Subscriptions: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "subscriptions",
     abstract: "List subscriptions; the number shown selects one in other commands."
   )
 

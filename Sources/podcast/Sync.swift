@@ -4,6 +4,7 @@ import PodcastKit
 
 struct Sync: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "sync",
     abstract: "Refresh subscriptions, download what is new, prune old files (the cron job).",
     discussion: """
       Feeds are fetched with conditional requests, so an unchanged feed costs one 304.

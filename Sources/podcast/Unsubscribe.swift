@@ -4,6 +4,7 @@ import PodcastKit
 
 struct Unsubscribe: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "unsubscribe",
     abstract: "Stop following a subscription; its downloaded files stay unless --delete-files."
   )
 
