@@ -55,6 +55,8 @@ final class FeedValueTests: XCTestCase {
       ("3600.75", 3600), ("00:03:36.241", 216), (" 12:00 ", 720), ("90 min", 5400),
       ("1h 30m", 5400), ("\"00:13:11\"", 791), ("", nil), ("garbage", nil), ("1::2", nil),
       ("-5", nil), ("1:2:3:4:5", nil), ("1473256937", nil), ("\u{A0}(20:11)\u{2003}", 1211),
+      ("1:2:3:4", nil), ("12:345", 1065), ("1234567890:00", nil), (":30", nil), ("30:", nil),
+      ("0:00", 0), ("1:30.5", 90), ("9:99:99", 38439), ("1:\u{660}5", nil),
     ]
     for (text, seconds) in cases {
       XCTAssertEqual(EpisodeDuration.seconds(text), seconds, text)

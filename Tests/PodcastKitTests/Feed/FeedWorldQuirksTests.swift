@@ -335,6 +335,27 @@ final class ShowNotesSpoolTests: XCTestCase {
     XCTAssertEqual(feed.episodes.count, count)
     XCTAssertEqual(feed.episodes.map(\.description), notes)
   }
+
+  /// Reading back maps the file; notes written after a read (the file grew past the mapping)
+  /// and notes still in the write buffer must come back exactly too.
+  func testNotesReadBetweenWritesComeBackExactly() throws {
+    let spool = try XCTUnwrap(ShowNotesSpool())
+    var written: [(Range<Int>, [UInt8])] = []
+    func add(_ count: Int) throws {
+      for _ in 0..<count {
+        let index = written.count
+        let bytes =
+          Array("notes \(index) ".utf8) + [UInt8](repeating: UInt8(index % 251), count: 70_000)
+        written.append((try XCTUnwrap(spool.append(bytes)), bytes))
+      }
+    }
+    try add(40)
+    XCTAssertEqual(spool.read(written[3].0), written[3].1)
+    try add(40)
+    for (range, bytes) in written.reversed() {
+      XCTAssertEqual(spool.read(range), bytes)
+    }
+  }
 }
 
 extension FeedWorldQuirksTests {
