@@ -22,12 +22,16 @@ rounds="${BENCH_ROUNDS:-5}"
 
 # measure NAME COMMAND...: wall seconds, CPU seconds, peak RSS (MB) appended to $work/NAME.runs.
 # sync(1) first, so one run's dirty pages are not written back on the next one's time.
+# The wall time comes from bash's microsecond clock, not from time(1), whose 10 ms steps are
+# a third of a warm 200-feed sync.
 measure() {
-  local name="$1"
+  local name="$1" start end
   shift
   sync
-  "$timer" -f "%e %U %S %M" -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err"
-  cat "$work/$name.time" >>"$work/$name.runs"
+  start=$EPOCHREALTIME
+  "$timer" -f "%U %S %M" -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err"
+  end=$EPOCHREALTIME
+  awk -v s="$start" -v e="$end" '{ printf "%.4f %s %s %s\n", e - s, $1, $2, $3 }' "$work/$name.time" >>"$work/$name.runs"
 }
 # median NAME: keeps the median-wall run of NAME in $work/NAME.time.
 median() { sort -n "$work/$1.runs" | awk '{ line[NR] = $0 } END { print line[int((NR + 1) / 2)] }' >"$work/$1.time"; }
