@@ -115,6 +115,8 @@ struct Sync: AsyncParsableCommand {
     let pruning = SyncPruner(store: store).prune(plan.feeds.map(\.subscription))
     for failure in pruning.failures { Console.error(failure) }
     let pruned = pruning.removed
+    let covers = await refreshCovers(
+      plan, store: store, http: context.http(limitedTo: try settings.rate()))
     let playlistWritten = writePlaylist(results, pruned: pruned)
     if json {
       let feedFailures = plan.failedFeeds.map { feed -> JSONValue in
@@ -125,8 +127,16 @@ struct Sync: AsyncParsableCommand {
           ("error", .string(reason)),
         ])
       }
-      Console.print(DownloadRun.document(results, otherFailures: feedFailures).rendered())
+      var document = DownloadRun.document(results, otherFailures: feedFailures)
+      if case .object(var members) = document {
+        members.append(("covers", .array(covers.written.map { .string($0) })))
+        members.append(("coverNotes", .array(covers.notes.map { .string($0) })))
+        document = .object(members)
+      }
+      Console.print(document.rendered())
     } else if !quiet {
+      for file in covers.written { Console.print("cover       \(file)") }
+      for note in covers.notes { Console.print("note        \(Format.singleLine(note))") }
       for file in pruned { Console.print("pruned      \(file)") }
       Console.print(summary(plan, results: results, pruned: pruned.count))
     }
@@ -138,6 +148,29 @@ struct Sync: AsyncParsableCommand {
     {
       throw ExitCode.failure
     }
+  }
+
+  /// The podcast's picture in the folders of feeds that now name another one, new episodes or
+  /// not (the downloads already saw to the folders they wrote into). `--no-cover` leaves
+  /// every folder alone.
+  private func refreshCovers(_ plan: SyncPlan, store: LibraryStore, http: HTTPClient) async
+    -> (written: [String], notes: [String])
+  {
+    guard !settings.noCover else { return ([], []) }
+    let manager = DownloadManager(store: store, http: http, options: settings.options)
+    var written: [String] = []
+    var notes: [String] = []
+    for feed in plan.feeds {
+      guard let url = feed.imageURL else { continue }
+      for result in await manager.refreshCovers(of: feed.subscription, imageURL: url) {
+        switch result {
+        case .success(let file): written.append(file)
+        case .failure(let error):
+          notes.append("\(feed.subscription.name): cover not kept: \(error)")
+        }
+      }
+    }
+    return (written, notes)
   }
 
   /// `--playlist FILE`: this run's new episodes, newest first (those pruned again are left out).

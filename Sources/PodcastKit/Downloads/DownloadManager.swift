@@ -157,6 +157,30 @@ public final class DownloadManager: Sendable {
     return report
   }
 
+  /// Puts the picture at `imageURL` in the folders of the subscription's downloaded episodes
+  /// when it is not there yet: a feed can change its picture without a new episode. Nothing
+  /// is fetched for a folder whose cover came from this URL, nor for one whose cover the user
+  /// put there. One result per folder this call wrote, or failed to.
+  public func refreshCovers(of subscription: Subscription, imageURL: String) async -> [Result<
+    String, SideFileError
+  >] {
+    guard let id = subscription.id, let seen = try? store.seenEpisodes(subscriptionId: id) else {
+      return []
+    }
+    var folders: [String: String] = [:]
+    for file in seen.compactMap(\.downloadedFile) where FileManager.default.fileExists(atPath: file)
+    {
+      folders[(file as NSString).deletingLastPathComponent] = file
+    }
+    var results: [Result<String, SideFileError>] = []
+    for file in folders.values.sorted() {
+      if let result = await folderCovers.update(besides: file, from: imageURL) {
+        results.append(result)
+      }
+    }
+    return results
+  }
+
   private func queuedRecord(_ job: DownloadJob) -> DownloadRecord {
     var record = store.newDownloadRecord(
       url: job.url, podcastTitle: job.podcastTitle, episodeTitle: job.title)

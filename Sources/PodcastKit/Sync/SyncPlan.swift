@@ -14,6 +14,9 @@ public struct SyncPlan: Sendable {
     public var outcome: FeedOutcome
     /// Set when a permanent redirect or `itunes:new-feed-url` moved the feed.
     public var movedFrom: String?
+    /// The podcast's picture as the feed names it now; nil when the feed was not read (304,
+    /// failure) or names none.
+    public var imageURL: String? = nil
   }
 
   /// A download with the subscription episode it belongs to, so the result can be recorded.

@@ -119,7 +119,10 @@ public struct SyncPlanner: Sendable {
           ).filter { !freshURLs.contains($0.job.url) }
         let outcome: SyncPlan.FeedOutcome =
           fresh.isEmpty ? .unchanged : .updated(newEpisodes: fresh.count)
-        plan.feeds.append(.init(subscription: subscription, outcome: outcome, movedFrom: movedFrom))
+        plan.feeds.append(
+          .init(
+            subscription: subscription, outcome: outcome, movedFrom: movedFrom,
+            imageURL: feed.podcast.imageURL))
       }
       subscription.lastChecked = Date()
       subscription.lastError = nil
