@@ -115,7 +115,7 @@ struct Sync: AsyncParsableCommand {
     let pruning = SyncPruner(store: store).prune(plan.feeds.map(\.subscription))
     for failure in pruning.failures { Console.error(failure) }
     let pruned = pruning.removed
-    let covers = await refreshCovers(
+    let besides = await completeSideFiles(
       plan, store: store, http: context.http(limitedTo: try settings.rate()))
     let playlistWritten = writePlaylist(results, pruned: pruned)
     if json {
@@ -128,15 +128,19 @@ struct Sync: AsyncParsableCommand {
         ])
       }
       var document = DownloadRun.document(results, otherFailures: feedFailures)
-      if case .object(var members) = document {
-        members.append(("covers", .array(covers.written.map { .string($0) })))
-        members.append(("coverNotes", .array(covers.notes.map { .string($0) })))
+      // Only when there is something to say: most runs touch nothing beside old episodes.
+      let extras = [
+        ("covers", besides.covers), ("sideFiles", besides.files), ("sideFileNotes", besides.notes),
+      ].filter { !$0.1.isEmpty }
+      if case .object(var members) = document, !extras.isEmpty {
+        members += extras.map { ($0.0, JSONValue.array($0.1.map { .string($0) })) }
         document = .object(members)
       }
       Console.print(document.rendered())
     } else if !quiet {
-      for file in covers.written { Console.print("cover       \(file)") }
-      for note in covers.notes { Console.print("note        \(Format.singleLine(note))") }
+      for file in besides.covers { Console.print("cover       \(file)") }
+      for file in besides.files { Console.print("side file   \(file)") }
+      for note in besides.notes { Console.print("note        \(Format.singleLine(note))") }
       for file in pruned { Console.print("pruned      \(file)") }
       Console.print(summary(plan, results: results, pruned: pruned.count))
     }
@@ -150,27 +154,35 @@ struct Sync: AsyncParsableCommand {
     }
   }
 
-  /// The podcast's picture in the folders of feeds that now name another one, new episodes or
-  /// not (the downloads already saw to the folders they wrote into). `--no-cover` leaves
-  /// every folder alone.
-  private func refreshCovers(_ plan: SyncPlan, store: LibraryStore, http: HTTPClient) async
-    -> (written: [String], notes: [String])
+  /// What belongs beside episodes this run did not download: the podcast's picture in the
+  /// folders of feeds that now name another one (new episodes or not), and the transcripts
+  /// and chapters an earlier run could not fetch. `--no-cover` and the other side-file flags
+  /// hold here too.
+  private func completeSideFiles(_ plan: SyncPlan, store: LibraryStore, http: HTTPClient) async
+    -> (covers: [String], files: [String], notes: [String])
   {
-    guard !settings.noCover else { return ([], []) }
     let manager = DownloadManager(store: store, http: http, options: settings.options)
-    var written: [String] = []
+    var covers: [String] = []
     var notes: [String] = []
-    for feed in plan.feeds {
+    for feed in plan.feeds where !settings.noCover {
       guard let url = feed.imageURL else { continue }
       for result in await manager.refreshCovers(of: feed.subscription, imageURL: url) {
         switch result {
-        case .success(let file): written.append(file)
+        case .success(let file): covers.append(file)
         case .failure(let error):
           notes.append("\(feed.subscription.name): cover not kept: \(error)")
         }
       }
     }
-    return (written, notes)
+    var files: [String] = []
+    for check in plan.sideFileChecks {
+      var job = settings.sideFiles(of: check.job)
+      job.folderCoverURL = nil
+      let report = await manager.completeSideFiles(of: job, besides: check.file)
+      files += report.files
+      notes += report.sideFileNotes.map { "\(check.file): \($0)" }
+    }
+    return (covers, files, notes)
   }
 
   /// `--playlist FILE`: this run's new episodes, newest first (those pruned again are left out).

@@ -231,6 +231,31 @@ final class SideFileTransferTests: XCTestCase {
     XCTAssertEqual(server.requests(for: episode.path).count, 1)
   }
 
+  /// A transcript that could not be had when its episode downloaded is fetched by a later
+  /// sync, once; the episode is not fetched again.
+  func testSyncFetchesASideFileAnEarlierRunMissed() throws {
+    serveFeed()
+    server.set(transcriptPath, .status(503))
+    let subscribed = try binary.run(["subscribe", server.url(feedPath), "--name", "side"])
+    XCTAssertEqual(subscribed.status, 0, subscribed.stderr)
+    let first = try binary.run(["sync"])
+    XCTAssertEqual(first.status, 0, first.stderr)
+    XCTAssertTrue(first.stdout.contains("transcript not kept"), first.stdout)
+    XCTAssertEqual(folderFiles, ["2024-05-10 Tones.mp3"])
+
+    server.set(transcriptPath, .data(transcript, contentType: "text/vtt"))
+    let second = try binary.run(["sync", "--json"])
+
+    XCTAssertEqual(second.status, 0, second.stderr)
+    let document = try XCTUnwrap(second.json() as? [String: Any])
+    XCTAssertEqual(document["sideFiles"] as? [String], [stem + ".vtt"])
+    XCTAssertEqual(FileManager.default.contents(atPath: stem + ".vtt"), transcript)
+    let asked = server.requests(for: transcriptPath).count
+    XCTAssertEqual(try binary.run(["sync"]).status, 0)
+    XCTAssertEqual(server.requests(for: transcriptPath).count, asked, "present: not fetched again")
+    XCTAssertEqual(server.requests(for: episode.path).count, 1)
+  }
+
   private func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {

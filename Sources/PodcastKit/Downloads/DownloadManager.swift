@@ -157,6 +157,15 @@ public final class DownloadManager: Sendable {
     return report
   }
 
+  /// The side files missing beside `file`, an episode already in place: the ones an earlier
+  /// run could not fetch (see `SyncPlan.SideFileCheck`); present ones are not fetched again.
+  public func completeSideFiles(of job: DownloadJob, besides file: String) async
+    -> SideFileReport
+  {
+    guard FileManager.default.fileExists(atPath: file) else { return .none }
+    return await sideFiles(of: job, besides: file, onlyMissing: true, .none)
+  }
+
   /// Puts the picture at `imageURL` in the folders of the subscription's downloaded episodes
   /// when it is not there yet: a feed can change its picture without a new episode. Nothing
   /// is fetched for a folder whose cover came from this URL, nor for one whose cover the user
