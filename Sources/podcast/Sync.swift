@@ -116,6 +116,8 @@ struct Sync: AsyncParsableCommand {
     let pruning = SyncPruner(store: store).prune(plan.feeds.map(\.subscription))
     for failure in pruning.failures { Console.error(failure) }
     let pruned = pruning.removed
+    let besides = await completeSideFiles(
+      plan, store: store, http: context.http(limitedTo: try settings.rate()))
     let playlistWritten = writePlaylist(results, pruned: pruned)
     if json {
       let feedFailures = plan.failedFeeds.map { feed -> JSONValue in
@@ -126,8 +128,20 @@ struct Sync: AsyncParsableCommand {
           ("error", .string(reason)),
         ])
       }
-      Console.print(DownloadRun.document(results, otherFailures: feedFailures).rendered())
+      var document = DownloadRun.document(results, otherFailures: feedFailures)
+      // Only when there is something to say: most runs touch nothing beside old episodes.
+      let extras = [
+        ("covers", besides.covers), ("sideFiles", besides.files), ("sideFileNotes", besides.notes),
+      ].filter { !$0.1.isEmpty }
+      if case .object(var members) = document, !extras.isEmpty {
+        members += extras.map { ($0.0, JSONValue.array($0.1.map { .string($0) })) }
+        document = .object(members)
+      }
+      Console.print(document.rendered())
     } else if !quiet {
+      for file in besides.covers { Console.print("cover       \(file)") }
+      for file in besides.files { Console.print("side file   \(file)") }
+      for note in besides.notes { Console.print("note        \(Format.singleLine(note))") }
       for file in pruned { Console.print("pruned      \(file)") }
       Console.print(summary(plan, results: results, pruned: pruned.count))
     }
@@ -139,6 +153,37 @@ struct Sync: AsyncParsableCommand {
     {
       throw ExitCode.failure
     }
+  }
+
+  /// What belongs beside episodes this run did not download: the podcast's picture in the
+  /// folders of feeds that now name another one (new episodes or not), and the transcripts
+  /// and chapters an earlier run could not fetch. `--no-cover` and the other side-file flags
+  /// hold here too.
+  private func completeSideFiles(_ plan: SyncPlan, store: LibraryStore, http: HTTPClient) async
+    -> (covers: [String], files: [String], notes: [String])
+  {
+    let manager = DownloadManager(store: store, http: http, options: settings.options)
+    var covers: [String] = []
+    var notes: [String] = []
+    for feed in plan.feeds where !settings.noCover {
+      guard let url = feed.imageURL else { continue }
+      for result in await manager.refreshCovers(of: feed.subscription, imageURL: url) {
+        switch result {
+        case .success(let file): covers.append(file)
+        case .failure(let error):
+          notes.append("\(feed.subscription.name): cover not kept: \(error)")
+        }
+      }
+    }
+    var files: [String] = []
+    for check in plan.sideFileChecks {
+      var job = settings.sideFiles(of: check.job)
+      job.folderCoverURL = nil
+      let report = await manager.completeSideFiles(of: job, besides: check.file)
+      files += report.files
+      notes += report.sideFileNotes.map { "\(check.file): \($0)" }
+    }
+    return (covers, files, notes)
   }
 
   /// `--playlist FILE`: this run's new episodes, newest first (those pruned again are left out).

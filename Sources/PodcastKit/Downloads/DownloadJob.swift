@@ -66,6 +66,9 @@ public enum DownloadOutcome: Sendable, Equatable {
 public struct DownloadResult: Sendable, Equatable {
   public var job: DownloadJob
   public var outcome: DownloadOutcome
+  /// For an episode that was already here: the side files this run added because they were
+  /// missing (a fresh download has them in its outcome).
+  public var sideFiles: SideFileReport = .none
 }
 
 /// Limits and patience of a batch of downloads.

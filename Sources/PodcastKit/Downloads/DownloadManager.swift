@@ -30,9 +30,11 @@ public final class DownloadManager: Sendable {
     self.http = http
     self.store = store
     self.options = options
-    self.covers = CoverCache(http: http)
-    self.folderCovers = FolderCovers(stateDirectory: store.paths.stateDirectory, images: covers)
-    self.sideFiles = SideFileWriter(http: http)
+    let scratch = store.paths.partials
+    self.covers = CoverCache(http: http, options: options, scratchDirectory: scratch)
+    self.sideFiles = SideFileWriter(http: http, options: options, scratchDirectory: scratch)
+    self.folderCovers = FolderCovers(
+      stateDirectory: store.paths.stateDirectory, images: covers, writer: sideFiles)
   }
 
   /// Runs every job (each URL once, whatever the duplicates in `jobs`) and returns one result
@@ -61,8 +63,7 @@ public final class DownloadManager: Sendable {
           await slots.acquire(host: host)
           let fetched = await self.fetch(job, mayAdopt: !sharedPaths.contains(job.relativePath))
           await slots.release(host: host)
-          let result = DownloadResult(
-            job: fetched.job, outcome: await self.addingSideFiles(fetched.outcome, fetched.job))
+          let result = await self.addingSideFiles(to: fetched)
           onFinish(result)
           return (index, result)
         }
@@ -112,28 +113,81 @@ public final class DownloadManager: Sendable {
     if (try? store.save(moved)) != nil { try? store.removeDownload(url: old) }
   }
 
-  /// The side files beside a newly downloaded episode: only ever complete, never a failure.
-  private func addingSideFiles(_ outcome: DownloadOutcome, _ job: DownloadJob) async
-    -> DownloadOutcome
-  {
-    guard case .downloaded(let file, let bytes, var report) = outcome else { return outcome }
-    if let url = job.folderCoverURL,
-      let cover = await folderCovers.update(besides: file, from: url)
-    {
-      report.files.append(cover)
+  /// The side files beside the episode: all of them for a new download; for one that was
+  /// already here, only those missing (an earlier run could not fetch them), so a rerun costs
+  /// a `stat` per side file. Never a failure: what cannot be had becomes a note.
+  private func addingSideFiles(to result: DownloadResult) async -> DownloadResult {
+    var result = result
+    switch result.outcome {
+    case .downloaded(let file, let bytes, let report):
+      let report = await sideFiles(of: result.job, besides: file, onlyMissing: false, report)
+      result.outcome = .downloaded(file: file, bytes: bytes, report: report)
+    case .alreadyDownloaded(let file):
+      guard FileManager.default.fileExists(atPath: file) else { break }
+      result.sideFiles = await sideFiles(of: result.job, besides: file, onlyMissing: true, .none)
+    case .failed:
+      break
     }
-    let names = SideFileNames.transcripts(job.transcripts, besides: file)
-    for (transcript, name) in zip(job.transcripts, names) {
-      if let written = await sideFiles.fetch(transcript.url, to: name) {
-        report.files.append(written)
+    return result
+  }
+
+  private func sideFiles(
+    of job: DownloadJob, besides file: String, onlyMissing: Bool, _ report: SideFileReport
+  ) async -> SideFileReport {
+    var report = report
+    func note(_ result: Result<String, SideFileError>?, _ what: String) {
+      switch result {
+      case .success(let path): report.files.append(path)
+      case .failure(let error): report.sideFileNotes.append("\(what) not kept: \(error)")
+      case nil: break
       }
     }
-    if let url = job.chaptersURL,
-      let written = await sideFiles.fetch(url, to: SideFileNames.chapters(besides: file))
-    {
-      report.files.append(written)
+    let wanted = { (path: String) in !onlyMissing || !FileManager.default.fileExists(atPath: path) }
+    if let url = job.folderCoverURL {
+      note(await folderCovers.update(besides: file, from: url), "cover")
     }
-    return .downloaded(file: file, bytes: bytes, report: report)
+    let names = SideFileNames.transcripts(job.transcripts, besides: file)
+    for (transcript, name) in zip(job.transcripts, names) where wanted(name) {
+      note(await sideFiles.fetch(transcript.url, to: name, feedURL: job.feedURL), "transcript")
+    }
+    if let url = job.chaptersURL, wanted(SideFileNames.chapters(besides: file)) {
+      note(
+        await sideFiles.keepChapters(url, besides: file, feedURL: job.feedURL), "chapters")
+    }
+    return report
+  }
+
+  /// The side files missing beside `file`, an episode already in place: the ones an earlier
+  /// run could not fetch (see `SyncPlan.SideFileCheck`); present ones are not fetched again.
+  public func completeSideFiles(of job: DownloadJob, besides file: String) async
+    -> SideFileReport
+  {
+    guard FileManager.default.fileExists(atPath: file) else { return .none }
+    return await sideFiles(of: job, besides: file, onlyMissing: true, .none)
+  }
+
+  /// Puts the picture at `imageURL` in the folders of the subscription's downloaded episodes
+  /// when it is not there yet: a feed can change its picture without a new episode. Nothing
+  /// is fetched for a folder whose cover came from this URL, nor for one whose cover the user
+  /// put there. One result per folder this call wrote, or failed to.
+  public func refreshCovers(of subscription: Subscription, imageURL: String) async -> [Result<
+    String, SideFileError
+  >] {
+    guard let id = subscription.id, let seen = try? store.seenEpisodes(subscriptionId: id) else {
+      return []
+    }
+    var folders: [String: String] = [:]
+    for file in seen.compactMap(\.downloadedFile) where FileManager.default.fileExists(atPath: file)
+    {
+      folders[(file as NSString).deletingLastPathComponent] = file
+    }
+    var results: [Result<String, SideFileError>] = []
+    for file in folders.values.sorted() {
+      if let result = await folderCovers.update(besides: file, from: imageURL) {
+        results.append(result)
+      }
+    }
+    return results
   }
 
   private func queuedRecord(_ job: DownloadJob) -> DownloadRecord {
@@ -156,6 +210,6 @@ public final class DownloadManager: Sendable {
   private func episodeDownload(_ job: DownloadJob, mayAdopt: Bool) -> EpisodeDownload {
     EpisodeDownload(
       job: job, paths: paths, http: http, store: store, progress: progress, options: options,
-      mayAdoptFileAtTarget: mayAdopt, covers: covers)
+      mayAdoptFileAtTarget: mayAdopt, covers: covers, sideFiles: sideFiles)
   }
 }

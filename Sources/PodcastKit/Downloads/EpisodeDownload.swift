@@ -28,6 +28,8 @@ struct EpisodeDownload {
   let mayAdoptFileAtTarget: Bool
   /// Cover images shared by the batch.
   let covers: CoverCache
+  /// The batch's side files: the chapters for the tag come from it.
+  let sideFiles: SideFileWriter
 
   /// Finishing (link + record) and recognising a file at the target are one step within this
   /// process, so a download never adopts another's file in the moment between its link and
@@ -159,8 +161,9 @@ struct EpisodeDownload {
     guard let request = job.tagging else { return EpisodeTagging.Outcome(note: .none) }
     let name = (job.relativePath as NSString).pathExtension
     let hint = FormatHint(mimeType: job.mimeType, fileExtension: name.isEmpty ? nil : name)
-    return await EpisodeTagging(request: request, hint: hint, covers: covers, http: http).run(
-      on: file)
+    return await EpisodeTagging(
+      request: request, hint: hint, covers: covers, sideFiles: sideFiles, feedURL: job.feedURL
+    ).run(on: file)
   }
 
   private func fetchWithRetries(into file: PartialFile, row: DownloadRow) async throws -> Int64 {
@@ -174,29 +177,12 @@ struct EpisodeDownload {
         restarts += 1
         try row.forgetValidators()
       } catch {
-        guard attempt < options.attempts, let delay = retryDelay(after: error, attempt: attempt)
-        else {
+        guard let delay = RetryPolicy(options: options).delay(after: error, attempt: attempt) else {
           throw error
         }
         try await Task.sleep(for: delay)
         attempt += 1
       }
-    }
-  }
-
-  /// nil when the error is final; otherwise how long to wait before resuming.
-  private func retryDelay(after error: Error, attempt: Int) -> Duration? {
-    let backoff = options.retryDelay * (1 << (attempt - 1))
-    switch error {
-    case let error as TransferError where error.isTransient:
-      if case .httpStatus(_, _, let retryAfter?) = error {
-        return retryAfter <= options.maxRetryAfter ? .seconds(retryAfter) : nil
-      }
-      return backoff
-    case let error as DownloadError where error.isTransient:
-      return backoff
-    default:
-      return nil
     }
   }
 

@@ -42,6 +42,18 @@ final class PartialFile {
     self.buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
   }
 
+  /// A partial file without a name, in `directory`: for a body that is only worth keeping once
+  /// complete (a transcript, a chapters file), so a kill at any moment leaves nothing behind.
+  /// `path` only names it in messages.
+  init(anonymousIn directory: String, describedAs path: String) throws {
+    guard let descriptor = AnonymousFile.make(prefix: ".side", in: directory) else {
+      throw DownloadError.writing(directory)
+    }
+    self.path = path
+    self.descriptor = descriptor
+    self.buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
+  }
+
   private static func isCurrent(_ descriptor: Int32, path: String) -> Bool {
     var open = stat()
     var named = stat()

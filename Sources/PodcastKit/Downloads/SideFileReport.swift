@@ -10,13 +10,19 @@ public struct SideFileReport: Sendable, Equatable {
   public var note: String?
   /// Files written beside the audio by this download (the podcast folder's cover, …).
   public var files: [String]
+  /// One line per side file that could not be kept (`transcript not kept: <url>: why`); the
+  /// episode itself is fine, and the next run of the same episode tries again.
+  public var sideFileNotes: [String]
 
-  public init(tagged: Bool = false, cover: Bool = false, note: String? = nil, files: [String] = [])
-  {
+  public init(
+    tagged: Bool = false, cover: Bool = false, note: String? = nil, files: [String] = [],
+    sideFileNotes: [String] = []
+  ) {
     self.tagged = tagged
     self.cover = cover
     self.note = note
     self.files = files
+    self.sideFileNotes = sideFileNotes
   }
 
   /// Nothing asked for (`--no-tags`), nothing written.

@@ -13,17 +13,22 @@ import Synchronization
 final class FolderCovers: Sendable {
   private let stateDirectory: String
   private let images: CoverCache
+  private let writer: SideFileWriter
   /// One fetch and write per folder per batch, however many of its episodes finish at once.
-  private let writes = Mutex<[String: Task<String?, Never>]>([:])
+  private let writes = Mutex<[String: Task<Result<String, SideFileError>?, Never>]>([:])
 
-  init(stateDirectory: String, images: CoverCache) {
+  init(stateDirectory: String, images: CoverCache, writer: SideFileWriter) {
     self.stateDirectory = stateDirectory + "/covers"
     self.images = images
+    self.writer = writer
   }
 
-  /// Makes sure the folder of `episodeFile` has the picture at `url`; the cover's path when
-  /// this call wrote it, nil when it was already there or cannot be had (never a failure).
-  func update(besides episodeFile: String, from url: String) async -> String? {
+  /// Makes sure the folder of `episodeFile` has the picture at `url`: the cover's path when
+  /// this call wrote it, why not when it could not be had, nil when there was nothing to do
+  /// (already there, or another call of the batch saw to it).
+  func update(besides episodeFile: String, from url: String) async -> Result<
+    String, SideFileError
+  >? {
     let folder = (episodeFile as NSString).deletingLastPathComponent
     let task = writes.withLock { writes in
       if let task = writes[folder] { return (task, false) }
@@ -35,7 +40,7 @@ final class FolderCovers: Sendable {
     return task.1 ? written : nil
   }
 
-  private func write(folder: String, url: String) async -> String? {
+  private func write(folder: String, url: String) async -> Result<String, SideFileError>? {
     let record = stateDirectory + "/" + Self.key(folder)
     let existing = Self.names.map { folder + "/" + $0 }.filter {
       FileManager.default.fileExists(atPath: $0)
@@ -45,20 +50,23 @@ final class FolderCovers: Sendable {
       // A cover the user (or another tool) put there is theirs to keep.
       return nil
     }
-    guard let image = await images.image(from: [url]) else { return nil }
+    let image: CoverImage
+    do {
+      image = try await images.image(at: url).get()
+    } catch {
+      return .failure(error)
+    }
     let target = folder + "/cover." + (image.mimeType == "image/png" ? "png" : "jpg")
-    let temporary = folder + "/.cover-\(getpid()).tmp"
-    guard FileManager.default.createFile(atPath: temporary, contents: image.data),
-      rename(temporary, target) == 0
-    else {
-      unlink(temporary)
-      return nil
+    do {
+      try writer.place(image.data, at: target)
+    } catch {
+      return .failure(error)
     }
     for other in existing where other != target { unlink(other) }
     try? FileManager.default.createDirectory(
       atPath: stateDirectory, withIntermediateDirectories: true)
     try? url.write(toFile: record, atomically: true, encoding: .utf8)
-    return target
+    return .success(target)
   }
 
   static let names = ["cover.jpg", "cover.png"]

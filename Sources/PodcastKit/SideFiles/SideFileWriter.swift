@@ -1,61 +1,136 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// Fetches the small files that go beside an episode (transcripts, chapters) and puts each in
-/// place only when complete: the whole body arrives first (a 2xx, within a size limit), then it
-/// is written under a temporary name in the same folder, synced and renamed. A failure leaves
-/// nothing behind and never fails the episode.
+/// Fetches the small files that go beside an episode (transcripts, chapters) through
+/// `SideFileDownload` and puts each in place only when complete and verified: written under a
+/// temporary name in the target's folder, synced and renamed. A failure leaves nothing behind
+/// and never fails the episode; it comes back as a `SideFileError` for the episode's notes.
 final class SideFileWriter: Sendable {
   /// Transcripts of long episodes run to a few MB; nothing legitimate is near this.
   static let maxBytes: Int64 = 16 << 20
 
   private let http: HTTPClient
+  private let options: DownloadOptions
+  private let scratchDirectory: String
+  /// A chapters file feeds both the tag (written before the episode is in place) and the
+  /// side file (written after): one fetch serves both.
+  private let chapterBodies = Mutex<[String: Task<Result<Data, SideFileError>, Never>]>([:])
+  /// Folders already rid of a killed run's temporary files.
+  private let swept = Mutex<Set<String>>([])
 
-  init(http: HTTPClient) {
-    self.http = HTTPClient(options: http.options, maxBodyBytes: Self.maxBytes)
+  init(http: HTTPClient, options: DownloadOptions, scratchDirectory: String) {
+    self.http = http
+    self.options = options
+    self.scratchDirectory = scratchDirectory
   }
 
-  /// `target` when it now holds the body of `url`, nil when it could not be had.
-  func fetch(_ url: String, to target: String) async -> String? {
-    let body: Data
+  /// Puts the body of `url` at `target`; `target` when done.
+  func fetch(_ url: String, to target: String, feedURL: String?) async -> Result<
+    String, SideFileError
+  > {
+    let fileExtension = (target as NSString).pathExtension.lowercased()
     do {
-      try URLPolicy.check(url)
-      let response = try await http.fetch(url)
-      guard (200..<300).contains(response.status), !response.body.isEmpty else { return nil }
-      body = response.body
+      let body = try await download(url, as: fileExtension, feedURL: feedURL).run()
+      try place(body, at: target)
+      return .success(target)
     } catch {
-      return nil
+      return .failure(error)
     }
-    return Self.place(body, at: target) ? target : nil
   }
 
-  private static func place(_ data: Data, at target: String) -> Bool {
-    let folder = (target as NSString).deletingLastPathComponent
-    let temporary = folder + "/.podcast-side-\(getpid())-\(UUID().uuidString).tmp"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { return false }
-    let written = data.withUnsafeBytes { bytes -> Bool in
-      var offset = 0
-      while offset < bytes.count {
-        guard let base = bytes.baseAddress else { return false }
-        let count = write(descriptor, base + offset, bytes.count - offset)
-        if count < 0 {
-          if errno == EINTR { continue }
-          return false
+  /// The chapters file's verified body, fetched at most once while it is wanted.
+  func chapters(_ url: String, feedURL: String?) async -> Result<Data, SideFileError> {
+    let task = chapterBodies.withLock { bodies in
+      if let task = bodies[url] { return task }
+      let download = download(url, as: "json", feedURL: feedURL)
+      let task = Task { () -> Result<Data, SideFileError> in
+        do throws(SideFileError) {
+          return .success(try await download.run())
+        } catch {
+          return .failure(error)
         }
-        offset += count
       }
-      return true
+      bodies[url] = task
+      return task
     }
+    return await task.value
+  }
+
+  /// Puts the chapters file (the body the tag was made from, if any) beside `episodeFile`.
+  func keepChapters(_ url: String, besides episodeFile: String, feedURL: String?) async -> Result<
+    String, SideFileError
+  > {
+    let result = await chapters(url, feedURL: feedURL)
+    // Placed once: the body need not stay in memory for the rest of the batch.
+    chapterBodies.withLock { $0[url] = nil }
+    let target = SideFileNames.chapters(besides: episodeFile)
+    do {
+      try place(try result.get(), at: target)
+      return .success(target)
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  private func download(_ url: String, as fileExtension: String, feedURL: String?)
+    -> SideFileDownload
+  {
+    SideFileDownload(
+      url: url, fileExtension: fileExtension, feedURL: feedURL, http: http, options: options,
+      limit: Self.maxBytes, scratchDirectory: scratchDirectory)
+  }
+
+  /// Writes `data` to `target` so that the name only ever holds a complete file.
+  func place(_ data: Data, at target: String) throws(SideFileError) {
+    let folder = (target as NSString).deletingLastPathComponent
+    sweepOnce(folder)
+    let temporary = folder + "/\(Self.temporaryPrefix)\(getpid())-\(UUID().uuidString).tmp"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw Self.cannotWrite(target) }
+    let written = data.withUnsafeBytes { AnonymousFile.write(descriptor, $0, at: 0) }
     let synced = written && fsync(descriptor) == 0
+    let failure = synced ? nil : Self.cannotWrite(target)
     close(descriptor)
-    guard synced, rename(temporary, target) == 0 else {
+    if let failure {
       unlink(temporary)
-      return false
+      throw failure
     }
-    return true
+    guard rename(temporary, target) == 0 else {
+      let failure = Self.cannotWrite(target)
+      unlink(temporary)
+      throw failure
+    }
+    // Best effort: the file itself is synced; this makes its new name survive a power cut.
+    let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if directory >= 0 {
+      fsync(directory)
+      close(directory)
+    }
+  }
+
+  static let temporaryPrefix = ".podcast-side-"
+
+  private static func cannotWrite(_ path: String, errno code: Int32 = errno) -> SideFileError {
+    .cannotWrite(path: path, reason: String(cString: strerror(code)))
+  }
+
+  private func sweepOnce(_ folder: String) {
+    let first = swept.withLock { $0.insert(folder).inserted }
+    if first { Self.removeDebris(in: folder) }
+  }
+
+  /// Deletes the temporary files a killed run left in `folder`: the ones whose process is
+  /// gone. Another running `podcast` keeps its own.
+  static func removeDebris(in folder: String) {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    for name in names where name.hasPrefix(temporaryPrefix) && name.hasSuffix(".tmp") {
+      let pid = name.dropFirst(temporaryPrefix.count).prefix { $0.isNumber }
+      guard let pid = Int32(pid), pid != getpid() else { continue }
+      if kill(pid, 0) != 0 && errno == ESRCH { unlink(folder + "/" + name) }
+    }
   }
 }

@@ -14,6 +14,9 @@ public struct SyncPlan: Sendable {
     public var outcome: FeedOutcome
     /// Set when a permanent redirect or `itunes:new-feed-url` moved the feed.
     public var movedFrom: String?
+    /// The podcast's picture as the feed names it now; nil when the feed was not read (304,
+    /// failure) or names none.
+    public var imageURL: String? = nil
   }
 
   /// A download with the subscription episode it belongs to, so the result can be recorded.
@@ -23,8 +26,17 @@ public struct SyncPlan: Sendable {
     public var episodeKey: String
   }
 
+  /// An episode already downloaded whose feed links side files: the ones missing beside
+  /// `file` (an earlier run could not fetch them) are fetched; present ones cost a `stat`.
+  public struct SideFileCheck: Sendable {
+    public var job: DownloadJob
+    public var file: String
+    public var subscriptionId: Int64
+  }
+
   public var feeds: [FeedReport] = []
   public var downloads: [PlannedDownload] = []
+  public var sideFileChecks: [SideFileCheck] = []
 
   public var failedFeeds: [FeedReport] {
     feeds.filter { if case .failed = $0.outcome { true } else { false } }

@@ -59,6 +59,7 @@ public struct SyncPlanner: Sendable {
     for part in parts {
       plan.feeds += part.feeds
       plan.downloads += part.downloads
+      plan.sideFileChecks += part.sideFileChecks
     }
     return plan
   }
@@ -117,9 +118,15 @@ public struct SyncPlanner: Sendable {
           + unfinishedDownloads(
             of: subscription, feed: feed, rules: rules, pending: snapshot.unfinishedURLs
           ).filter { !freshURLs.contains($0.job.url) }
+        if !dryRun {
+          plan.sideFileChecks = try sideFileChecks(in: feed, for: subscription, rules: rules)
+        }
         let outcome: SyncPlan.FeedOutcome =
           fresh.isEmpty ? .unchanged : .updated(newEpisodes: fresh.count)
-        plan.feeds.append(.init(subscription: subscription, outcome: outcome, movedFrom: movedFrom))
+        plan.feeds.append(
+          .init(
+            subscription: subscription, outcome: outcome, movedFrom: movedFrom,
+            imageURL: feed.podcast.imageURL))
       }
       subscription.lastChecked = Date()
       subscription.lastError = nil
@@ -130,8 +137,38 @@ public struct SyncPlanner: Sendable {
         .init(subscription: subscription, outcome: .failed(reason: String(describing: error)))
       ]
       plan.downloads = []
+      plan.sideFileChecks = []
     }
     return plan
+  }
+
+  /// The feed's downloaded episodes that link a transcript or chapters (read only when the
+  /// feed changed: a 304 names no new side file).
+  private func sideFileChecks(in feed: Feed, for subscription: Subscription, rules: SyncRules)
+    throws -> [SyncPlan.SideFileCheck]
+  {
+    guard let id = subscription.id,
+      feed.episodes.contains(where: { !$0.transcripts.isEmpty || $0.chapters != nil })
+    else { return [] }
+    var files: [String: (key: String, file: String)] = [:]
+    for seen in try store.seenEpisodes(subscriptionId: id) {
+      guard let file = seen.downloadedFile else { continue }
+      for key in seen.identityKeys { files[key] = (seen.key, file) }
+    }
+    var checks: [SyncPlan.SideFileCheck] = []
+    for (offset, episode) in feed.episodes.enumerated()
+    where !episode.transcripts.isEmpty || episode.chapters != nil {
+      let keys = EpisodeIdentity.identityKeys(
+        guid: episode.guid, enclosureURL: episode.enclosure.url, title: episode.title,
+        published: episode.published)
+      guard let found = keys.lazy.compactMap({ files[$0] }).first else { continue }
+      let job = plannedDownload(
+        episode, podcast: feed.podcast, index: offset + 1, subscription: subscription,
+        key: found.key, namer: rules.namer
+      ).job
+      checks.append(.init(job: job, file: found.file, subscriptionId: id))
+    }
+    return checks
   }
 
   private func rules(for subscription: Subscription, snapshot: LibraryStore.SyncSnapshot) throws

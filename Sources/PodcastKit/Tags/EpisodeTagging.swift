@@ -24,8 +24,11 @@ struct EpisodeTagging {
   let request: TagRequest
   let hint: FormatHint
   let covers: CoverCache
-  /// For the chapters file.
-  let http: HTTPClient
+  /// The chapters file comes from here, so the side file beside the episode is the same
+  /// body, fetched once.
+  let sideFiles: SideFileWriter
+  /// The feed: a private feed's credentials go to a chapters file on its host.
+  let feedURL: String?
 
   /// A tagged copy to finish from (nil: finish the partial as served) and what to report.
   struct Outcome {
@@ -98,22 +101,15 @@ struct EpisodeTagging {
     }
   }
 
-  /// The chapters to write, or none when the feed links none or the file is not usable.
+  /// The chapters to write, or none when the feed links none or the file is not usable (the
+  /// side-file step says why).
   private func chapters() async -> [ChapterMark] {
-    guard let url = request.chaptersURL else { return request.tags.chapters }
-    do {
-      try URLPolicy.check(url)
-      let response = try await HTTPClient(options: http.options, maxBodyBytes: Self.chaptersLimit)
-        .fetch(url)
-      guard (200..<300).contains(response.status) else { return request.tags.chapters }
-      return try ChapterMark.parse(json: response.body)
-    } catch {
-      return request.tags.chapters
-    }
+    guard let url = request.chaptersURL,
+      case .success(let body) = await sideFiles.chapters(url, feedURL: feedURL),
+      let marks = try? ChapterMark.parse(json: body)
+    else { return request.tags.chapters }
+    return marks
   }
-
-  /// Chapters files are a few KB; this is far past any real one.
-  private static let chaptersLimit: Int64 = 4 << 20
 
   private static func unsupported(_ name: String?) -> SideFileReport {
     SideFileReport(note: "not tagged: TagLib does not write \(name ?? "an unrecognised format")")

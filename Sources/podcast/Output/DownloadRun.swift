@@ -51,11 +51,19 @@ struct DownloadRun {
     let title = Format.singleLine(result.job.title ?? result.job.url)
     switch result.outcome {
     case .downloaded(let file, let bytes, let tags):
-      let note = tags.note.map { "  (\(Format.singleLine($0)))" } ?? ""
+      let note = notes([tags.note].compactMap { $0 } + tags.sideFileNotes)
       return "downloaded  \(title)  (\(Format.bytes(bytes))) -> \(file)\(note)"
-    case .alreadyDownloaded(let file): return "skipped     \(title)  (already downloaded: \(file))"
+    case .alreadyDownloaded(let file):
+      let added = result.sideFiles.files.map { ", added \($0)" }.joined()
+      return "skipped     \(title)  (already downloaded: \(file)\(added))"
+        + notes(result.sideFiles.sideFileNotes)
     case .failed: return "failed      \(title)"
     }
+  }
+
+  /// The notes of one episode in one parenthesis: the line stays one line.
+  private static func notes(_ notes: [String]) -> String {
+    notes.isEmpty ? "" : "  (" + notes.map { Format.singleLine($0) }.joined(separator: "; ") + ")"
   }
 
   static func summary(_ results: [DownloadResult]) -> String {
@@ -87,10 +95,16 @@ struct DownloadRun {
             url, title, ("file", .string(file)), ("bytes", .int(bytes)),
             ("tagged", .bool(tags.tagged)), ("cover", .bool(tags.cover)),
             ("tagNote", .string(tags.note)), ("sideFiles", .array(tags.files.map { .string($0) })),
+            ("sideFileNotes", .array(tags.sideFileNotes.map { .string($0) })),
           ]))
       case .alreadyDownloaded(let file):
+        let added = result.sideFiles
         skipped.append(
-          .object([url, title, ("file", .string(file)), ("reason", .string("already downloaded"))]))
+          .object([
+            url, title, ("file", .string(file)), ("reason", .string("already downloaded")),
+            ("sideFiles", .array(added.files.map { .string($0) })),
+            ("sideFileNotes", .array(added.sideFileNotes.map { .string($0) })),
+          ]))
       case .failed(let reason):
         failed.append(.object([url, title, ("error", .string(reason))]))
       }

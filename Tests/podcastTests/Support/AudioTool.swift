@@ -40,6 +40,14 @@ enum AudioTool {
     return Dictionary(tags.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
   }
 
+  /// The chapter titles ffprobe reads (ID3 CHAP frames for MP3), in order.
+  static func chapterTitles(_ path: String) throws -> [String] {
+    let json = try run("ffprobe", ["-v", "error", "-show_chapters", "-of", "json", path])
+    let probe = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+    let chapters = probe?["chapters"] as? [[String: Any]] ?? []
+    return chapters.compactMap { ($0["tags"] as? [String: String])?["title"] }
+  }
+
   /// Whether the file carries an embedded picture (a stream ffprobe marks as attached_pic).
   static func hasCover(_ path: String) throws -> Bool {
     let streams = try probe(path)["streams"] as? [[String: Any]] ?? []
