@@ -27,6 +27,20 @@ extension LibraryStore {
     }
   }
 
+  /// The episodes `subscribe` saw, and what it chose for the first sync (see `FirstRefresh`).
+  func record(_ refresh: FirstRefresh, _ db: Database, subscriptionId: Int64) throws {
+    try insertSeen(db, subscriptionId: subscriptionId, episodes: refresh.episodes)
+    for (key, file) in refresh.files {
+      try SeenEpisode.filter(Column("subscriptionId") == subscriptionId && Column("key") == key)
+        .updateAll(db, Column("downloadedFile").set(to: file))
+    }
+    let known = try db.cachedStatement(sql: "SELECT 1 FROM downloads WHERE url = ?")
+    for record in refresh.queued where try Int.fetchOne(known, arguments: [record.url]) == nil {
+      try record.insert(db)
+    }
+  }
+
+  @discardableResult
   private func insertSeen(_ db: Database, subscriptionId: Int64, episodes: [SeenEpisode]) throws
     -> [SeenEpisode]
   {

@@ -117,8 +117,10 @@ public struct SyncPlanner: Sendable {
           + unfinishedDownloads(
             of: subscription, feed: feed, rules: rules, pending: snapshot.unfinishedURLs
           ).filter { !freshURLs.contains($0.job.url) }
-        let outcome: SyncPlan.FeedOutcome =
-          fresh.isEmpty ? .unchanged : .updated(newEpisodes: fresh.count)
+        // An episode the library already has (`download` fetched it) is planned so the
+        // subscription learns its file, but it is not news: the run reports it as skipped.
+        let news = try fresh.filter { try !alreadyHad($0) }.count
+        let outcome: SyncPlan.FeedOutcome = news == 0 ? .unchanged : .updated(newEpisodes: news)
         plan.feeds.append(.init(subscription: subscription, outcome: outcome, movedFrom: movedFrom))
       }
       subscription.lastChecked = Date()
@@ -195,20 +197,14 @@ public struct SyncPlanner: Sendable {
         published: $0.published)
     }
     let wanted = { (added: [SeenEpisode]) -> [SyncPlan.PlannedDownload] in
-      let addedKeys = Set(added.map(\.key))
-      var planned: [SyncPlan.PlannedDownload] = []
-      for (offset, episode) in feed.episodes.enumerated() where addedKeys.contains(seen[offset].key)
-      {
-        guard rules.wants(episode, key: seen[offset].key) else { continue }
-        if subscription.lastChecked == nil, let first = rules.firstCount, planned.count >= first {
-          break
-        }
-        planned.append(
-          self.plannedDownload(
-            episode, podcast: feed.podcast, index: offset + 1, subscription: subscription,
-            key: seen[offset].key, namer: rules.namer))
+      rules.selection(
+        of: feed.episodes, keys: seen.map(\.key), added: Set(added.map(\.key)),
+        firstRefresh: subscription.lastChecked == nil
+      ).map { offset in
+        self.plannedDownload(
+          feed.episodes[offset], podcast: feed.podcast, index: offset + 1,
+          subscription: subscription, key: seen[offset].key, namer: rules.namer)
       }
-      return planned
     }
     if dryRun {
       let known = Set(try store.seenEpisodes(subscriptionId: id).flatMap(\.identityKeys))
@@ -222,6 +218,11 @@ public struct SyncPlanner: Sendable {
       return planned.map(self.queuedEntry)
     }
     return planned
+  }
+
+  private func alreadyHad(_ planned: SyncPlan.PlannedDownload) throws -> Bool {
+    try store.finishedDownload(
+      url: planned.job.url, keys: planned.job.identityKeys, feedURL: planned.job.feedURL) != nil
   }
 
   private func queuedEntry(_ planned: SyncPlan.PlannedDownload) -> DownloadRecord {
