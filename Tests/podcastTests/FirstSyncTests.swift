@@ -125,6 +125,26 @@ final class FirstSyncTests: LibraryTestCase {
     assertEpisodeFiles([show.newest])
   }
 
+  func testUnsubscribingBeforeTheFirstSyncLeavesNothingQueued() throws {
+    let show = Show("brief", episodes: 2, on: server)
+    try subscribe(show)
+    XCTAssertEqual(try statusRows().compactMap { $0["state"] as? String }, ["queued"])
+    XCTAssertEqual(try podcast("unsubscribe", show.slug).status, 0)
+    XCTAssertEqual(try statusRows().count, 0)
+  }
+
+  func testMarkingTheChosenEpisodeBeforeTheFirstSyncIsHonoured() throws {
+    let show = Show("changed", episodes: 3, on: server)
+    try subscribe(show)
+    XCTAssertEqual(try podcast("mark", show.slug, "1", "--skip").status, 0)
+    XCTAssertEqual(try statusRows().count, 0, "the skipped episode still shows as queued")
+
+    let sync = try podcast("sync")
+    XCTAssertEqual(sync.status, 0, sync.stderr)
+    XCTAssertEqual(binary.episodeFiles(), [])
+    XCTAssertEqual(requestCount(show.newest), 0)
+  }
+
   private func assertLastFeedAnswer(
     _ show: Show, is status: Int, file: StaticString = #filePath, line: UInt = #line
   ) throws {

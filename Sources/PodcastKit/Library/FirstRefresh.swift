@@ -4,9 +4,11 @@ import Foundation
 /// same transaction: the validators, so the first sync asks with a conditional GET; every
 /// episode listed, so a 304 hides nothing the library has not seen; and what the first-sync
 /// policy chose, queued, so that sync downloads it even when the feed has not changed.
+///
+/// The subscription stays unchecked (`lastChecked` nil) until its first sync: until then `set`
+/// may still change what that sync takes, by forgetting all of this (`forgetFirstRefresh`).
 public struct FirstRefresh: Sendable {
   public var validators: Validators
-  public var checked: Date
   /// The feed's episodes (their `subscriptionId` is set on insert).
   public var episodes: [SeenEpisode]
   /// Downloads queued for the first sync.
@@ -15,11 +17,10 @@ public struct FirstRefresh: Sendable {
   public var files: [String: String]
 
   public init(
-    validators: Validators, checked: Date = Date(), episodes: [SeenEpisode],
+    validators: Validators, episodes: [SeenEpisode],
     queued: [DownloadRecord] = [], files: [String: String] = [:]
   ) {
     self.validators = validators
-    self.checked = checked
     self.episodes = episodes
     self.queued = queued
     self.files = files

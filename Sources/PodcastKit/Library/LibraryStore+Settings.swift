@@ -21,8 +21,16 @@ extension LibraryStore {
     }
   }
 
-  public func saveSettings(_ settings: SubscriptionSettings, subscriptionId: Int64) throws {
-    try write { db in try Self.save(db, settings, subscriptionId: subscriptionId) }
+  /// `forgettingFirstRefresh`: the change alters what a first sync takes (filters, `first`),
+  /// so what `subscribe` chose for it is forgotten too, in the same transaction (see
+  /// `FirstRefresh`); it only applies while the subscription has never been synced.
+  public func saveSettings(
+    _ settings: SubscriptionSettings, subscriptionId: Int64, forgettingFirstRefresh: Bool = false
+  ) throws {
+    try write { db in
+      try Self.save(db, settings, subscriptionId: subscriptionId)
+      if forgettingFirstRefresh { try forgetFirstRefresh(db, subscriptionId: subscriptionId) }
+    }
   }
 
   /// Subscribes with settings, and with what `firstRefresh` learned from the feed, in one
@@ -39,8 +47,7 @@ extension LibraryStore {
       try Self.refuseDuplicate(db, name: name, feedURL: feedURL, except: nil)
       var subscription = Subscription(
         name: name, feedURL: feedURL, title: title, keep: keep,
-        lastChecked: firstRefresh?.checked, etag: firstRefresh?.validators.etag,
-        lastModified: firstRefresh?.validators.lastModified)
+        etag: firstRefresh?.validators.etag, lastModified: firstRefresh?.validators.lastModified)
       try subscription.insert(db)
       guard let id = subscription.id else { return subscription }
       if !settings.isEmpty { try Self.save(db, settings, subscriptionId: id) }

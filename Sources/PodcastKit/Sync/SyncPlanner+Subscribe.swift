@@ -18,8 +18,11 @@ extension SyncPlanner {
     let keys = seen.map(\.key)
     let chosen = rules.selection(
       of: feed.episodes, keys: keys, added: Set(keys), firstRefresh: true)
+    // A feed that names its new home is left for the first sync to fetch whole and move
+    // (`itunes:new-feed-url`): a 304 from the old address would hide the move.
+    let moving = feed.podcast.newFeedURL.map { $0 != feedURL && URLPolicy.isAllowed($0) } ?? false
     var refresh = FirstRefresh(
-      validators: feedURL.contains("://") ? validators : Validators(), episodes: seen)
+      validators: feedURL.contains("://") && !moving ? validators : Validators(), episodes: seen)
     let podcastTitle = feed.podcast.title ?? name
     for offset in chosen {
       let episode = feed.episodes[offset]

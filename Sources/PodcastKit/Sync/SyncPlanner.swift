@@ -99,7 +99,17 @@ public struct SyncPlanner: Sendable {
     var plan = SyncPlan()
     do {
       let rules = try rules(for: subscription, snapshot: snapshot)
-      switch try await fetch(subscription) {
+      var fetched = try await fetch(subscription)
+      if case .notModified = fetched, filter != nil,
+        try !unfinishedDownloads(
+          of: subscription, feed: nil, rules: rules, pending: snapshot.unfinishedURLs
+        ).isEmpty
+      {
+        // The run's own filter (`sync --match`) needs the full entries of the episodes still
+        // waiting (those `subscribe` chose, say), which a 304 does not give.
+        fetched = try await fetch(subscription, conditional: false)
+      }
+      switch fetched {
       case .notModified:
         plan.feeds.append(.init(subscription: subscription, outcome: .unchanged))
         plan.downloads = try unfinishedDownloads(
@@ -148,12 +158,17 @@ public struct SyncPlanner: Sendable {
   /// A conditional GET for feeds on the web; local feed files are simply read. A 5xx or a
   /// timeout is tried again within the run (a feed that failed once would otherwise wait for
   /// the next sync).
-  private func fetch(_ subscription: Subscription) async throws -> FeedLoader.Fetch {
+  private func fetch(_ subscription: Subscription, conditional: Bool = true) async throws
+    -> FeedLoader.Fetch
+  {
     guard subscription.feedURL.contains("://") else {
       let feed = try loader.load(file: subscription.feedURL)
       return .fetched(feed, url: subscription.feedURL, validators: Validators(), movedTo: nil)
     }
-    let validators = Validators(etag: subscription.etag, lastModified: subscription.lastModified)
+    let validators =
+      conditional
+      ? Validators(etag: subscription.etag, lastModified: subscription.lastModified)
+      : Validators()
     var attempt = 1
     while true {
       do {
@@ -196,10 +211,13 @@ public struct SyncPlanner: Sendable {
         subscriptionId: id, guid: $0.guid, enclosureURL: $0.enclosure.url, title: $0.title,
         published: $0.published)
     }
+    // Never synced, and nothing recorded by `subscribe` either: the backlog rule applies.
+    let firstRefresh =
+      try subscription.lastChecked == nil && !store.hasSeenEpisodes(subscriptionId: id)
     let wanted = { (added: [SeenEpisode]) -> [SyncPlan.PlannedDownload] in
       rules.selection(
         of: feed.episodes, keys: seen.map(\.key), added: Set(added.map(\.key)),
-        firstRefresh: subscription.lastChecked == nil
+        firstRefresh: firstRefresh
       ).map { offset in
         self.plannedDownload(
           feed.episodes[offset], podcast: feed.podcast, index: offset + 1,
@@ -250,6 +268,8 @@ public struct SyncPlanner: Sendable {
         return nil
       }
       let index = feed?.episodes.firstIndex { $0.enclosure.url == url }
+      // Listed in the feed: the filters (this run's, the subscription's as it is now) apply.
+      if let index, let listed = feed?.episodes[index], !rules.passes(listed) { return nil }
       let episode =
         index.flatMap { feed?.episodes[$0] }
         ?? Episode(

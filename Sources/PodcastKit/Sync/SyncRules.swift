@@ -21,7 +21,11 @@ struct SyncRules: Sendable {
 
   /// A new episode sync should fetch: unmarked, and passing every filter.
   func wants(_ episode: Episode, key: String) -> Bool {
-    marks[key] == nil && predicates.allSatisfy { $0.accepts(episode) }
+    marks[key] == nil && passes(episode)
+  }
+
+  func passes(_ episode: Episode) -> Bool {
+    predicates.allSatisfy { $0.accepts(episode) }
   }
 
   /// The offsets in `episodes` (newest first) of those sync takes: never seen before (`keys[i]`
