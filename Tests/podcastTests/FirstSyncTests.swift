@@ -125,6 +125,25 @@ final class FirstSyncTests: LibraryTestCase {
     assertEpisodeFiles([show.newest])
   }
 
+  func testSetBeforeTheFirstSyncDecidesWhatItTakes() throws {
+    let show = Show("reconsidered", episodes: 5, on: server)
+    try subscribe(show)
+    XCTAssertEqual(try podcast("set", show.slug, "--first", "3").status, 0)
+    XCTAssertEqual(try statusRows().count, 0, "subscribe's choice still shows as queued")
+
+    let sync = try podcast("sync")
+    XCTAssertEqual(sync.status, 0, sync.stderr)
+    assertEpisodeFiles([show.episode(5), show.episode(4), show.episode(3)])
+    XCTAssertEqual(requestCount(show.episode(1)) + requestCount(show.episode(2)), 0)
+
+    show.publish(1)
+    XCTAssertEqual(try podcast("sync").status, 0)
+    try assertLastFeedAnswer(show, is: 200)
+    assertEpisodeFiles([show.episode(6), show.episode(5), show.episode(4), show.episode(3)])
+    XCTAssertEqual(try podcast("sync").status, 0)
+    try assertLastFeedAnswer(show, is: 304)
+  }
+
   func testUnsubscribingBeforeTheFirstSyncLeavesNothingQueued() throws {
     let show = Show("brief", episodes: 2, on: server)
     try subscribe(show)

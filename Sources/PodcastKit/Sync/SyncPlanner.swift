@@ -260,6 +260,10 @@ public struct SyncPlanner: Sendable {
   ) throws -> [SyncPlan.PlannedDownload] {
     guard let id = subscription.id, !pending.isEmpty else { return [] }
     let podcast = feed?.podcast ?? Podcast(title: subscription.title, feedURL: subscription.feedURL)
+    let listedKeys = feed?.episodes.map {
+      EpisodeIdentity.key(
+        guid: $0.guid, enclosureURL: $0.enclosure.url, title: $0.title, published: $0.published)
+    }
     return try store.undownloadedEpisodes(subscriptionId: id).compactMap {
       seen -> SyncPlan.PlannedDownload? in
       guard seen.downloadedFile == nil, let url = seen.enclosureURL, pending.contains(url),
@@ -267,14 +271,23 @@ public struct SyncPlanner: Sendable {
       else {
         return nil
       }
-      let index = feed?.episodes.firstIndex { $0.enclosure.url == url }
+      let index =
+        feed?.episodes.firstIndex { $0.enclosure.url == url }
+        ?? listedKeys?.firstIndex(of: seen.key)
       // Listed in the feed: the filters (this run's, the subscription's as it is now) apply.
       if let index, let listed = feed?.episodes[index], !rules.passes(listed) { return nil }
-      let episode =
+      var episode =
         index.flatMap { feed?.episodes[$0] }
         ?? Episode(
           guid: seen.guid, title: seen.title, published: seen.published,
           enclosure: Enclosure(url: url))
+      // The feed links the episode elsewhere now (signed links rotate): a download not begun
+      // takes the fresh link; one begun keeps its own, as its partial file is of that URL.
+      if episode.enclosure.url != url,
+        try !(dryRun || store.relinkQueuedDownload(from: url, to: episode.enclosure.url, seen))
+      {
+        episode.enclosure.url = url
+      }
       return plannedDownload(
         episode, podcast: podcast, index: (index ?? 0) + 1, subscription: subscription,
         key: seen.key, namer: rules.namer)
