@@ -56,8 +56,14 @@ struct SetCommand: ParsableCommand {
         try settings.unset(option)
         if option == "keep" { subscription.keep = nil }
       }
+      let before = try store.settings(subscriptionId: id)
       try store.updateSubscription(subscription)
-      try store.saveSettings(settings, subscriptionId: id)
+      // Before its first sync, a subscription's choice is still open: what `subscribe` chose
+      // with the old filters or `--first` gives way to what the first sync decides with these.
+      try store.saveSettings(
+        settings, subscriptionId: id,
+        forgettingFirstRefresh: subscription.lastChecked == nil
+          && (settings.filter != before.filter || settings.first != before.first))
       Console.print(
         "\(subscription.name): \(SettingsView.summary(keep: subscription.keep, settings))")
     }

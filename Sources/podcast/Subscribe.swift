@@ -74,8 +74,14 @@ struct Subscribe: AsyncParsableCommand {
         ?? SubscriptionName.guess(fromFeed: location)
       let chosenName = try name ?? store.availableName(basedOn: base)
       let settings = try settingsOptions.settings(episodesDir: libraryOptions.episodesDir)
+      // Saved with the subscription, so its first sync is a conditional GET that still
+      // downloads what the first-sync policy chose here.
+      let firstRefresh = try SyncPlanner.firstRefresh(
+        of: resolved.feed, feedURL: location, name: chosenName, settings: settings,
+        validators: resolved.validators, store: store)
       let subscription = try store.addSubscription(
-        name: chosenName, feedURL: location, title: title, keep: keep, settings: settings)
+        name: chosenName, feedURL: location, title: title, keep: keep, settings: settings,
+        firstRefresh: firstRefresh)
       let all = try store.subscriptions()
       let number = all.firstIndex { $0.id == subscription.id }.map { $0 + 1 }
       if json {
@@ -88,6 +94,15 @@ struct Subscribe: AsyncParsableCommand {
       Console.print(
         "Subscribed to \(title ?? location) as \"\(subscription.name)\"\(number.map { " (number \($0))" } ?? "")."
       )
+      Console.print(Self.firstSyncNote(firstRefresh.queued.count))
+    }
+  }
+
+  private static func firstSyncNote(_ queued: Int) -> String {
+    switch queued {
+    case 0: "Nothing to download yet; `podcast sync` fetches new episodes as they appear."
+    case 1: "The next `podcast sync` downloads 1 episode, then new ones as they appear."
+    default: "The next `podcast sync` downloads \(queued) episodes, then new ones as they appear."
     }
   }
 

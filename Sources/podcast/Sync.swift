@@ -8,7 +8,8 @@ struct Sync: AsyncParsableCommand {
     abstract: "Refresh subscriptions, download what is new, prune old files (the cron job).",
     discussion: """
       Feeds are fetched with conditional requests, so an unchanged feed costs one 304.
-      On a subscription's first sync only its newest episode is downloaded.
+      A new subscription's first sync downloads only its newest episode (or what its \
+      --first setting says), as chosen when `subscribe` read the feed.
       Exits 75 when another sync is running on the same library (use --wait to queue).
       """
   )

@@ -50,7 +50,8 @@ final class SubscriptionCommandTests: XCTestCase {
     XCTAssertTrue(items[0]["keep"] is NSNull, "no retention set")
     XCTAssertEqual(items[0]["title"] as? String, "Dan Carlin's Hardcore History")
     XCTAssertTrue(items[0]["lastChecked"] is NSNull)
-    XCTAssertEqual(items[0]["episodeCount"] as? Int, 0)
+    XCTAssertEqual(
+      items[0]["episodeCount"] as? Int, 2, "subscribe records the episodes it saw in the feed")
 
     let gone = try podcast("unsubscribe", "2")
     XCTAssertEqual(gone.status, 0, gone.stderr)

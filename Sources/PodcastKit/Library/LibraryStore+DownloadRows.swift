@@ -63,6 +63,29 @@ extension LibraryStore {
     }
   }
 
+  /// Moves a queued download that has not begun to the episode's new link, and the seen
+  /// episode with it, in one transaction, so sync finds it under either name after a kill.
+  /// False (nothing changed) when it has begun, or the new link has a download of its own.
+  public func relinkQueuedDownload(from old: String, to new: String, _ episode: SeenEpisode)
+    throws -> Bool
+  {
+    try write { db in
+      guard var record = try DownloadRecord.fetchOne(db, key: old),
+        record.state == .queued, record.bytes == 0, record.pid == nil,
+        try DownloadRecord.fetchOne(db, key: new) == nil
+      else { return false }
+      _ = try DownloadRecord.deleteOne(db, key: old)
+      record.url = new
+      record.partialPath = paths.partial(for: new)
+      record.updatedAt = Date()
+      try record.insert(db)
+      try SeenEpisode.filter(
+        Column("subscriptionId") == episode.subscriptionId && Column("key") == episode.key
+      ).updateAll(db, Column("enclosureURL").set(to: new))
+      return true
+    }
+  }
+
   /// Whether a finished download other than `url`'s owns the file at `path`.
   public func isFileOfAnotherDownload(_ path: String, url: String) throws -> Bool {
     try read { db in

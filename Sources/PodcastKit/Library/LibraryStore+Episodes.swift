@@ -27,6 +27,43 @@ extension LibraryStore {
     }
   }
 
+  /// The episodes `subscribe` saw, and what it chose for the first sync (see `FirstRefresh`).
+  func record(_ refresh: FirstRefresh, _ db: Database, subscriptionId: Int64) throws {
+    try insertSeen(db, subscriptionId: subscriptionId, episodes: refresh.episodes)
+    for (key, file) in refresh.files {
+      try SeenEpisode.filter(Column("subscriptionId") == subscriptionId && Column("key") == key)
+        .updateAll(db, Column("downloadedFile").set(to: file))
+    }
+    let known = try db.cachedStatement(sql: "SELECT 1 FROM downloads WHERE url = ?")
+    for record in refresh.queued where try Int.fetchOne(known, arguments: [record.url]) == nil {
+      try record.insert(db)
+    }
+  }
+
+  /// Undoes `record(_:)` for a subscription never synced, so its first sync reads the whole
+  /// feed and decides afresh: its episodes, its downloads queued and not begun, its validators.
+  func forgetFirstRefresh(_ db: Database, subscriptionId: Int64) throws {
+    guard
+      let feedURL = try String.fetchOne(
+        db, sql: "SELECT feedURL FROM subscriptions WHERE id = ? AND lastChecked IS NULL",
+        arguments: [subscriptionId])
+    else { return }
+    try SeenEpisode.filter(Column("subscriptionId") == subscriptionId).deleteAll(db)
+    try db.execute(
+      sql: "DELETE FROM downloads WHERE feedURL = ? AND state = ? AND bytes = 0 AND pid IS NULL",
+      arguments: [feedURL, DownloadState.queued.rawValue])
+    try Subscription.filter(key: subscriptionId).updateAll(
+      db, Column("etag").set(to: nil), Column("lastModified").set(to: nil))
+  }
+
+  /// Whether the subscription has recorded any episode (`subscribe` records what it saw).
+  public func hasSeenEpisodes(subscriptionId: Int64) throws -> Bool {
+    try read { db in
+      try SeenEpisode.filter(Column("subscriptionId") == subscriptionId).fetchCount(db) > 0
+    }
+  }
+
+  @discardableResult
   private func insertSeen(_ db: Database, subscriptionId: Int64, episodes: [SeenEpisode]) throws
     -> [SeenEpisode]
   {

@@ -16,6 +16,11 @@ extension LibraryStore {
         if let state {
           try EpisodeMark(key: key, state: state, feedURL: feedURL, title: episode.title)
             .save(db)
+          // Queued by `subscribe` for the first sync and not begun: sync will not take it now,
+          // so `status` should not show it waiting.
+          try db.execute(
+            sql: "DELETE FROM downloads WHERE url = ? AND state = ? AND bytes = 0 AND pid IS NULL",
+            arguments: [episode.enclosure.url, DownloadState.queued.rawValue])
           continue
         }
         _ = try EpisodeMark.deleteOne(db, key: key)

@@ -21,24 +21,37 @@ extension LibraryStore {
     }
   }
 
-  public func saveSettings(_ settings: SubscriptionSettings, subscriptionId: Int64) throws {
-    try write { db in try Self.save(db, settings, subscriptionId: subscriptionId) }
+  /// `forgettingFirstRefresh`: the change alters what a first sync takes (filters, `first`),
+  /// so what `subscribe` chose for it is forgotten too, in the same transaction (see
+  /// `FirstRefresh`); it only applies while the subscription has never been synced.
+  public func saveSettings(
+    _ settings: SubscriptionSettings, subscriptionId: Int64, forgettingFirstRefresh: Bool = false
+  ) throws {
+    try write { db in
+      try Self.save(db, settings, subscriptionId: subscriptionId)
+      if forgettingFirstRefresh { try forgetFirstRefresh(db, subscriptionId: subscriptionId) }
+    }
   }
 
-  /// Subscribes with settings in one transaction, so a failure leaves no half-set subscription.
+  /// Subscribes with settings, and with what `firstRefresh` learned from the feed, in one
+  /// transaction, so a failure or a kill leaves no half-set subscription: either none, or one
+  /// whose validators never go without the episodes and queued downloads they stand for.
   @discardableResult
   public func addSubscription(
-    name: String, feedURL: String, title: String?, keep: Int?, settings: SubscriptionSettings
+    name: String, feedURL: String, title: String?, keep: Int?, settings: SubscriptionSettings,
+    firstRefresh: FirstRefresh? = nil
   ) throws -> Subscription {
     try SubscriptionName.validate(name)
     if let keep, keep < 1 { throw LibraryError.invalidKeep(keep) }
     return try write { db in
       try Self.refuseDuplicate(db, name: name, feedURL: feedURL, except: nil)
-      var subscription = Subscription(name: name, feedURL: feedURL, title: title, keep: keep)
+      var subscription = Subscription(
+        name: name, feedURL: feedURL, title: title, keep: keep,
+        etag: firstRefresh?.validators.etag, lastModified: firstRefresh?.validators.lastModified)
       try subscription.insert(db)
-      if !settings.isEmpty, let id = subscription.id {
-        try Self.save(db, settings, subscriptionId: id)
-      }
+      guard let id = subscription.id else { return subscription }
+      if !settings.isEmpty { try Self.save(db, settings, subscriptionId: id) }
+      if let firstRefresh { try record(firstRefresh, db, subscriptionId: id) }
       return subscription
     }
   }

@@ -12,8 +12,21 @@ extension LibraryStore {
       name: name, feedURL: feedURL, title: title, keep: keep, settings: SubscriptionSettings())
   }
 
+  /// Also forgets the downloads queued for it that never started (what `subscribe` chose for
+  /// the first sync), so `status` does not show them waiting forever; begun ones stay, as
+  /// their partial files do.
   public func removeSubscription(id: Int64) throws {
-    let deleted = try write { db in try Subscription.deleteOne(db, key: id) }
+    let deleted = try write { db in
+      if let feedURL = try String.fetchOne(
+        db, sql: "SELECT feedURL FROM subscriptions WHERE id = ?", arguments: [id])
+      {
+        try db.execute(
+          sql:
+            "DELETE FROM downloads WHERE feedURL = ? AND state = ? AND bytes = 0 AND pid IS NULL",
+          arguments: [feedURL, DownloadState.queued.rawValue])
+      }
+      return try Subscription.deleteOne(db, key: id)
+    }
     if !deleted { throw LibraryError.unknownSubscription(id: id) }
   }
 

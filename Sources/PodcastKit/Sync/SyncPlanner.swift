@@ -100,7 +100,17 @@ public struct SyncPlanner: Sendable {
     var plan = SyncPlan()
     do {
       let rules = try rules(for: subscription, snapshot: snapshot)
-      switch try await fetch(subscription) {
+      var fetched = try await fetch(subscription)
+      if case .notModified = fetched, filter != nil,
+        try !unfinishedDownloads(
+          of: subscription, feed: nil, rules: rules, pending: snapshot.unfinishedURLs
+        ).isEmpty
+      {
+        // The run's own filter (`sync --match`) needs the full entries of the episodes still
+        // waiting (those `subscribe` chose, say), which a 304 does not give.
+        fetched = try await fetch(subscription, conditional: false)
+      }
+      switch fetched {
       case .notModified:
         plan.feeds.append(.init(subscription: subscription, outcome: .unchanged))
         plan.downloads = try unfinishedDownloads(
@@ -121,8 +131,10 @@ public struct SyncPlanner: Sendable {
         if !dryRun {
           plan.sideFileChecks = try sideFileChecks(in: feed, for: subscription, rules: rules)
         }
-        let outcome: SyncPlan.FeedOutcome =
-          fresh.isEmpty ? .unchanged : .updated(newEpisodes: fresh.count)
+        // An episode the library already has (`download` fetched it) is planned so the
+        // subscription learns its file, but it is not news: the run reports it as skipped.
+        let news = try fresh.filter { try !alreadyHad($0) }.count
+        let outcome: SyncPlan.FeedOutcome = news == 0 ? .unchanged : .updated(newEpisodes: news)
         plan.feeds.append(
           .init(
             subscription: subscription, outcome: outcome, movedFrom: movedFrom,
@@ -183,12 +195,17 @@ public struct SyncPlanner: Sendable {
   /// A conditional GET for feeds on the web; local feed files are simply read. A 5xx or a
   /// timeout is tried again within the run (a feed that failed once would otherwise wait for
   /// the next sync).
-  private func fetch(_ subscription: Subscription) async throws -> FeedLoader.Fetch {
+  private func fetch(_ subscription: Subscription, conditional: Bool = true) async throws
+    -> FeedLoader.Fetch
+  {
     guard subscription.feedURL.contains("://") else {
       let feed = try loader.load(file: subscription.feedURL)
       return .fetched(feed, url: subscription.feedURL, validators: Validators(), movedTo: nil)
     }
-    let validators = Validators(etag: subscription.etag, lastModified: subscription.lastModified)
+    let validators =
+      conditional
+      ? Validators(etag: subscription.etag, lastModified: subscription.lastModified)
+      : Validators()
     var attempt = 1
     while true {
       do {
@@ -231,21 +248,18 @@ public struct SyncPlanner: Sendable {
         subscriptionId: id, guid: $0.guid, enclosureURL: $0.enclosure.url, title: $0.title,
         published: $0.published)
     }
+    // Never synced, and nothing recorded by `subscribe` either: the backlog rule applies.
+    let firstRefresh =
+      try subscription.lastChecked == nil && !store.hasSeenEpisodes(subscriptionId: id)
     let wanted = { (added: [SeenEpisode]) -> [SyncPlan.PlannedDownload] in
-      let addedKeys = Set(added.map(\.key))
-      var planned: [SyncPlan.PlannedDownload] = []
-      for (offset, episode) in feed.episodes.enumerated() where addedKeys.contains(seen[offset].key)
-      {
-        guard rules.wants(episode, key: seen[offset].key) else { continue }
-        if subscription.lastChecked == nil, let first = rules.firstCount, planned.count >= first {
-          break
-        }
-        planned.append(
-          self.plannedDownload(
-            episode, podcast: feed.podcast, index: offset + 1, subscription: subscription,
-            key: seen[offset].key, namer: rules.namer))
+      rules.selection(
+        of: feed.episodes, keys: seen.map(\.key), added: Set(added.map(\.key)),
+        firstRefresh: firstRefresh
+      ).map { offset in
+        self.plannedDownload(
+          feed.episodes[offset], podcast: feed.podcast, index: offset + 1,
+          subscription: subscription, key: seen[offset].key, namer: rules.namer)
       }
-      return planned
     }
     if dryRun {
       let known = Set(try store.seenEpisodes(subscriptionId: id).flatMap(\.identityKeys))
@@ -259,6 +273,11 @@ public struct SyncPlanner: Sendable {
       return planned.map(self.queuedEntry)
     }
     return planned
+  }
+
+  private func alreadyHad(_ planned: SyncPlan.PlannedDownload) throws -> Bool {
+    try store.finishedDownload(
+      url: planned.job.url, keys: planned.job.identityKeys, feedURL: planned.job.feedURL) != nil
   }
 
   private func queuedEntry(_ planned: SyncPlan.PlannedDownload) -> DownloadRecord {
@@ -278,6 +297,10 @@ public struct SyncPlanner: Sendable {
   ) throws -> [SyncPlan.PlannedDownload] {
     guard let id = subscription.id, !pending.isEmpty else { return [] }
     let podcast = feed?.podcast ?? Podcast(title: subscription.title, feedURL: subscription.feedURL)
+    let listedKeys = feed?.episodes.map {
+      EpisodeIdentity.key(
+        guid: $0.guid, enclosureURL: $0.enclosure.url, title: $0.title, published: $0.published)
+    }
     return try store.undownloadedEpisodes(subscriptionId: id).compactMap {
       seen -> SyncPlan.PlannedDownload? in
       guard seen.downloadedFile == nil, let url = seen.enclosureURL, pending.contains(url),
@@ -285,12 +308,23 @@ public struct SyncPlanner: Sendable {
       else {
         return nil
       }
-      let index = feed?.episodes.firstIndex { $0.enclosure.url == url }
-      let episode =
+      let index =
+        feed?.episodes.firstIndex { $0.enclosure.url == url }
+        ?? listedKeys?.firstIndex(of: seen.key)
+      // Listed in the feed: the filters (this run's, the subscription's as it is now) apply.
+      if let index, let listed = feed?.episodes[index], !rules.passes(listed) { return nil }
+      var episode =
         index.flatMap { feed?.episodes[$0] }
         ?? Episode(
           guid: seen.guid, title: seen.title, published: seen.published,
           enclosure: Enclosure(url: url))
+      // The feed links the episode elsewhere now (signed links rotate): a download not begun
+      // takes the fresh link; one begun keeps its own, as its partial file is of that URL.
+      if episode.enclosure.url != url,
+        try !(dryRun || store.relinkQueuedDownload(from: url, to: episode.enclosure.url, seen))
+      {
+        episode.enclosure.url = url
+      }
       return plannedDownload(
         episode, podcast: podcast, index: (index ?? 0) + 1, subscription: subscription,
         key: seen.key, namer: rules.namer)

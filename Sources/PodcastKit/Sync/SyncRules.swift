@@ -21,6 +21,26 @@ struct SyncRules: Sendable {
 
   /// A new episode sync should fetch: unmarked, and passing every filter.
   func wants(_ episode: Episode, key: String) -> Bool {
-    marks[key] == nil && predicates.allSatisfy { $0.accepts(episode) }
+    marks[key] == nil && passes(episode)
+  }
+
+  func passes(_ episode: Episode) -> Bool {
+    predicates.allSatisfy { $0.accepts(episode) }
+  }
+
+  /// The offsets in `episodes` (newest first) of those sync takes: never seen before (`keys[i]`
+  /// in `added`) and wanted; on a subscription's first refresh only the newest `firstCount`.
+  /// Sync and subscribe both decide with this, so subscribing then syncing takes what a first
+  /// sync alone would.
+  func selection(
+    of episodes: [Episode], keys: [String], added: Set<String>, firstRefresh: Bool
+  ) -> [Int] {
+    var chosen: [Int] = []
+    for (offset, episode) in episodes.enumerated() where added.contains(keys[offset]) {
+      guard wants(episode, key: keys[offset]) else { continue }
+      if firstRefresh, let firstCount, chosen.count >= firstCount { break }
+      chosen.append(offset)
+    }
+    return chosen
   }
 }

@@ -1,0 +1,28 @@
+import Foundation
+
+/// What `subscribe` learned from the feed it fetched, saved with the new subscription in the
+/// same transaction: the validators, so the first sync asks with a conditional GET; every
+/// episode listed, so a 304 hides nothing the library has not seen; and what the first-sync
+/// policy chose, queued, so that sync downloads it even when the feed has not changed.
+///
+/// The subscription stays unchecked (`lastChecked` nil) until its first sync: until then `set`
+/// may still change what that sync takes, by forgetting all of this (`forgetFirstRefresh`).
+public struct FirstRefresh: Sendable {
+  public var validators: Validators
+  /// The feed's episodes (their `subscriptionId` is set on insert).
+  public var episodes: [SeenEpisode]
+  /// Downloads queued for the first sync.
+  public var queued: [DownloadRecord]
+  /// Chosen episodes the library already has, by episode key: the file they are in.
+  public var files: [String: String]
+
+  public init(
+    validators: Validators, episodes: [SeenEpisode],
+    queued: [DownloadRecord] = [], files: [String: String] = [:]
+  ) {
+    self.validators = validators
+    self.episodes = episodes
+    self.queued = queued
+    self.files = files
+  }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+extension SyncPlanner {
+  /// The refresh a first sync would make, for `subscribe` to save with the subscription (see
+  /// `FirstRefresh`): every episode of `feed` as seen, and the ones the subscription's filters
+  /// and first-sync policy choose as queued, so the first sync costs a 304 and still downloads
+  /// exactly what it would have. Nothing is written here.
+  public static func firstRefresh(
+    of feed: Feed, feedURL: String, name: String, settings: SubscriptionSettings,
+    validators: Validators, store: LibraryStore
+  ) throws -> FirstRefresh {
+    let rules = try SyncRules(
+      runFilter: nil, settings: settings, marks: try store.marks(), defaultNamer: FileNamer())
+    let seen = feed.episodes.map {
+      SeenEpisode(
+        guid: $0.guid, enclosureURL: $0.enclosure.url, title: $0.title, published: $0.published)
+    }
+    let keys = seen.map(\.key)
+    let chosen = rules.selection(
+      of: feed.episodes, keys: keys, added: Set(keys), firstRefresh: true)
+    // A feed that names its new home is left for the first sync to fetch whole and move
+    // (`itunes:new-feed-url`): a 304 from the old address would hide the move.
+    let moving = feed.podcast.newFeedURL.map { $0 != feedURL && URLPolicy.isAllowed($0) } ?? false
+    var refresh = FirstRefresh(
+      validators: feedURL.contains("://") && !moving ? validators : Validators(), episodes: seen)
+    let podcastTitle = feed.podcast.title ?? name
+    for offset in chosen {
+      let episode = feed.episodes[offset]
+      let url = episode.enclosure.url
+      if let had = try store.finishedDownload(url: url, keys: [keys[offset]], feedURL: feedURL),
+        let file = had.file
+      {
+        refresh.files[keys[offset]] = file
+        continue
+      }
+      var record = store.newDownloadRecord(
+        url: url, podcastTitle: podcastTitle, episodeTitle: episode.title)
+      record.feedURL = feedURL
+      record.episodeKey = keys[offset]
+      refresh.queued.append(record)
+    }
+    return refresh
+  }
+}
