@@ -40,14 +40,8 @@ struct Search: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let results: [SearchResult]
-    do {
-      results = try await ITunesClient.fromEnvironment()
-        .search(term: joinedTerm, limit: limit, country: country)
-    } catch {
-      Console.error(ITunesClient.message(for: error))
-      throw ExitCode(1)
-    }
+    let results = try await ITunesClient.fromEnvironment()
+      .search(term: joinedTerm, limit: limit, country: country)
     if json {
       Console.print(SearchTable.json(results).rendered())
     } else if results.isEmpty {

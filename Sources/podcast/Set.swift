@@ -43,24 +43,22 @@ struct SetCommand: ParsableCommand {
   }
 
   func run() throws {
-    try CommandFailure.reported {
-      guard let store = try libraryOptions.openExistingStore() else {
-        throw LibraryError.noSubscription(name, count: 0)
-      }
-      var subscription = try store.subscription(matching: name)
-      guard let id = subscription.id else { throw LibraryError.noSubscription(name, count: 0) }
-      let given = try settingsOptions.settings(episodesDir: libraryOptions.episodesDir)
-      var settings = try store.settings(subscriptionId: id).overridden(by: given)
-      if let keep { subscription.keep = keep }
-      for option in unset.map(Self.bare) {
-        try settings.unset(option)
-        if option == "keep" { subscription.keep = nil }
-      }
-      try store.updateSubscription(subscription)
-      try store.saveSettings(settings, subscriptionId: id)
-      Console.print(
-        "\(subscription.name): \(SettingsView.summary(keep: subscription.keep, settings))")
+    guard let store = try libraryOptions.openExistingStore() else {
+      throw LibraryError.noSubscription(name, count: 0)
     }
+    var subscription = try store.subscription(matching: name)
+    guard let id = subscription.id else { throw LibraryError.noSubscription(name, count: 0) }
+    let given = try settingsOptions.settings(episodesDir: libraryOptions.episodesDir)
+    var settings = try store.settings(subscriptionId: id).overridden(by: given)
+    if let keep { subscription.keep = keep }
+    for option in unset.map(Self.bare) {
+      try settings.unset(option)
+      if option == "keep" { subscription.keep = nil }
+    }
+    try store.updateSubscription(subscription)
+    try store.saveSettings(settings, subscriptionId: id)
+    Console.print(
+      "\(subscription.name): \(SettingsView.summary(keep: subscription.keep, settings))")
   }
 
   /// `--match` and `match` both name the setting.

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -58,4 +60,9 @@ public enum DownloadError: Error, Equatable, CustomStringConvertible {
     default: return false
     }
   }
+}
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension DownloadError: LocalizedError {
+  public var errorDescription: String? { description }
 }

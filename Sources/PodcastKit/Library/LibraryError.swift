@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why the library could not do what was asked. Each case reads as a sentence.
 public enum LibraryError: Error, Equatable, CustomStringConvertible {
   case cannotCreateDirectory(path: String, reason: String)
@@ -66,4 +68,9 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
       return "no download of \(url) is recorded"
     }
   }
+}
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension LibraryError: LocalizedError {
+  public var errorDescription: String? { description }
 }

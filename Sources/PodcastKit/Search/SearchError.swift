@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a search or an Apple Podcasts lookup failed. Each case reads as the one line a user sees.
 public enum SearchError: Error, Equatable, CustomStringConvertible {
   case emptyTerm
@@ -39,4 +41,9 @@ public enum SearchError: Error, Equatable, CustomStringConvertible {
         "the podcast with iTunes id \(id)\(name) has no public feed URL, so it cannot be downloaded"
     }
   }
+}
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension SearchError: LocalizedError {
+  public var errorDescription: String? { description }
 }

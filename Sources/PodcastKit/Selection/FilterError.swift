@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a filter, setting or mark could not be understood. Each case reads as a sentence.
 public enum FilterError: Error, Equatable, CustomStringConvertible {
   case badRegex(option: String, pattern: String, reason: String)
@@ -29,4 +31,9 @@ public enum FilterError: Error, Equatable, CustomStringConvertible {
       return "--unset \(text): not a setting; see `podcast set --help`"
     }
   }
+}
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension FilterError: LocalizedError {
+  public var errorDescription: String? { description }
 }

@@ -55,3 +55,8 @@ public enum FeedSourceError: Error, Equatable, CustomStringConvertible {
     }
   }
 }
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension FeedSourceError: LocalizedError {
+  public var errorDescription: String? { description }
+}

@@ -36,7 +36,7 @@ public struct SyncPlanner: Sendable {
     } catch {
       return SyncPlan(
         feeds: subscriptions.map {
-          .init(subscription: $0, outcome: .failed(reason: String(describing: error)))
+          .init(subscription: $0, outcome: .failed(error))
         })
     }
     let slots = HostSlots(total: concurrency, perHost: max(2, concurrency / 2))
@@ -88,7 +88,7 @@ public struct SyncPlanner: Sendable {
     SyncPlan(
       feeds: [
         .init(
-          subscription: original, outcome: .failed(reason: "cannot record the refresh: \(reason)"))
+          subscription: original, outcome: .failed(SyncError.cannotRecordRefresh(reason: reason)))
       ])
   }
 
@@ -127,7 +127,7 @@ public struct SyncPlanner: Sendable {
     } catch {
       subscription.lastError = String(describing: error)
       plan.feeds = [
-        .init(subscription: subscription, outcome: .failed(reason: String(describing: error)))
+        .init(subscription: subscription, outcome: .failed(error))
       ]
       plan.downloads = []
     }

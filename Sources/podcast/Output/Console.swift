@@ -58,6 +58,11 @@ enum Console {
     write("podcast: \(line)\n", to: STDERR_FILENO)
   }
 
+  /// The diagnostic line for an error, in the words `CommandFailure` gives it.
+  static func error(_ error: any Error) {
+    self.error(CommandFailure.message(for: error))
+  }
+
   static func write(_ text: String, to descriptor: Int32) {
     write(Array(text.utf8), to: descriptor)
   }

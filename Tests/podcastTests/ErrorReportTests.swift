@@ -1,0 +1,34 @@
+import Foundation
+import XCTest
+
+/// Every command that fails ends the same way (CLI.md): one `podcast: <sentence>` line on
+/// stderr naming the thing that failed, and the exit status of the contract.
+final class ErrorReportTests: LibraryTestCase {
+  /// A library path that is a plain file breaks every command that opens the library.
+  func testEveryCommandReportsAnUnusableLibraryInOneLineAndExits1() throws {
+    let feed = binary.library + "/feed.xml"
+    try FeedFixture.rss(title: "Show", episodes: FeedFixture.episodes(2), base: server.baseURL)
+      .write(toFile: feed, atomically: true, encoding: .utf8)
+    let opml = binary.library + "/in.opml"
+    try """
+    <?xml version="1.0"?><opml version="2.0"><body>
+    <outline type="rss" text="A" xmlUrl="\(server.url("/a.xml"))"/></body></opml>
+    """.write(toFile: opml, atomically: true, encoding: .utf8)
+    let notADirectory = binary.library + "/library-file"
+    try "not a library".write(toFile: notADirectory, atomically: true, encoding: .utf8)
+
+    let commands: [[String]] = [
+      ["sync"], ["download", feed, "1"], ["mark", feed, "1", "--skip"], ["subscriptions"],
+      ["unsubscribe", "show"], ["import", opml],
+    ]
+    for command in commands {
+      let result = try binary.run(["--library", notADirectory] + command)
+      XCTAssertEqual(result.status, 1, "\(command): \(result.stderr)")
+      XCTAssertEqual(result.stderrLines.count, 1, "\(command): \(result.stderr)")
+      let line = result.stderrLines.first ?? ""
+      XCTAssertTrue(line.hasPrefix("podcast: "), "\(command): \(line)")
+      XCTAssertTrue(line.contains(notADirectory), "\(command) names the library: \(line)")
+    }
+  }
+
+}
