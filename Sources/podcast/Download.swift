@@ -46,7 +46,7 @@ struct Download: AsyncParsableCommand {
     do {
       _ = try EpisodeSelection(parsing: selection)
     } catch {
-      throw ValidationError(String(describing: error))
+      throw ValidationError(CommandFailure.message(for: error))
     }
   }
 
@@ -124,7 +124,7 @@ struct Download: AsyncParsableCommand {
     do {
       try chosen.validate(episodeCount: episodes.count)
     } catch {
-      throw ValidationError(String(describing: error))
+      throw ValidationError(CommandFailure.message(for: error))
     }
     guard let predicate else { return chosen.indexes }
     return chosen.indexes.filter { predicate.accepts(episodes[$0 - 1]) }

@@ -48,7 +48,7 @@ struct Mark: AsyncParsableCommand {
     } catch let error as ValidationError {
       throw error
     } catch {
-      throw ValidationError(String(describing: error))
+      throw ValidationError(CommandFailure.message(for: error))
     }
   }
 
@@ -60,7 +60,7 @@ struct Mark: AsyncParsableCommand {
     do {
       try chosen.validate(episodeCount: episodes.count)
     } catch {
-      throw ValidationError(String(describing: error))
+      throw ValidationError(CommandFailure.message(for: error))
     }
     let library = try context.openLibraryOrExit()
     let subscription = try subscription(resolved, store: library.store)

@@ -35,7 +35,7 @@ struct Search: AsyncParsableCommand {
     do {
       try ITunesClient.validate(term: joinedTerm, limit: limit, country: country)
     } catch {
-      throw ValidationError(error.description)
+      throw ValidationError(CommandFailure.message(for: error))
     }
   }
 

@@ -37,7 +37,7 @@ struct SetCommand: ParsableCommand {
       do {
         try probe.unset(Self.bare(option))
       } catch {
-        throw ValidationError(String(describing: error))
+        throw ValidationError(CommandFailure.message(for: error))
       }
     }
   }

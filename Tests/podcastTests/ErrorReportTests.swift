@@ -32,3 +32,25 @@ final class ErrorReportTests: LibraryTestCase {
   }
 
 }
+
+/// The flag that fixes a bad value is named by the CLI, not by PodcastKit.
+final class FlagHintTests: LibraryTestCase {
+  func testABadFilterValueNamesItsFlag() throws {
+    let feed = binary.library + "/feed.xml"
+    try FeedFixture.rss(title: "Show", episodes: FeedFixture.episodes(2), base: server.baseURL)
+      .write(toFile: feed, atomically: true, encoding: .utf8)
+    let result = try podcast("episodes", feed, "--since", "someday")
+    XCTAssertEqual(result.status, 64, result.stderr)
+    XCTAssertTrue(result.stderr.contains("--since someday: not a date"), result.stderr)
+  }
+
+  func testATakenSubscriptionNameSaysWhichFlagChoosesAnother() throws {
+    let first = Show("first", episodes: 1, on: server)
+    let second = Show("second", episodes: 1, on: server)
+    try subscribe(first)
+    let result = try podcast("subscribe", second.feedURL, "--name", first.slug)
+    XCTAssertEqual(result.status, 1, result.stderr)
+    XCTAssertTrue(
+      result.stderr.contains("named \"\(first.slug)\"; choose another with --name"), result.stderr)
+  }
+}

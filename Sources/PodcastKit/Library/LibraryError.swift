@@ -44,7 +44,7 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
     case .cannotLock(let path, let reason):
       return "cannot lock \(path): \(reason)"
     case .duplicateName(let name):
-      return "there is already a subscription named \"\(name)\"; choose another with --name"
+      return "there is already a subscription named \"\(name)\""
     case .duplicateFeed(let url, let name):
       return "already subscribed to \(url) as \"\(name)\""
     case .invalidName(let name, let reason):
@@ -54,7 +54,7 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
     case .noSubscription(let text, let count):
       return count == 0
         ? "no subscription matches \"\(text)\": there are no subscriptions yet"
-        : "no subscription matches \"\(text)\" (see `podcast subscriptions`)"
+        : "no subscription matches \"\(text)\""
     case .noSubscriptionNumber(let number, let count):
       return "there is no subscription number \(number): there are \(count)"
     case .ambiguousSubscription(let text, let candidates):
