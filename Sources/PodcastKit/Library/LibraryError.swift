@@ -20,7 +20,6 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
   case ambiguousSubscription(String, candidates: [String])
   case unknownSubscription(id: Int64)
   case unknownEpisode(key: String)
-  case unknownDownload(url: String)
 
   public var description: String {
     switch self {
@@ -64,8 +63,6 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
       return "there is no subscription with id \(id)"
     case .unknownEpisode(let key):
       return "no episode with identity \(key) has been seen in this subscription"
-    case .unknownDownload(let url):
-      return "no download of \(url) is recorded"
     }
   }
 }

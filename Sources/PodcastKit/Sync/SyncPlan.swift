@@ -21,7 +21,6 @@ public struct SyncPlan: Sendable {
   public struct PlannedDownload: Sendable {
     public var job: DownloadJob
     public var subscriptionId: Int64
-    public var episodeKey: String
   }
 
   public var feeds: [FeedReport] = []

@@ -229,7 +229,7 @@ public struct SyncPlanner: Sendable {
       url: planned.job.url, podcastTitle: planned.job.podcastTitle,
       episodeTitle: planned.job.title)
     record.feedURL = planned.job.feedURL
-    record.episodeKey = planned.episodeKey
+    record.episodeKey = planned.job.subscriptionEpisode?.key
     return record
   }
 
@@ -277,6 +277,6 @@ public struct SyncPlanner: Sendable {
       tagging: TagRequest(podcast: podcast, episode: episode), folderCoverURL: podcast.imageURL,
       transcripts: episode.transcripts, chaptersURL: episode.chapters?.url,
       published: episode.published)
-    return SyncPlan.PlannedDownload(job: job, subscriptionId: subscription.id ?? 0, episodeKey: key)
+    return SyncPlan.PlannedDownload(job: job, subscriptionId: subscription.id ?? 0)
   }
 }
