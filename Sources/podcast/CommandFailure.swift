@@ -55,7 +55,10 @@ enum CommandFailure {
     }
   }
 
+  /// Errors argument-parser knows how to end with: its public ones, and its internal ones
+  /// (a bare `podcast --help` runs the root command, which asks for help by throwing one).
   private static func isParsers(_ error: Error) -> Bool {
     error is ExitCode || error is CleanExit || error is ValidationError
+      || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
   }
 }
