@@ -147,7 +147,7 @@ public struct SyncPlanner: Sendable {
   /// timeout is tried again within the run (a feed that failed once would otherwise wait for
   /// the next sync).
   private func fetch(_ subscription: Subscription) async throws -> FeedLoader.Fetch {
-    guard subscription.feedURL.contains("://") else {
+    guard FeedSource.isRemote(subscription.feedURL) else {
       let feed = try loader.load(file: subscription.feedURL)
       return .fetched(feed, url: subscription.feedURL, validators: Validators(), movedTo: nil)
     }
