@@ -33,10 +33,13 @@ test: deps
 	$(SWIFT) test --skip-build
 
 # The long versions of the reliability checks: crash-resume for SOAK_ROUNDS rounds (default 100).
+# Each test prints its random seed; `make soak SOAK_SEED=N` repeats a run's kill moments.
 SOAK_ROUNDS ?= 100
+SOAK_SEED ?=
 soak: deps
 	$(SWIFT) build --build-tests
-	PODCAST_SOAK_ROUNDS=$(SOAK_ROUNDS) $(SWIFT) test --skip-build --filter CrashResumeTests
+	PODCAST_SOAK_ROUNDS=$(SOAK_ROUNDS) PODCAST_SOAK_SEED=$(SOAK_SEED) \
+	  $(SWIFT) test --skip-build --filter CrashResumeTests
 
 # Stripped (the symbols are a third of the file) and with a man page generated from the
 # command definitions by swift-argument-parser's generate-manual plugin. The plugin builds the

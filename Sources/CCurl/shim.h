@@ -38,15 +38,7 @@ static inline CURLcode podcast_easy_getinfo_long(CURL *handle, CURLINFO info, lo
   return curl_easy_getinfo(handle, info, value);
 }
 
-static inline CURLcode podcast_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value) {
-  return curl_easy_getinfo(handle, info, value);
-}
-
 static inline CURLcode podcast_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
-  return curl_easy_getinfo(handle, info, value);
-}
-
-static inline CURLcode podcast_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
   return curl_easy_getinfo(handle, info, value);
 }
 
@@ -58,10 +50,6 @@ static inline CURLcode podcast_easy_unpause(CURL *handle) {
 
 static inline size_t podcast_write_pause(void) {
   return CURL_WRITEFUNC_PAUSE;
-}
-
-static inline CURLMcode podcast_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
-  return curl_multi_setopt(handle, option, value);
 }
 
 #endif

@@ -67,24 +67,14 @@ struct OpenLibrary {
 }
 
 extension CommandContext {
-  /// Loads FEED or prints one line saying why not, exiting 1.
+  /// Loads FEED; what it throws ends the command through `CommandFailure` (one line, exit 1).
   func resolveOrExit(_ feed: String) async throws -> ResolvedFeed {
-    do {
-      return try await resolver.resolve(feed)
-    } catch {
-      Console.error(String(describing: error))
-      throw ExitCode.failure
-    }
+    try await resolver.resolve(feed)
   }
 
   func openLibraryOrExit() throws -> OpenLibrary {
     let paths = libraryOptions.paths
-    do {
-      try paths.prepare()
-      return OpenLibrary(paths: paths, store: try LibraryStore(paths: paths))
-    } catch {
-      Console.error(String(describing: error))
-      throw ExitCode.failure
-    }
+    try paths.prepare()
+    return OpenLibrary(paths: paths, store: try LibraryStore(paths: paths))
   }
 }

@@ -1,15 +1,64 @@
 import ArgumentParser
+import Foundation
+import PodcastKit
 
-/// Every command ends the same way on error: one line on stderr, exit status 1.
+/// The one place an error becomes what the user sees: the sentence (`podcast: <sentence>`, one
+/// line on stderr) and, when it ends the command, the exit status CLI.md gives it. Commands and
+/// PodcastKit throw typed errors; nothing else picks words or exit codes for them.
 enum CommandFailure {
+  /// Ends the command for `error`: argument-parser's own errors (usage, `--help`, an exit
+  /// status already chosen) go the parser's way; every other error is one line and its code.
+  static func exit(_ error: Error, command: ParsableCommand.Type) -> Never {
+    if isParsers(error) { command.exit(withError: error) }
+    Console.error(error)
+    Foundation.exit(exitCode(for: error).rawValue)
+  }
+
+  /// For an error that ends the command from inside it: said now, and the status to exit with.
+  static func report(_ error: Error) -> ExitCode {
+    if let code = error as? ExitCode { return code }
+    Console.error(error)
+    return exitCode(for: error)
+  }
+
+  /// Runs `body`, reporting what it throws (see `report`).
   static func reported<T>(_ body: () throws -> T) throws -> T {
     do {
       return try body()
-    } catch let exit as ExitCode {
-      throw exit
     } catch {
-      Console.error("\(error)")
-      throw ExitCode(1)
+      if isParsers(error) { throw error }
+      throw report(error)
     }
+  }
+
+  /// The sentence for `error`: its own description, with the flag that fixes it where the
+  /// error is about a value the user typed (PodcastKit knows no flags).
+  static func message(for error: Error) -> String {
+    if let hint = InputHint.message(for: error) { return hint }
+    if let sentence = (error as? LocalizedError)?.errorDescription { return sentence }
+    return String(describing: error)
+  }
+
+  /// The line a failure prints, for places that draw stderr themselves (progress bars).
+  static func line(for error: Error) -> String {
+    "podcast: \(message(for: error))"
+  }
+
+  /// CLI.md's table: 75 when another sync holds the library, 64 for a bad default in the
+  /// configuration (a usage error), 1 for everything else that failed.
+  static func exitCode(for error: Error) -> ExitCode {
+    switch error {
+    case let code as ExitCode: return code
+    case CommandError.syncBusy, LibraryError.busy: return ExitCode(75)
+    case is ConfigError, is ConfigReason: return ExitCode(64)
+    default: return .failure
+    }
+  }
+
+  /// Errors argument-parser knows how to end with: its public ones, and its internal ones
+  /// (a bare `podcast --help` runs the root command, which asks for help by throwing one).
+  private static func isParsers(_ error: Error) -> Bool {
+    error is ExitCode || error is CleanExit || error is ValidationError
+      || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
   }
 }

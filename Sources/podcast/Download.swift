@@ -47,7 +47,7 @@ struct Download: AsyncParsableCommand {
     do {
       _ = try EpisodeSelection(parsing: selection)
     } catch {
-      throw ValidationError(String(describing: error))
+      throw ValidationError(CommandFailure.message(for: error))
     }
   }
 
@@ -58,14 +58,12 @@ struct Download: AsyncParsableCommand {
     let episodes = resolved.feed.episodes
     if episodes.isEmpty && selection.isEmpty && !all && latest == nil {
       // The feed's fault, not a usage error: one line and exit 1, like any failed feed.
-      Console.error("\(feed): the feed has no episodes to download")
-      throw ExitCode.failure
+      throw CommandError.noEpisodesToDownload(feed: feed)
     }
     let predicate = try filterOptions.predicate()
     let indexes = try chosenIndexes(in: episodes, predicate: predicate)
     if indexes.isEmpty && predicate != nil && !episodes.isEmpty {
-      Console.error("\(feed): no episode matches the filters")
-      throw ExitCode.failure
+      throw CommandError.noEpisodeMatches(feed: feed)
     }
     let namer = try settings.namer()
     let keys = EpisodeIdentity.distinctKeys(of: episodes)
@@ -111,8 +109,7 @@ struct Download: AsyncParsableCommand {
       Console.print("Downloading in the background (pid \(pid)); follow it with `podcast status`.")
       Console.print("Log: \(library.paths.stateDirectory)/background.log")
     } catch {
-      Console.error("cannot start in the background: \(error)")
-      throw ExitCode.failure
+      throw CommandError.cannotStartInBackground(reason: CommandFailure.message(for: error))
     }
   }
 
@@ -128,7 +125,7 @@ struct Download: AsyncParsableCommand {
     do {
       try chosen.validate(episodeCount: episodes.count)
     } catch {
-      throw ValidationError(String(describing: error))
+      throw ValidationError(CommandFailure.message(for: error))
     }
     guard let predicate else { return chosen.indexes }
     return chosen.indexes.filter { predicate.accepts(episodes[$0 - 1]) }

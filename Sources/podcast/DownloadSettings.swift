@@ -73,7 +73,7 @@ struct DownloadSettings: ParsableArguments {
       _ = try FileNamer(template: nameTemplate)
       _ = try rate()
     } catch {
-      throw ValidationError(String(describing: error))
+      throw ValidationError(CommandFailure.message(for: error))
     }
   }
 

@@ -43,13 +43,9 @@ struct Episodes: AsyncParsableCommand {
     if let limit { indexes = Array(indexes.prefix(limit)) }
     // Every state is read before anything is printed: a library that cannot be read is one
     // error line, not a listing that calls downloaded episodes new.
-    let (reader, marks) = try CommandFailure.reported {
-      let store = try libraryOptions.openStoreForReading()
-      return (
-        try DownloadProgressReader(store: store, feedURL: resolved.location),
-        try store?.marks() ?? [:]
-      )
-    }
+    let store = try libraryOptions.openStoreForReading()
+    let reader = try DownloadProgressReader(store: store, feedURL: resolved.location)
+    let marks = try store?.marks() ?? [:]
     // Identity keys find an episode whose URL changed; without a library there is none.
     let keys = reader.hasLibrary ? EpisodeIdentity.distinctKeys(of: episodes) : []
     let status = { (index: Int) -> ListedStatus in

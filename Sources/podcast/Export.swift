@@ -26,44 +26,42 @@ struct Export: ParsableCommand {
   }
 
   func run() throws {
-    try CommandFailure.reported {
-      let store = try libraryOptions.openStore()
-      let all = try store.subscriptions()
-      // A private feed's URL is its password: it leaves the library only when asked for.
-      let subscriptions = includePrivate ? all : all.filter { !SecretMask.hasSecret($0.feedURL) }
-      let leftOut = all.filter { !subscriptions.contains($0) }.map(\.name)
-      if !leftOut.isEmpty {
-        Console.error(
-          "left out \(leftOut.count) private feed\(leftOut.count == 1 ? "" : "s") (\(leftOut.joined(separator: ", "))); --include-private writes them"
-        )
-      } else if includePrivate, all.contains(where: { SecretMask.hasSecret($0.feedURL) }) {
-        Console.error(
-          "warning: \(file ?? "the output") holds private feed URLs, which are passwords: keep it private"
-        )
-      }
-      let document = OPML.export(subscriptions, settings: try store.allSettings())
-      guard let file else {
-        Console.write(document, to: STDOUT_FILENO)
-        return
-      }
-      do {
-        try Data(document.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
-        if includePrivate { chmod(file, 0o600) }  // it may hold private feeds' passwords
-      } catch {
-        throw ExportError(file: file, reason: error.localizedDescription)
-      }
-      if json {
-        Console.print(
-          JSONValue.object([
-            ("file", .string(file)), ("exported", .int(subscriptions.count)),
-            ("leftOut", .array(leftOut.map { .string($0) })),
-          ]).rendered())
-        return
-      }
-      Console.print(
-        "Exported \(subscriptions.count) subscription\(subscriptions.count == 1 ? "" : "s") to \(file)."
+    let store = try libraryOptions.openStore()
+    let all = try store.subscriptions()
+    // A private feed's URL is its password: it leaves the library only when asked for.
+    let subscriptions = includePrivate ? all : all.filter { !SecretMask.hasSecret($0.feedURL) }
+    let leftOut = all.filter { !subscriptions.contains($0) }.map(\.name)
+    if !leftOut.isEmpty {
+      Console.error(
+        "left out \(leftOut.count) private feed\(leftOut.count == 1 ? "" : "s") (\(leftOut.joined(separator: ", "))); --include-private writes them"
+      )
+    } else if includePrivate, all.contains(where: { SecretMask.hasSecret($0.feedURL) }) {
+      Console.error(
+        "warning: \(file ?? "the output") holds private feed URLs, which are passwords: keep it private"
       )
     }
+    let document = OPML.export(subscriptions, settings: try store.allSettings())
+    guard let file else {
+      Console.write(document, to: STDOUT_FILENO)
+      return
+    }
+    do {
+      try Data(document.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+      if includePrivate { chmod(file, 0o600) }  // it may hold private feeds' passwords
+    } catch {
+      throw ExportError(file: file, reason: error.localizedDescription)
+    }
+    if json {
+      Console.print(
+        JSONValue.object([
+          ("file", .string(file)), ("exported", .int(subscriptions.count)),
+          ("leftOut", .array(leftOut.map { .string($0) })),
+        ]).rendered())
+      return
+    }
+    Console.print(
+      "Exported \(subscriptions.count) subscription\(subscriptions.count == 1 ? "" : "s") to \(file)."
+    )
   }
 }
 

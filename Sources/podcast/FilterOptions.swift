@@ -32,7 +32,7 @@ struct FilterOptions: ParsableArguments {
     do {
       _ = try filter().predicate()
     } catch {
-      throw ValidationError(String(describing: error))
+      throw ValidationError(CommandFailure.message(for: error))
     }
   }
 
@@ -41,8 +41,8 @@ struct FilterOptions: ParsableArguments {
     EpisodeFilter(
       match: match, exclude: exclude, matchIn: try matchIn.map(EpisodeFilter.fields),
       since: since, until: until,
-      minDuration: try minDuration.map { try DurationText.seconds($0, option: "--min-duration") },
-      maxDuration: try maxDuration.map { try DurationText.seconds($0, option: "--max-duration") },
+      minDuration: try minDuration.map { try DurationText.seconds($0, setting: "min-duration") },
+      maxDuration: try maxDuration.map { try DurationText.seconds($0, setting: "max-duration") },
       type: type?.lowercased())
   }
 

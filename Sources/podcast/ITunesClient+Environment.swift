@@ -12,9 +12,4 @@ extension ITunesClient {
     }
   }
 
-  /// The one line a user sees; a bad base URL can only have come from the environment.
-  static func message(for error: SearchError) -> String {
-    if case .invalidBaseURL = error { return "PODCAST_ITUNES_URL: \(error)" }
-    return error.description
-  }
 }

@@ -18,40 +18,38 @@ struct Import: ParsableCommand {
   var json = false
 
   func run() throws {
-    try CommandFailure.reported {
-      let entries = try readEntries()
-      let store = try libraryOptions.openStore()
-      var added: [String] = []
-      var failed: [(feedURL: String, error: String)] = []
-      for (entry, outcome) in zip(entries, try store.importSubscriptions(entries)) {
-        switch outcome {
-        case .added: added.append(entry.feedURL)
-        case .alreadySubscribed: break
-        case .failed(let error):
-          Console.error("cannot import \(entry.feedURL): \(error)")
-          failed.append((entry.feedURL, "\(error)"))
-        }
+    let entries = try readEntries()
+    let store = try libraryOptions.openStore()
+    var added: [String] = []
+    var failed: [(feedURL: String, error: String)] = []
+    for (entry, outcome) in zip(entries, try store.importSubscriptions(entries)) {
+      switch outcome {
+      case .added: added.append(entry.feedURL)
+      case .alreadySubscribed: break
+      case .failed(let error):
+        Console.error("cannot import \(entry.feedURL): \(CommandFailure.message(for: error))")
+        failed.append((entry.feedURL, CommandFailure.message(for: error)))
       }
-      let skipped = entries.count - added.count - failed.count
-      if json {
-        Console.print(
-          JSONValue.object([
-            ("added", .array(added.map { .url($0) })), ("alreadySubscribed", .int(skipped)),
-            (
-              "failed",
-              .array(
-                failed.map {
-                  .object([("feedURL", .url($0.feedURL)), ("error", .string($0.error))])
-                })
-            ),
-          ]).rendered())
-      } else {
-        Console.print(
-          "Imported \(added.count) subscription\(added.count == 1 ? "" : "s") from \(file)"
-            + (skipped > 0 ? " (\(skipped) already subscribed)." : "."))
-      }
-      if !failed.isEmpty { throw ExitCode(1) }
     }
+    let skipped = entries.count - added.count - failed.count
+    if json {
+      Console.print(
+        JSONValue.object([
+          ("added", .array(added.map { .url($0) })), ("alreadySubscribed", .int(skipped)),
+          (
+            "failed",
+            .array(
+              failed.map {
+                .object([("feedURL", .url($0.feedURL)), ("error", .string($0.error))])
+              })
+          ),
+        ]).rendered())
+    } else {
+      Console.print(
+        "Imported \(added.count) subscription\(added.count == 1 ? "" : "s") from \(file)"
+          + (skipped > 0 ? " (\(skipped) already subscribed)." : "."))
+    }
+    if !failed.isEmpty { throw ExitCode(1) }
   }
 
   private func readEntries() throws -> [OPMLEntry] {

@@ -49,7 +49,7 @@ struct Mark: AsyncParsableCommand {
     } catch let error as ValidationError {
       throw error
     } catch {
-      throw ValidationError(String(describing: error))
+      throw ValidationError(CommandFailure.message(for: error))
     }
   }
 
@@ -61,29 +61,27 @@ struct Mark: AsyncParsableCommand {
     do {
       try chosen.validate(episodeCount: episodes.count)
     } catch {
-      throw ValidationError(String(describing: error))
+      throw ValidationError(CommandFailure.message(for: error))
     }
     let library = try context.openLibraryOrExit()
-    try CommandFailure.reported {
-      let subscription = try subscription(resolved, store: library.store)
-      let state: EpisodeMark.State? =
-        switch choice {
-        case .skip: .skip
-        case .downloaded: .downloaded
-        case .new: nil
-        }
-      try library.store.mark(
-        chosen.indexes.map { episodes[$0 - 1] }, as: state, feedURL: resolved.location,
-        subscriptionId: subscription?.id)
-      let count = chosen.indexes.count
-      let word =
-        switch choice {
-        case .skip: "to skip"
-        case .downloaded: "as downloaded"
-        case .new: "as new"
-        }
-      Console.print("Marked \(count) episode\(count == 1 ? "" : "s") \(word).")
-    }
+    let subscription = try subscription(resolved, store: library.store)
+    let state: EpisodeMark.State? =
+      switch choice {
+      case .skip: .skip
+      case .downloaded: .downloaded
+      case .new: nil
+      }
+    try library.store.mark(
+      chosen.indexes.map { episodes[$0 - 1] }, as: state, feedURL: resolved.location,
+      subscriptionId: subscription?.id)
+    let count = chosen.indexes.count
+    let word =
+      switch choice {
+      case .skip: "to skip"
+      case .downloaded: "as downloaded"
+      case .new: "as new"
+      }
+    Console.print("Marked \(count) episode\(count == 1 ? "" : "s") \(word).")
   }
 
   /// The subscription FEED names or whose feed it is, if any.

@@ -39,9 +39,8 @@ struct PodcastCommand: AsyncParsableCommand {
       arguments = try Configuration.arguments(
         ArgumentOrder.globalOptionsMovedAfterCommand(CommandLine.arguments))
     } catch {
-      // A bad default is a bad option, whichever command is run.
-      Console.error(String(describing: error))
-      Foundation.exit(64)
+      // A bad default is a bad option, whichever command is run (64, CommandFailure).
+      CommandFailure.exit(error, command: Self.self)
     }
     await run(arguments: arguments)
   }
@@ -62,7 +61,7 @@ struct PodcastCommand: AsyncParsableCommand {
     } catch {
       // A usage error found while running (episode 9999 of a 143-episode feed) shows the
       // usage of the command that was run, not the top level's.
-      type(of: command).exit(withError: error)
+      CommandFailure.exit(error, command: type(of: command))
     }
   }
 }

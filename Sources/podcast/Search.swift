@@ -36,19 +36,13 @@ struct Search: AsyncParsableCommand {
     do {
       try ITunesClient.validate(term: joinedTerm, limit: limit, country: country)
     } catch {
-      throw ValidationError(error.description)
+      throw ValidationError(CommandFailure.message(for: error))
     }
   }
 
   func run() async throws {
-    let results: [SearchResult]
-    do {
-      results = try await ITunesClient.fromEnvironment()
-        .search(term: joinedTerm, limit: limit, country: country)
-    } catch {
-      Console.error(ITunesClient.message(for: error))
-      throw ExitCode(1)
-    }
+    let results = try await ITunesClient.fromEnvironment()
+      .search(term: joinedTerm, limit: limit, country: country)
     if json {
       Console.print(SearchTable.json(results).rendered())
     } else if results.isEmpty {

@@ -37,36 +37,34 @@ struct SetCommand: ParsableCommand {
       do {
         try probe.unset(Self.bare(option))
       } catch {
-        throw ValidationError(String(describing: error))
+        throw ValidationError(CommandFailure.message(for: error))
       }
     }
   }
 
   func run() throws {
-    try CommandFailure.reported {
-      guard let store = try libraryOptions.openExistingStore() else {
-        throw LibraryError.noSubscription(name, count: 0)
-      }
-      var subscription = try store.subscription(matching: name)
-      guard let id = subscription.id else { throw LibraryError.noSubscription(name, count: 0) }
-      let given = try settingsOptions.settings(episodesDir: libraryOptions.episodesDir)
-      var settings = try store.settings(subscriptionId: id).overridden(by: given)
-      if let keep { subscription.keep = keep }
-      for option in unset.map(Self.bare) {
-        try settings.unset(option)
-        if option == "keep" { subscription.keep = nil }
-      }
-      let before = try store.settings(subscriptionId: id)
-      try store.updateSubscription(subscription)
-      // Before its first sync, a subscription's choice is still open: what `subscribe` chose
-      // with the old filters or `--first` gives way to what the first sync decides with these.
-      try store.saveSettings(
-        settings, subscriptionId: id,
-        forgettingFirstRefresh: subscription.lastChecked == nil
-          && (settings.filter != before.filter || settings.first != before.first))
-      Console.print(
-        "\(subscription.name): \(SettingsView.summary(keep: subscription.keep, settings))")
+    guard let store = try libraryOptions.openExistingStore() else {
+      throw LibraryError.noSubscription(name, count: 0)
     }
+    var subscription = try store.subscription(matching: name)
+    guard let id = subscription.id else { throw LibraryError.noSubscription(name, count: 0) }
+    let given = try settingsOptions.settings(episodesDir: libraryOptions.episodesDir)
+    var settings = try store.settings(subscriptionId: id).overridden(by: given)
+    if let keep { subscription.keep = keep }
+    for option in unset.map(Self.bare) {
+      try settings.unset(option)
+      if option == "keep" { subscription.keep = nil }
+    }
+    let before = try store.settings(subscriptionId: id)
+    try store.updateSubscription(subscription)
+    // Before its first sync, a subscription's choice is still open: what `subscribe` chose
+    // with the old filters or `--first` gives way to what the first sync decides with these.
+    try store.saveSettings(
+      settings, subscriptionId: id,
+      forgettingFirstRefresh: subscription.lastChecked == nil
+        && (settings.filter != before.filter || settings.first != before.first))
+    Console.print(
+      "\(subscription.name): \(SettingsView.summary(keep: subscription.keep, settings))")
   }
 
   /// `--match` and `match` both name the setting.

@@ -32,7 +32,7 @@ struct SettingsOptions: ParsableArguments {
     } catch let error as ValidationError {
       throw error
     } catch {
-      throw ValidationError(String(describing: error))
+      throw ValidationError(CommandFailure.message(for: error))
     }
   }
 

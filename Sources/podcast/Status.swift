@@ -19,18 +19,8 @@ struct Status: AsyncParsableCommand {
 
   func run() async throws {
     Console.showsSecrets = showSecrets
-    let records: [DownloadRecord]
-    do {
-      // Read-only: looking at the library must work on a full disk and change nothing.
-      if let store = try libraryOptions.openStoreForReading() {
-        records = try store.downloadsForDisplay()
-      } else {
-        records = []
-      }
-    } catch {
-      Console.error(String(describing: error))
-      throw ExitCode.failure
-    }
+    // Read-only: looking at the library must work on a full disk and change nothing.
+    let records = try libraryOptions.openStoreForReading()?.downloadsForDisplay() ?? []
     if json {
       Console.print(JSONValue.array(records.map(Self.object)).rendered())
       return

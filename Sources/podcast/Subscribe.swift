@@ -59,7 +59,7 @@ struct Subscribe: AsyncParsableCommand {
     let resolved = try await CommandContext(libraryOptions: libraryOptions).resolveOrExit(source)
     try CommandFailure.reported {
       var location =
-        resolved.location.contains("://")
+        FeedSource.isRemote(resolved.location)
         ? resolved.location : URL(fileURLWithPath: resolved.location).standardizedFileURL.path
       // The final URL after redirects loses the userinfo; it goes back only on the same host.
       if let credentials, FeedCredentials.of(location) == nil,

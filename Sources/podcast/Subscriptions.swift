@@ -18,18 +18,16 @@ struct Subscriptions: ParsableCommand {
 
   func run() throws {
     Console.showsSecrets = showSecrets
-    try CommandFailure.reported {
-      let store = try libraryOptions.openStore()
-      let subscriptions = try store.subscriptions()
-      let counts = try store.episodeCounts()
-      let settings = try store.allSettings()
-      if json {
-        Console.print(Self.document(subscriptions, counts: counts, settings: settings).rendered())
-      } else if subscriptions.isEmpty {
-        Console.print("No subscriptions yet. Add one with `podcast subscribe FEED`.")
-      } else {
-        Self.table(subscriptions, counts: counts, settings: settings).forEach(Console.print)
-      }
+    let store = try libraryOptions.openStore()
+    let subscriptions = try store.subscriptions()
+    let counts = try store.episodeCounts()
+    let settings = try store.allSettings()
+    if json {
+      Console.print(Self.document(subscriptions, counts: counts, settings: settings).rendered())
+    } else if subscriptions.isEmpty {
+      Console.print("No subscriptions yet. Add one with `podcast subscribe FEED`.")
+    } else {
+      Self.table(subscriptions, counts: counts, settings: settings).forEach(Console.print)
     }
   }
 

@@ -51,9 +51,7 @@ struct Sync: AsyncParsableCommand {
     let context = CommandContext(libraryOptions: libraryOptions)
     let library = try context.openLibraryOrExit()
     if backgroundOptions.background {
-      let pid = try CommandFailure.reported {
-        try backgroundOptions.detach(logDirectory: library.paths.stateDirectory)
-      }
+      let pid = try backgroundOptions.detach(logDirectory: library.paths.stateDirectory)
       if !quiet {
         Console.print("Syncing in the background (pid \(pid)); follow it with `podcast status`.")
       }
@@ -74,11 +72,11 @@ struct Sync: AsyncParsableCommand {
       dryRun: dryRun, filter: try filterOptions.predicate())
     let plan = await planner.plan(subscriptions)
     for feed in plan.failedFeeds {
-      if case .failed(let reason) = feed.outcome {
-        Console.error("\(feed.subscription.name): \(reason)")
+      if case .failed(let error) = feed.outcome {
+        Console.error("\(feed.subscription.name): \(CommandFailure.message(for: error))")
       }
     }
-    let allSettings = try CommandFailure.reported { try store.allSettings() }
+    let allSettings = try store.allSettings()
     let batches = SyncBatch.batches(
       plan.downloads, settings: allSettings,
       episodesFlag: libraryOptions.episodesDir, defaultEpisodes: library.paths.episodes,
@@ -122,7 +120,10 @@ struct Sync: AsyncParsableCommand {
     let playlistWritten = writePlaylist(results, pruned: pruned)
     if json {
       let feedFailures = plan.failedFeeds.map { feed -> JSONValue in
-        let reason = if case .failed(let reason) = feed.outcome { reason } else { "" }
+        let reason =
+          if case .failed(let error) = feed.outcome { CommandFailure.message(for: error) } else {
+            ""
+          }
         return .object([
           ("url", .string(feed.subscription.feedURL)),
           ("title", .string(feed.subscription.title ?? feed.subscription.name)),
@@ -210,7 +211,7 @@ struct Sync: AsyncParsableCommand {
       try Playlist(entries: entries).write(to: playlist)
       return true
     } catch {
-      Console.error(String(describing: error))
+      Console.error(error)
       return false
     }
   }
@@ -219,27 +220,18 @@ struct Sync: AsyncParsableCommand {
     do {
       return try LibraryLock.acquire(paths: paths, wait: wait)
     } catch LibraryError.busy {
-      Console.error("another sync is running on \(paths.root); try again later or use --wait")
-      throw ExitCode(75)
-    } catch {
-      Console.error(String(describing: error))
-      throw ExitCode.failure
+      throw CommandError.syncBusy(library: paths.root)
     }
   }
 
   private func chosenSubscriptions(_ store: LibraryStore) throws -> [Subscription] {
-    do {
-      if names.isEmpty { return try store.subscriptions() }
-      var chosen: [Subscription] = []
-      for name in names {
-        let subscription = try store.subscription(matching: name)
-        if !chosen.contains(where: { $0.id == subscription.id }) { chosen.append(subscription) }
-      }
-      return chosen
-    } catch {
-      Console.error(String(describing: error))
-      throw ExitCode.failure
+    if names.isEmpty { return try store.subscriptions() }
+    var chosen: [Subscription] = []
+    for name in names {
+      let subscription = try store.subscription(matching: name)
+      if !chosen.contains(where: { $0.id == subscription.id }) { chosen.append(subscription) }
     }
+    return chosen
   }
 
   private func report(movedFeeds plan: SyncPlan) {

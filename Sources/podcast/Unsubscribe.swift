@@ -22,44 +22,42 @@ struct Unsubscribe: ParsableCommand {
   var json = false
 
   func run() throws {
-    try CommandFailure.reported {
-      let store = try libraryOptions.openStore()
-      let subscription = try store.subscription(matching: name)
-      guard let id = subscription.id else { return }
-      // What sync recorded for it, and what `download` fetched from its feed.
-      let files = Array(
-        Set(
-          try store.seenEpisodes(subscriptionId: id).compactMap(\.downloadedFile)
-            + store.finishedFiles(feedURL: subscription.feedURL))
-      ).sorted()
-      try store.removeSubscription(id: id)
-      var deleted: [String] = []
-      var failures: [String] = []
-      if deleteFiles {
-        let outcome = DownloadedFiles.delete(files, paths: store.paths)
-        deleted = outcome.deleted
-        failures = outcome.failures
-        for failure in failures { Console.error(failure) }
-        try store.forgetFinishedDownloads(
-          files: files.filter { path in
-            !FileManager.default.fileExists(atPath: path)
-          })
-      }
-      if json {
-        Console.print(
-          JSONValue.object([
-            ("name", .string(subscription.name)), ("feedURL", .url(subscription.feedURL)),
-            ("deleted", .array(deleted.map { .string($0) })),
-            ("failed", .array(failures.map { .string($0) })),
-          ]).rendered())
-      } else {
-        var message = "Unsubscribed from \"\(subscription.name)\" (\(subscription.feedURL))"
-        if deleteFiles {
-          message += "; deleted \(deleted.count) file\(deleted.count == 1 ? "" : "s")"
-        }
-        Console.print(message + ".")
-      }
-      if !failures.isEmpty { throw ExitCode(1) }
+    let store = try libraryOptions.openStore()
+    let subscription = try store.subscription(matching: name)
+    guard let id = subscription.id else { return }
+    // What sync recorded for it, and what `download` fetched from its feed.
+    let files = Array(
+      Set(
+        try store.seenEpisodes(subscriptionId: id).compactMap(\.downloadedFile)
+          + store.finishedFiles(feedURL: subscription.feedURL))
+    ).sorted()
+    try store.removeSubscription(id: id)
+    var deleted: [String] = []
+    var failures: [String] = []
+    if deleteFiles {
+      let outcome = DownloadedFiles.delete(files, paths: store.paths)
+      deleted = outcome.deleted
+      failures = outcome.failures
+      for failure in failures { Console.error(failure) }
+      try store.forgetFinishedDownloads(
+        files: files.filter { path in
+          !FileManager.default.fileExists(atPath: path)
+        })
     }
+    if json {
+      Console.print(
+        JSONValue.object([
+          ("name", .string(subscription.name)), ("feedURL", .url(subscription.feedURL)),
+          ("deleted", .array(deleted.map { .string($0) })),
+          ("failed", .array(failures.map { .string($0) })),
+        ]).rendered())
+    } else {
+      var message = "Unsubscribed from \"\(subscription.name)\" (\(subscription.feedURL))"
+      if deleteFiles {
+        message += "; deleted \(deleted.count) file\(deleted.count == 1 ? "" : "s")"
+      }
+      Console.print(message + ".")
+    }
+    if !failures.isEmpty { throw ExitCode(1) }
   }
 }

@@ -194,7 +194,12 @@ final class LoopbackServerTests: XCTestCase {
       received.value = (try? RawHTTPClient.send("/stuck", port: port).body.count) ?? -1
       finished.fulfill()
     }.start()
-    Thread.sleep(forTimeInterval: 0.3)
+    // Stopped once the response is under way, so it is the stop that ends it.
+    let deadline = Date().addingTimeInterval(5)
+    while !server.requests.contains(where: { $0.path == "/stuck" }) && Date() < deadline {
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+    XCTAssertTrue(server.requests.contains { $0.path == "/stuck" }, "the request arrived")
     server.stop()
     wait(for: [finished], timeout: 3)
     XCTAssertEqual(received.value, 1000)

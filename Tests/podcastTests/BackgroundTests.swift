@@ -39,7 +39,11 @@ final class BackgroundTests: XCTestCase {
       XCTAssertEqual(
         FileManager.default.contents(atPath: podcast.episodesDirectory + "/" + file), episode.body)
     }
-    usleep(300_000)
+    // The second --exec may still be appending after its file is in place.
+    let execLines = {
+      ((try? String(contentsOfFile: marker, encoding: .utf8)) ?? "").split(separator: "\n")
+    }
+    XCTAssertTrue(DownloadScenario.waitUntil(seconds: 10) { execLines().count >= 2 })
     let ran = (try? String(contentsOfFile: marker, encoding: .utf8)) ?? ""
     XCTAssertEqual(ran.split(separator: "\n").count, 2, ran)
     XCTAssertTrue(ran.contains(podcast.episodesDirectory + "/Later/2024-05-10 Episode 2.mp3"), ran)

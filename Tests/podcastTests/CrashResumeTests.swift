@@ -25,7 +25,7 @@ final class CrashResumeTests: XCTestCase {
       $0.trickling(bytesPerSecond: 400_000)
     }
     let podcast = try PodcastBinary()
-    var generator = SystemRandomNumberGenerator()
+    var generator = SeededGenerator(for: name)
 
     var midBodyKills = 0
     var cycles = 0
@@ -73,7 +73,7 @@ final class CrashResumeTests: XCTestCase {
     let show = Show("soak", episodes: 1, size: 120_000, on: server)
     show.enclosure = { $0.trickling(bytesPerSecond: 400_000) }
     show.serve()
-    var generator = SystemRandomNumberGenerator()
+    var generator = SeededGenerator(for: name)
     var midBodyKills = 0
     for round in 1...rounds {
       let podcast = try PodcastBinary()

@@ -289,6 +289,11 @@ final class SyncCommandTests: LibraryTestCase {
     eventually("the fast feed to be answered") {
       responses.entries.filter { $0.path == fast.feedPath }.count == 3
     }
+    eventually("the slow feed to be asked for") {
+      server.requests.contains { $0.path == slow.feedPath }
+    }
+    // Not waiting for anything: a window in which a sync that wrongly starts downloading
+    // before every feed is in would make the request the assertion below looks for.
     usleep(500_000)
     running.signal(SIGKILL)
     _ = try? running.wait()

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -10,7 +12,6 @@ public enum DownloadError: Error, Equatable, CustomStringConvertible {
   case diskFull(path: String)
   case cannotWrite(path: String, reason: String)
   case busyElsewhere(url: String)
-  case unsupportedScheme(url: String)
   case changedOnServer(url: String, reason: String)
   case emptyBody(url: String)
   case tooSmall(url: String, received: Int64, reason: String)
@@ -29,7 +30,6 @@ public enum DownloadError: Error, Equatable, CustomStringConvertible {
     case .cannotWrite(let path, let reason): return "\(path): cannot write: \(reason)"
     case .busyElsewhere(let url):
       return "\(url): another podcast process is downloading this episode right now"
-    case .unsupportedScheme(let url): return "\(url): only http and https enclosures are downloaded"
     case .changedOnServer(let url, let reason):
       return "\(url): the file changed on the server while it was downloading (\(reason))"
     case .emptyBody(let url): return "\(url): the server sent an empty file (0 bytes)"
@@ -58,4 +58,9 @@ public enum DownloadError: Error, Equatable, CustomStringConvertible {
     default: return false
     }
   }
+}
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension DownloadError: LocalizedError {
+  public var errorDescription: String? { description }
 }

@@ -60,7 +60,7 @@ public enum DownloadOutcome: Sendable, Equatable {
   /// `report`: the tags and side files written.
   case downloaded(file: String, bytes: Int64, report: SideFileReport = .none)
   case alreadyDownloaded(file: String)
-  case failed(reason: String)
+  case failed(DownloadFailure)
 }
 
 public struct DownloadResult: Sendable, Equatable {

@@ -48,7 +48,7 @@ public final class DownloadManager: Sendable {
       try store.queueDownloads(unique.map(queuedRecord))
     } catch {
       return unique.map { job in
-        let result = DownloadResult(job: job, outcome: .failed(reason: String(describing: error)))
+        let result = DownloadResult(job: job, outcome: .failed(DownloadFailure(error)))
         progress.fail(job.url, state: .failed, error: String(describing: error))
         onFinish(result)
         return result

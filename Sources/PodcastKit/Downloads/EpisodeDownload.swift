@@ -311,20 +311,20 @@ struct EpisodeDownload {
   }
 
   private func failed(_ error: Error, row: DownloadRow?) -> DownloadOutcome {
-    var reason = String(describing: error)
+    var failure = DownloadFailure(error)
     let interrupted =
       (error as? TransferError).map { if case .cancelled = $0 { true } else { false } } ?? false
     let state: DownloadState = interrupted ? .paused : .failed
-    progress.fail(job.url, state: state, error: reason)
+    progress.fail(job.url, state: state, error: failure.description)
     // A database that just failed would only fail again (after its busy timeout).
     if let row, !Self.isDatabaseFailure(error) {
       do {
-        try row.fail(state: state, reason: reason)
+        try row.fail(state: state, reason: failure.description)
       } catch {
-        reason += "; the failure could not be recorded either: \(error)"
+        failure.unrecorded = error
       }
     }
-    return .failed(reason: reason)
+    return .failed(failure)
   }
 
   private static func isDatabaseFailure(_ error: Error) -> Bool {

@@ -53,3 +53,8 @@ public enum SelectionError: Error, Equatable, CustomStringConvertible {
     }
   }
 }
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension SelectionError: LocalizedError {
+  public var errorDescription: String? { description }
+}

@@ -146,3 +146,8 @@ public enum FileNameError: Error, Equatable, CustomStringConvertible {
     }
   }
 }
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension FileNameError: LocalizedError {
+  public var errorDescription: String? { description }
+}

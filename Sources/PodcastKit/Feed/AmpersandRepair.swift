@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 
 /// Rewrites the `&`s of a feed that is not well-formed so that libxml2 keeps what the
 /// publisher meant. Real feeds write `AT&T` in titles and `?size=10&rate=5` in enclosure URLs;

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a document could not be read as a feed. Each case reads as a sentence after the source.
 public enum FeedError: Error, Equatable, CustomStringConvertible {
   case empty
@@ -20,4 +22,9 @@ public enum FeedError: Error, Equatable, CustomStringConvertible {
     case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
     }
   }
+}
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension FeedError: LocalizedError {
+  public var errorDescription: String? { description }
 }

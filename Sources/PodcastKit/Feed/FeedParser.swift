@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 import Foundation
 
 /// Reads RSS 2.0/0.9x, RSS 1.0 and Atom 1.0 podcast feeds, streaming them through libxml2 so

@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 import Foundation
 
 /// One pass of libxml2's SAX2 push parser over a document fed in chunks, handing elements and

@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 import Foundation
 
 /// Reads the outline elements of an OPML document with libxml2's streaming reader: no network,

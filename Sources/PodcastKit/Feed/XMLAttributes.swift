@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 import Foundation
 
 /// A read-only view of libxml2's SAX2 attribute array (localname, prefix, URI, value start,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why the library could not do what was asked. Each case reads as a sentence.
 public enum LibraryError: Error, Equatable, CustomStringConvertible {
   case cannotCreateDirectory(path: String, reason: String)
@@ -18,7 +20,6 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
   case ambiguousSubscription(String, candidates: [String])
   case unknownSubscription(id: Int64)
   case unknownEpisode(key: String)
-  case unknownDownload(url: String)
 
   public var description: String {
     switch self {
@@ -42,7 +43,7 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
     case .cannotLock(let path, let reason):
       return "cannot lock \(path): \(reason)"
     case .duplicateName(let name):
-      return "there is already a subscription named \"\(name)\"; choose another with --name"
+      return "there is already a subscription named \"\(name)\""
     case .duplicateFeed(let url, let name):
       return "already subscribed to \(url) as \"\(name)\""
     case .invalidName(let name, let reason):
@@ -52,7 +53,7 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
     case .noSubscription(let text, let count):
       return count == 0
         ? "no subscription matches \"\(text)\": there are no subscriptions yet"
-        : "no subscription matches \"\(text)\" (see `podcast subscriptions`)"
+        : "no subscription matches \"\(text)\""
     case .noSubscriptionNumber(let number, let count):
       return "there is no subscription number \(number): there are \(count)"
     case .ambiguousSubscription(let text, let candidates):
@@ -62,8 +63,11 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
       return "there is no subscription with id \(id)"
     case .unknownEpisode(let key):
       return "no episode with identity \(key) has been seen in this subscription"
-    case .unknownDownload(let url):
-      return "no download of \(url) is recorded"
     }
   }
+}
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension LibraryError: LocalizedError {
+  public var errorDescription: String? { description }
 }

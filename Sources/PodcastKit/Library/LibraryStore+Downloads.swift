@@ -21,17 +21,6 @@ extension LibraryStore {
     try relaxedWrite { db in try record.save(db) }
   }
 
-  /// The downloader calls this about once a second per transfer.
-  public func updateProgress(url: String, bytes: Int64, total: Int64?, state: DownloadState)
-    throws
-  {
-    try update(url: url) { record in
-      record.bytes = bytes
-      record.total = total
-      record.state = state
-    }
-  }
-
   /// Every known download, most recently updated first.
   public func allDownloads() throws -> [DownloadRecord] {
     try read { db in
@@ -48,39 +37,7 @@ extension LibraryStore {
     }
   }
 
-  /// The file is finished and in place: forget the partial, the error and the owner.
-  public func markDone(url: String, file: String, bytes: Int64) throws {
-    try update(url: url) { record in
-      record.state = .done
-      record.file = file
-      record.bytes = bytes
-      record.total = bytes
-      record.error = nil
-      record.pid = nil
-    }
-  }
-
-  /// Keeps the bytes so far: a later run resumes from the partial file.
-  public func markFailed(url: String, error: String) throws {
-    try update(url: url) { record in
-      record.state = .failed
-      record.error = error
-      record.pid = nil
-    }
-  }
-
   public func removeDownload(url: String) throws {
     _ = try write { db in try DownloadRecord.deleteOne(db, key: url) }
-  }
-
-  private func update(url: String, _ change: (inout DownloadRecord) -> Void) throws {
-    try write { db in
-      guard var record = try DownloadRecord.fetchOne(db, key: url) else {
-        throw LibraryError.unknownDownload(url: url)
-      }
-      change(&record)
-      record.updatedAt = Date()
-      try record.update(db)
-    }
   }
 }

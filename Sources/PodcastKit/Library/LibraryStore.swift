@@ -120,12 +120,12 @@ public final class LibraryStore: Sendable {
   }
 
   /// Reads in a snapshot; for queries the typed methods do not cover.
-  public func read<T>(_ body: (Database) throws -> T) throws -> T {
+  func read<T>(_ body: (Database) throws -> T) throws -> T {
     try guarded { try pool.read(body) }
   }
 
   /// Writes in one transaction; for changes the typed methods do not cover.
-  public func write<T>(_ body: (Database) throws -> T) throws -> T {
+  func write<T>(_ body: (Database) throws -> T) throws -> T {
     try guarded { try pool.write(body) }
   }
 

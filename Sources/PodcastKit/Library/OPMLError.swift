@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a file could not be read as an OPML subscription list.
 public enum OPMLError: Error, Equatable, CustomStringConvertible {
   case empty
@@ -13,4 +15,9 @@ public enum OPMLError: Error, Equatable, CustomStringConvertible {
     case .noFeeds: return "the OPML file lists no feeds (no outline has an http(s) xmlUrl)"
     }
   }
+}
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension OPMLError: LocalizedError {
+  public var errorDescription: String? { description }
 }

@@ -41,8 +41,8 @@ enum OPMLSettings {
     filter.match = attributes["match"].flatMap(validRegex)
     filter.exclude = attributes["exclude"].flatMap(validRegex)
     filter.matchIn = attributes["matchin"].flatMap { try? EpisodeFilter.fields($0) }
-    filter.since = attributes["since"].flatMap { validDate($0, option: "--since") }
-    filter.until = attributes["until"].flatMap { validDate($0, option: "--until") }
+    filter.since = attributes["since"].flatMap { validDate($0, setting: "since") }
+    filter.until = attributes["until"].flatMap { validDate($0, setting: "until") }
     filter.minDuration = attributes["minduration"].flatMap { Int($0) }.flatMap {
       $0 >= 0 ? $0 : nil
     }
@@ -68,7 +68,7 @@ enum OPMLSettings {
     (try? NSRegularExpression(pattern: pattern)) == nil ? nil : pattern
   }
 
-  private static func validDate(_ text: String, option: String) -> String? {
-    (try? DateBound.resolve(text, option: option)) == nil ? nil : text
+  private static func validDate(_ text: String, setting: String) -> String? {
+    (try? DateBound.resolve(text, setting: setting)) == nil ? nil : text
   }
 }

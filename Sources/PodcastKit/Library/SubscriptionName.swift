@@ -37,7 +37,8 @@ public enum SubscriptionName {
   /// A name guessed from a feed URL or file path: the most specific path segment that is not
   /// a generic word, else the host without `www.`/`feeds.` and the top-level domain.
   public static func guess(fromFeed location: String) -> String {
-    let url = location.contains("://") ? URL(string: location) : URL(fileURLWithPath: location)
+    let url =
+      FeedSource.isRemote(location) ? URL(string: location) : URL(fileURLWithPath: location)
     let segments = (url?.pathComponents ?? [])
       .filter { $0 != "/" }
       .map { ($0 as NSString).deletingPathExtension }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a search or an Apple Podcasts lookup failed. Each case reads as the one line a user sees.
 public enum SearchError: Error, Equatable, CustomStringConvertible {
   case emptyTerm
@@ -18,10 +20,10 @@ public enum SearchError: Error, Equatable, CustomStringConvertible {
     case .emptyTerm:
       return "the search term is empty: give at least one word to search for"
     case .limitOutOfRange(let limit):
-      return "--limit \(limit) is out of range: the iTunes API returns 1 to "
+      return "a limit of \(limit) results is out of range: the iTunes API returns 1 to "
         + "\(ITunesClient.limitRange.upperBound) results"
     case .invalidCountry(let country):
-      return "--country '\(country)' is not a two-letter country code (like US, GB or DE)"
+      return "'\(country)' is not a two-letter country code (like US, GB or DE)"
     case .invalidBaseURL(let url):
       return "iTunes API base URL '\(url)' is not an http or https URL"
     case .rateLimited(let url, let status, let retryAfter):
@@ -39,4 +41,9 @@ public enum SearchError: Error, Equatable, CustomStringConvertible {
         "the podcast with iTunes id \(id)\(name) has no public feed URL, so it cannot be downloaded"
     }
   }
+}
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension SearchError: LocalizedError {
+  public var errorDescription: String? { description }
 }

@@ -4,13 +4,13 @@ import Foundation
 /// ISO 8601 time, or an age (`30d`, `2w`, `12h`) counted back from the moment of use. Ages stay
 /// text when stored, so a subscription's `--since 30d` keeps meaning "the last 30 days".
 public enum DateBound {
-  public static func resolve(_ text: String, option: String, now: Date = Date()) throws -> Date {
+  public static func resolve(_ text: String, setting: String, now: Date = Date()) throws -> Date {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     if let age = age(trimmed) { return now.addingTimeInterval(-age) }
     if let date = calendarDay(trimmed) ?? (try? Date(trimmed, strategy: .iso8601)) {
       return date
     }
-    throw FilterError.badDate(option: option, text: text)
+    throw FilterError.badDate(setting: setting, text: text)
   }
 
   private static func age(_ text: String) -> TimeInterval? {

@@ -3,10 +3,10 @@ import Foundation
 /// Durations as people type them: `45s`, `10m`, `1h30m`, `1:30:00`, `90:00`.
 public enum DurationText {
   /// Seconds.
-  public static func seconds(_ text: String, option: String) throws -> Int {
+  public static func seconds(_ text: String, setting: String) throws -> Int {
     let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
     if let value = clock(trimmed) ?? units(trimmed) { return value }
-    throw FilterError.badDuration(option: option, text: text)
+    throw FilterError.badDuration(setting: setting, text: text)
   }
 
   private static func clock(_ text: String) -> Int? {
@@ -44,7 +44,7 @@ public enum DurationText {
 }
 
 extension DurationText {
-  /// `5400` -> `1h30m`, a form `seconds(_:option:)` reads back.
+  /// `5400` -> `1h30m`, a form `seconds(_:setting:)` reads back.
   public static func text(_ seconds: Int) -> String {
     let parts = [(seconds / 3_600, "h"), (seconds % 3_600 / 60, "m"), (seconds % 60, "s")]
     let text = parts.filter { $0.0 > 0 }.map { "\($0.0)\($0.1)" }.joined()

@@ -14,10 +14,10 @@ public struct EpisodePredicate: @unchecked Sendable {
   private let type: String?
 
   public init(filter: EpisodeFilter, now: Date = Date()) throws {
-    match = try filter.match.map { try Self.regex($0, option: "--match") }
-    exclude = try filter.exclude.map { try Self.regex($0, option: "--exclude") }
+    match = try filter.match.map { try Self.regex($0, setting: "match") }
+    exclude = try filter.exclude.map { try Self.regex($0, setting: "exclude") }
     fields = filter.matchIn ?? [.title]
-    since = try filter.since.map { try DateBound.resolve($0, option: "--since", now: now) }
+    since = try filter.since.map { try DateBound.resolve($0, setting: "since", now: now) }
     until = try filter.until.map { try Self.until($0, now: now) }
     minDuration = filter.minDuration
     maxDuration = filter.maxDuration
@@ -60,17 +60,17 @@ public struct EpisodePredicate: @unchecked Sendable {
 
   /// `--until 2024-05-01` includes that whole day: the bound is the next midnight.
   private static func until(_ text: String, now: Date) throws -> Date {
-    let date = try DateBound.resolve(text, option: "--until", now: now)
+    let date = try DateBound.resolve(text, setting: "until", now: now)
     let isDay = text.count == 10 && text.filter { $0 == "-" }.count == 2
     return isDay ? date.addingTimeInterval(86_400) : date
   }
 
-  private static func regex(_ pattern: String, option: String) throws -> NSRegularExpression {
+  private static func regex(_ pattern: String, setting: String) throws -> NSRegularExpression {
     do {
       return try NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
     } catch {
       throw FilterError.badRegex(
-        option: option, pattern: pattern, reason: "unbalanced or invalid syntax")
+        setting: setting, pattern: pattern, reason: "unbalanced or invalid syntax")
     }
   }
 

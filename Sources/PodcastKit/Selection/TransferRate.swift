@@ -3,7 +3,7 @@ import Foundation
 /// `--limit-rate` values: bytes per second, with curl's suffixes (`k` = 1024, `M` = 1024²,
 /// `G` = 1024³), so `500k` here means what it means to `curl --limit-rate`.
 public enum TransferRate {
-  public static func bytesPerSecond(_ text: String, option: String = "--limit-rate") throws
+  public static func bytesPerSecond(_ text: String, setting: String = "limit-rate") throws
     -> Int64
   {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -18,9 +18,9 @@ public enum TransferRate {
     if scale > 1 { number = number.dropLast() }
     guard let value = Double(number), value.isFinite, value > 0,
       number.allSatisfy({ $0.isNumber || $0 == "." })
-    else { throw FilterError.badRate(option: option, text: text) }
+    else { throw FilterError.badRate(setting: setting, text: text) }
     let bytes = (value * scale).rounded()
-    guard bytes >= 1, bytes < 1e15 else { throw FilterError.badRate(option: option, text: text) }
+    guard bytes >= 1, bytes < 1e15 else { throw FilterError.badRate(setting: setting, text: text) }
     return Int64(bytes)
   }
 

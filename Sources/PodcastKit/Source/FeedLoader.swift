@@ -74,3 +74,8 @@ public enum FeedLoadError: Error, CustomStringConvertible {
     }
   }
 }
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension FeedLoadError: LocalizedError {
+  public var errorDescription: String? { description }
+}

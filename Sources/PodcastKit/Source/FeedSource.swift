@@ -31,6 +31,13 @@ public enum FeedSource: Equatable, Sendable {
     return .subscription(trimmed)
   }
 
+  /// Whether a resolved feed location (what a subscription stores, what `FeedResolver`
+  /// returns) is on the web; every other location is a local file path. The one place that
+  /// decides "URL or file?" for a location already classified.
+  public static func isRemote(_ location: String) -> Bool {
+    scheme(of: location) != nil
+  }
+
   private static func scheme(of text: String) -> String? {
     guard let colon = text.range(of: "://") else { return nil }
     let scheme = text[..<colon.lowerBound]
@@ -54,4 +61,9 @@ public enum FeedSourceError: Error, Equatable, CustomStringConvertible {
     case .notFound(let text): return "\(text): no such file, URL or subscription"
     }
   }
+}
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension FeedSourceError: LocalizedError {
+  public var errorDescription: String? { description }
 }

@@ -13,7 +13,7 @@ public actor LinkRefresher {
   /// The enclosure URL the feed lists now for the job's episode; nil when the feed is a local
   /// file, cannot be fetched, or no longer lists the episode.
   public func currentURL(for job: DownloadJob) async -> String? {
-    guard let feedURL = job.feedURL, feedURL.contains("://"), !job.identityKeys.isEmpty else {
+    guard let feedURL = job.feedURL, FeedSource.isRemote(feedURL), !job.identityKeys.isEmpty else {
       return nil
     }
     let episodes: [Episode]

@@ -1,12 +1,23 @@
+import Foundation
+
 /// Why a subscription could not be refreshed, beyond transfer and feed errors.
 public enum SyncError: Error, Equatable, CustomStringConvertible {
   case movedToSubscribedFeed(url: String, name: String)
+  /// The feed was refreshed, but the library refused to store what was learned.
+  case cannotRecordRefresh(reason: String)
 
   public var description: String {
     switch self {
     case .movedToSubscribedFeed(let url, let name):
       return "the feed moved to \(url), which is already subscribed as \"\(name)\"; "
         + "unsubscribe one of the two"
+    case .cannotRecordRefresh(let reason):
+      return "cannot record the refresh: \(reason)"
     }
   }
+}
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension SyncError: LocalizedError {
+  public var errorDescription: String? { description }
 }

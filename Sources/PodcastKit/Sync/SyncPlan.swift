@@ -2,11 +2,12 @@ import Foundation
 
 /// What one sync found: per subscription what happened, and the downloads it calls for.
 public struct SyncPlan: Sendable {
-  public enum FeedOutcome: Sendable, Equatable {
+  public enum FeedOutcome: Sendable {
     /// 304, or a fresh copy with nothing new.
     case unchanged
     case updated(newEpisodes: Int)
-    case failed(reason: String)
+    /// The typed error (transfer, feed, library, sync): its sentence is what users see.
+    case failed(any Error)
   }
 
   public struct FeedReport: Sendable {
@@ -23,7 +24,6 @@ public struct SyncPlan: Sendable {
   public struct PlannedDownload: Sendable {
     public var job: DownloadJob
     public var subscriptionId: Int64
-    public var episodeKey: String
   }
 
   /// An episode already downloaded whose feed links side files: the ones missing beside

@@ -36,7 +36,7 @@ public struct SyncPlanner: Sendable {
     } catch {
       return SyncPlan(
         feeds: subscriptions.map {
-          .init(subscription: $0, outcome: .failed(reason: String(describing: error)))
+          .init(subscription: $0, outcome: .failed(error))
         })
     }
     let slots = HostSlots(total: concurrency, perHost: max(2, concurrency / 2))
@@ -89,7 +89,7 @@ public struct SyncPlanner: Sendable {
     SyncPlan(
       feeds: [
         .init(
-          subscription: original, outcome: .failed(reason: "cannot record the refresh: \(reason)"))
+          subscription: original, outcome: .failed(SyncError.cannotRecordRefresh(reason: reason)))
       ])
   }
 
@@ -146,7 +146,7 @@ public struct SyncPlanner: Sendable {
     } catch {
       subscription.lastError = String(describing: error)
       plan.feeds = [
-        .init(subscription: subscription, outcome: .failed(reason: String(describing: error)))
+        .init(subscription: subscription, outcome: .failed(error))
       ]
       plan.downloads = []
       plan.sideFileChecks = []
@@ -198,7 +198,7 @@ public struct SyncPlanner: Sendable {
   private func fetch(_ subscription: Subscription, conditional: Bool = true) async throws
     -> FeedLoader.Fetch
   {
-    guard subscription.feedURL.contains("://") else {
+    guard FeedSource.isRemote(subscription.feedURL) else {
       let feed = try loader.load(file: subscription.feedURL)
       return .fetched(feed, url: subscription.feedURL, validators: Validators(), movedTo: nil)
     }
@@ -285,7 +285,7 @@ public struct SyncPlanner: Sendable {
       url: planned.job.url, podcastTitle: planned.job.podcastTitle,
       episodeTitle: planned.job.title)
     record.feedURL = planned.job.feedURL
-    record.episodeKey = planned.episodeKey
+    record.episodeKey = planned.job.subscriptionEpisode?.key
     return record
   }
 
@@ -348,6 +348,6 @@ public struct SyncPlanner: Sendable {
       tagging: TagRequest(podcast: podcast, episode: episode), folderCoverURL: podcast.imageURL,
       transcripts: episode.transcripts, chaptersURL: episode.chapters?.url,
       published: episode.published)
-    return SyncPlan.PlannedDownload(job: job, subscriptionId: subscription.id ?? 0, episodeKey: key)
+    return SyncPlan.PlannedDownload(job: job, subscriptionId: subscription.id ?? 0)
   }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a file could not be tagged. Each case reads as a sentence.
 public enum TagError: Error, Equatable, CustomStringConvertible {
   case unreadable(path: String, reason: String)
@@ -31,4 +33,9 @@ public enum TagError: Error, Equatable, CustomStringConvertible {
       return "the chapters are not Podcasting 2.0 chapters JSON: \(reason)"
     }
   }
+}
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension TagError: LocalizedError {
+  public var errorDescription: String? { description }
 }

@@ -1,4 +1,4 @@
-import CTagLib
+internal import CTagLib
 import Foundation
 
 /// One field of a file's tag as TagLib reads it back.

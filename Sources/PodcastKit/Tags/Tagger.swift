@@ -1,4 +1,4 @@
-import CTagLib
+internal import CTagLib
 import Foundation
 
 /// Writes feed metadata into a downloaded episode with TagLib.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a transfer failed. Each case names the URL, so a message never loses its subject.
 public enum TransferError: Error, Equatable, CustomStringConvertible {
   case invalidURL(String)
@@ -85,4 +87,9 @@ enum HTTPStatus {
     default: return ""
     }
   }
+}
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension TransferError: LocalizedError {
+  public var errorDescription: String? { description }
 }

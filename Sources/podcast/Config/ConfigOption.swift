@@ -18,10 +18,14 @@ struct ConfigOption: Sendable {
       "match": .text(filtering) { _ = try EpisodeFilter(match: $0).predicate() },
       "exclude": .text(filtering) { _ = try EpisodeFilter(exclude: $0).predicate() },
       "match-in": .text(filtering) { _ = try EpisodeFilter.fields($0) },
-      "since": .text(filtering) { _ = try DateBound.resolve($0, option: "since") },
-      "until": .text(filtering) { _ = try DateBound.resolve($0, option: "until") },
-      "min-duration": .text(filtering) { _ = try DurationText.seconds($0, option: "min-duration") },
-      "max-duration": .text(filtering) { _ = try DurationText.seconds($0, option: "max-duration") },
+      "since": .text(filtering) { _ = try DateBound.resolve($0, setting: "since") },
+      "until": .text(filtering) { _ = try DateBound.resolve($0, setting: "until") },
+      "min-duration": .text(filtering) {
+        _ = try DurationText.seconds($0, setting: "min-duration")
+      },
+      "max-duration": .text(filtering) {
+        _ = try DurationText.seconds($0, setting: "max-duration")
+      },
       "type": .text(filtering) {
         if !EpisodeFilter.episodeTypes.contains($0) { throw FilterError.badEpisodeType($0) }
       },

@@ -10,11 +10,6 @@ enum Console {
   static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
   static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
-  static var useColor: Bool {
-    isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-      && ProcessInfo.processInfo.environment["TERM"] != "dumb"
-  }
-
   /// Terminal width in columns; 80 when it cannot be known, `COLUMNS` wins when set.
   static var width: Int {
     if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 20
@@ -56,6 +51,11 @@ enum Console {
     let line = TerminalText.safe(shown(message)).split(whereSeparator: \.isNewline).joined(
       separator: " ")
     write("podcast: \(line)\n", to: STDERR_FILENO)
+  }
+
+  /// The diagnostic line for an error, in the words `CommandFailure` gives it.
+  static func error(_ error: any Error) {
+    self.error(CommandFailure.message(for: error))
   }
 
   static func write(_ text: String, to descriptor: Int32) {

@@ -25,19 +25,19 @@ struct DownloadRun {
       let failed = if case .failed = result.outcome { true } else { false }
       if json {
         // The document comes at the end; each failure still gets its line on stderr now.
-        if case .failed(let reason) = result.outcome { Console.error(reason) }
+        if case .failed(let failure) = result.outcome { Console.error(failure) }
         return
       }
       if quiet && !failed { return }
       let line = DownloadRun.line(for: result)
       guard let view else {
         Console.print(line)
-        if case .failed(let reason) = result.outcome { Console.error(reason) }
+        if case .failed(let failure) = result.outcome { Console.error(failure) }
         return
       }
       // Everything on the terminal goes through the view, or a redraw would leave garbage.
-      if case .failed(let reason) = result.outcome {
-        view.announce("podcast: \(reason)")
+      if case .failed(let failure) = result.outcome {
+        view.announce(CommandFailure.line(for: failure))
       } else {
         view.announce(line)
       }
@@ -105,8 +105,9 @@ struct DownloadRun {
             ("sideFiles", .array(added.files.map { .string($0) })),
             ("sideFileNotes", .array(added.sideFileNotes.map { .string($0) })),
           ]))
-      case .failed(let reason):
-        failed.append(.object([url, title, ("error", .string(reason))]))
+      case .failed(let failure):
+        failed.append(
+          .object([url, title, ("error", .string(CommandFailure.message(for: failure)))]))
       }
     }
     return .object([

@@ -55,10 +55,14 @@ final class DownloadManagerTests: XCTestCase {
       "/a.mp3", .data(body, contentType: "audio/mpeg").withETag("\"v1\"").dropping(after: 50_000))
     let store = try library.store()
     let results = await manager(store, attempts: 1).download([job("/a.mp3")])
-    guard case .failed(let reason) = results.first?.outcome else {
+    guard case .failed(let failure) = results.first?.outcome else {
       return XCTFail("\(results)")
     }
-    XCTAssertTrue(reason.contains("/a.mp3"), reason)
+    XCTAssertTrue(failure.description.contains("/a.mp3"), failure.description)
+    // The cause stays a typed error a caller can tell apart, not just its text.
+    XCTAssertTrue(
+      failure.cause is TransferError || failure.cause is DownloadError, "\(type(of: failure.cause))"
+    )
     let row = try XCTUnwrap(try store.download(url: server.url("/a.mp3")))
     XCTAssertEqual(row.state, .failed)
     XCTAssertEqual(row.etag, "\"v1\"")

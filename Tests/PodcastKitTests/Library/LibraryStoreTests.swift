@@ -93,20 +93,31 @@ final class LibraryStoreTests: XCTestCase {
     try store.save(record)
     XCTAssertEqual(try store.allDownloads().count, 1, "save is an upsert")
 
-    try store.updateProgress(url: url, bytes: 500, total: 1000, state: .downloading)
+    // The changes a running download makes (DownloadRow), through the same saves.
+    record.state = .downloading
+    record.bytes = 500
+    record.total = 1000
+    try store.save(record)
     let running = try XCTUnwrap(store.download(url: url))
     XCTAssertEqual(running.state, .downloading)
     XCTAssertEqual(running.progress, 0.5)
     XCTAssertEqual(running.episodeTitle, "Ep 1 (renamed)")
 
-    try store.markFailed(url: url, error: "HTTP 503")
+    record.state = .failed
+    record.error = "HTTP 503"
+    record.pid = nil
+    try store.save(record)
     let failed = try XCTUnwrap(store.download(url: url))
     XCTAssertEqual(failed.state, .failed)
     XCTAssertEqual(failed.error, "HTTP 503")
     XCTAssertEqual(failed.bytes, 500, "bytes are kept for the resume")
     XCTAssertNil(failed.pid)
 
-    try store.markDone(url: url, file: "/e/Show/a.mp3", bytes: 1000)
+    record.state = .done
+    record.file = "/e/Show/a.mp3"
+    record.bytes = 1000
+    record.error = nil
+    try store.recordFinished(record, episode: nil)
     let done = try XCTUnwrap(store.download(url: url))
     XCTAssertEqual(done.state, .done)
     XCTAssertEqual(done.file, "/e/Show/a.mp3")
@@ -115,9 +126,6 @@ final class LibraryStoreTests: XCTestCase {
 
     try store.removeDownload(url: url)
     XCTAssertNil(try store.download(url: url))
-    XCTAssertThrowsError(try store.markDone(url: url, file: "/x", bytes: 1)) { error in
-      XCTAssertEqual(error as? LibraryError, .unknownDownload(url: url))
-    }
   }
 
   func testDownloadsAreListedNewestFirstAndFilteredByState() throws {
@@ -165,7 +173,11 @@ final class LibraryStoreTests: XCTestCase {
         do {
           try store.save(
             DownloadRecord(url: url, podcastTitle: "S", episodeTitle: "E", partialPath: "/p"))
-          try store.updateProgress(url: url, bytes: Int64(index), total: 100, state: .downloading)
+          var record = DownloadRecord(
+            url: url, podcastTitle: "S", episodeTitle: "E", partialPath: "/p")
+          record.state = .downloading
+          record.bytes = Int64(index)
+          try store.save(record)
         } catch {
           failures.append("\(error)")
         }

@@ -24,6 +24,15 @@ final class FeedSourceTests: XCTestCase {
     XCTAssertThrowsError(try FeedSource.classify("./missing/feed.xml"))
   }
 
+  /// Sync, link refresh, naming and `subscribe` all ask this one question of a stored location.
+  func testAStoredLocationIsRemoteOnlyWhenItStartsWithAScheme() {
+    XCTAssertTrue(FeedSource.isRemote("https://example.com/feed.xml"))
+    XCTAssertTrue(FeedSource.isRemote("HTTP://example.com/feed.xml"))
+    XCTAssertFalse(FeedSource.isRemote("/home/me/feeds/show.xml"))
+    // A local path may hold "://" in a folder name; it is still a file.
+    XCTAssertFalse(FeedSource.isRemote("/home/me/odd://name/feed.xml"))
+  }
+
   func testURLPolicyAllowsOnlyHTTP() {
     XCTAssertTrue(URLPolicy.isAllowed("http://a.example/x"))
     XCTAssertTrue(URLPolicy.isAllowed("HTTPS://a.example/x"))

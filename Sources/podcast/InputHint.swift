@@ -1,0 +1,44 @@
+import PodcastKit
+
+/// PodcastKit's errors name values, not where they came from; the CLI knows which flag or
+/// environment variable the user typed them into, and which command shows what to type.
+enum InputHint {
+  /// The sentence with its source named, or nil when the error needs no hint.
+  static func message(for error: Error) -> String? {
+    switch error {
+    case let error as SearchError: return message(for: error)
+    case let error as LibraryError: return message(for: error)
+    case FilterError.unknownSetting(let text):
+      return "--unset \(text): not a setting; see `podcast set --help`"
+    case let error as FilterError:
+      return "--\(error.setting) \(error.problem)"
+    default: return nil
+    }
+  }
+
+  private static func message(for error: SearchError) -> String? {
+    switch error {
+    case .invalidBaseURL:
+      // The base URL can only have come from the environment.
+      return "PODCAST_ITUNES_URL: \(error)"
+    case .limitOutOfRange(let limit):
+      return "--limit \(limit) is out of range: the iTunes API returns 1 to "
+        + "\(ITunesClient.limitRange.upperBound) results"
+    case .invalidCountry:
+      return "--country \(error)"
+    default:
+      return nil
+    }
+  }
+
+  private static func message(for error: LibraryError) -> String? {
+    switch error {
+    case .duplicateName:
+      return "\(error); choose another with --name"
+    case .noSubscription(_, let count) where count > 0:
+      return "\(error) (see `podcast subscriptions`)"
+    default:
+      return nil
+    }
+  }
+}

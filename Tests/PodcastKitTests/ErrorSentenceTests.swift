@@ -1,0 +1,40 @@
+import Foundation
+import XCTest
+
+@testable import PodcastKit
+
+/// PodcastKit's sentences stand on their own: they name the value and what is wrong with it,
+/// never a CLI flag or command (the CLI adds those), and Foundation sees the same sentence.
+final class ErrorSentenceTests: XCTestCase {
+  private let errors: [any Error] = [
+    SearchError.limitOutOfRange(0), SearchError.invalidCountry("usa"),
+    LibraryError.duplicateName("radiolab"), LibraryError.noSubscription("x", count: 3),
+    FilterError.badRegex(setting: "match", pattern: "(", reason: "unbalanced"),
+    FilterError.badDate(setting: "since", text: "soon"),
+    FilterError.badDuration(setting: "min-duration", text: "long"),
+    FilterError.badRate(setting: "limit-rate", text: "fast"), FilterError.badEpisodeType("movie"),
+    FilterError.badField("author"), FilterError.badFirstPolicy("some"),
+    FilterError.unknownSetting("colour"),
+  ]
+
+  func testCoreSentencesNameNoFlagOrCommand() {
+    for error in errors {
+      let sentence = String(describing: error)
+      XCTAssertFalse(sentence.contains("--"), sentence)
+      XCTAssertFalse(sentence.contains("`podcast"), sentence)
+    }
+  }
+
+  func testTheSentenceIsTheLocalizedDescription() {
+    for error in errors {
+      XCTAssertEqual(error.localizedDescription, String(describing: error))
+    }
+  }
+
+  func testAFilterErrorStartsWithItsSettingAndKeepsTheValue() {
+    let error = FilterError.badDate(setting: "since", text: "soon")
+    XCTAssertEqual(error.setting, "since")
+    XCTAssertTrue(error.problem.hasPrefix("soon: not a date"), error.problem)
+    XCTAssertEqual(error.description, "since " + error.problem)
+  }
+}
