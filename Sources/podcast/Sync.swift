@@ -115,6 +115,10 @@ struct Sync: AsyncParsableCommand {
     let pruning = SyncPruner(store: store).prune(plan.feeds.map(\.subscription))
     for failure in pruning.failures { Console.error(failure) }
     let pruned = pruning.removed
+    updateFolderPlaylists(
+      files: results.episodeFiles + pruned, store: store,
+      episodesDirectories: [library.paths.episodes] + batches.map(\.episodesDirectory)
+        + allSettings.values.compactMap(\.episodesDir))
     let playlistWritten = writePlaylist(results, pruned: pruned)
     if json {
       let feedFailures = plan.failedFeeds.map { feed -> JSONValue in
@@ -138,6 +142,16 @@ struct Sync: AsyncParsableCommand {
     {
       throw ExitCode.failure
     }
+  }
+
+  /// Each podcast folder the run added to or pruned gets its playlist rewritten. A failure is
+  /// a note on stderr, not the run's failure: the episodes are in place all the same.
+  private func updateFolderPlaylists(
+    files: [String], store: LibraryStore, episodesDirectories: [String]
+  ) {
+    let failures = FolderPlaylist.update(
+      foldersOf: files, episodesDirectories: episodesDirectories, store: store)
+    for failure in failures { Console.error(String(describing: failure)) }
   }
 
   /// `--playlist FILE`: this run's new episodes, newest first (those pruned again are left out).

@@ -61,10 +61,13 @@ public struct Playlist: Sendable, Equatable {
 /// Why a playlist could not be written. Each case reads as a sentence.
 public enum PlaylistError: Error, Equatable, CustomStringConvertible {
   case cannotWrite(path: String, reason: String)
+  case cannotRemove(path: String, reason: String)
 
   public var description: String {
     switch self {
     case .cannotWrite(let path, let reason): return "cannot write the playlist \(path): \(reason)"
+    case .cannotRemove(let path, let reason):
+      return "cannot remove the playlist \(path): \(reason)"
     }
   }
 }

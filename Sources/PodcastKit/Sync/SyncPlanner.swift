@@ -230,6 +230,7 @@ public struct SyncPlanner: Sendable {
       episodeTitle: planned.job.title)
     record.feedURL = planned.job.feedURL
     record.episodeKey = planned.episodeKey
+    record.published = planned.job.published
     return record
   }
 
