@@ -42,6 +42,7 @@ public struct FolderPlaylist: Sendable, Equatable {
     } catch {
       throw .cannotWrite(path: path, reason: String(describing: error))
     }
+    removeAbandonedTemporaries()
     let playlist = Playlist(entries: Self.entries(records.filter { Self.isRegularFile($0.file) }))
     guard !playlist.entries.isEmpty else { return try remove() }
     let text = playlist.text(at: path)
@@ -64,11 +65,26 @@ public struct FolderPlaylist: Sendable, Equatable {
   }
 
   private func remove() throws(PlaylistError) -> Change {
-    if unlink(path) == 0 { return .removed }
+    if unlink(path) == 0 {
+      // The playlist was all that was left: the folder goes too, as with its last episode.
+      rmdir(folder)
+      return .removed
+    }
     guard errno == ENOENT || errno == ENOTDIR else {
       throw .cannotRemove(path: path, reason: String(cString: strerror(errno)))
     }
     return .unchanged
+  }
+
+  /// A run killed between writing a playlist and renaming it left `.podcast-playlist-<pid>-…`;
+  /// one of a process still running is its write in progress and stays.
+  private func removeAbandonedTemporaries() {
+    let prefix = Playlist.temporaryPrefix
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+      let pid = name.dropFirst(prefix.count).split(separator: "-").first.flatMap { Int32($0) }
+      if !LibraryStore.isAlive(pid) { unlink(folder + "/" + name) }
+    }
   }
 
   private static func isRegularFile(_ path: String?) -> Bool {

@@ -40,10 +40,14 @@ public struct Playlist: Sendable, Equatable {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// A playlist being written is `<temporaryPrefix><pid>-<UUID>.tmp` beside its final name.
+  static let temporaryPrefix = ".podcast-playlist-"
+
   public func write(to path: String) throws(PlaylistError) {
     let folder = (path as NSString).deletingLastPathComponent
     let temporary =
-      (folder.isEmpty ? "." : folder) + "/.podcast-playlist-\(getpid())-\(UUID().uuidString).tmp"
+      (folder.isEmpty ? "." : folder)
+      + "/\(Self.temporaryPrefix)\(getpid())-\(UUID().uuidString).tmp"
     do {
       try Data(text(at: path).utf8).write(to: URL(fileURLWithPath: temporary))
     } catch {

@@ -99,6 +99,27 @@ final class FolderPlaylistTests: XCTestCase {
     XCTAssertEqual(try playlist.update(store: store), .unchanged, "nothing to remove twice")
   }
 
+  /// What a killed run left half-written goes (a live process's write in progress stays), and
+  /// a folder the playlist was the last thing in goes with it.
+  func testAbandonedTemporariesAndTheEmptiedFolderAreRemoved() throws {
+    try finished("Show/one.mp3", title: "One", published: day(1))
+    let abandoned = show + "/.podcast-playlist-999999999-A.tmp"
+    let running = show + "/.podcast-playlist-\(getpid())-B.tmp"
+    for file in [abandoned, running] {
+      XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("#EXTM3U".utf8)))
+    }
+
+    XCTAssertEqual(try playlist.update(store: store), .written(entries: 1))
+
+    XCTAssertFalse(FileManager.default.fileExists(atPath: abandoned))
+    XCTAssertTrue(FileManager.default.fileExists(atPath: running))
+
+    try FileManager.default.removeItem(atPath: running)
+    try FileManager.default.removeItem(atPath: show + "/one.mp3")
+    XCTAssertEqual(try playlist.update(store: store), .removed)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: show))
+  }
+
   func testTheFolderOfAFileIsTheFirstBelowTheDeepestEpisodesDirectory() {
     let episodes = library.paths.episodes
     let kids = episodes + "/Kids"
