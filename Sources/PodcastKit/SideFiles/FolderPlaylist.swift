@@ -42,13 +42,15 @@ public struct FolderPlaylist: Sendable, Equatable {
     } catch {
       throw .cannotWrite(path: path, reason: String(describing: error))
     }
-    removeAbandonedTemporaries()
+    for folder in [folder, store.paths.stateDirectory] {
+      Self.removeAbandonedTemporaries(in: folder)
+    }
     let playlist = Playlist(entries: Self.entries(records.filter { Self.isRegularFile($0.file) }))
     guard !playlist.entries.isEmpty else { return try remove() }
     let text = playlist.text(at: path)
     // An unchanged file keeps its time stamp: media servers rescan what changed.
     if (try? String(contentsOfFile: path, encoding: .utf8)) == text { return .unchanged }
-    try playlist.write(to: path)
+    try playlist.write(to: path, staging: store.paths.stateDirectory)
     return .written(entries: playlist.entries.count)
   }
 
@@ -76,9 +78,10 @@ public struct FolderPlaylist: Sendable, Equatable {
     return .unchanged
   }
 
-  /// A run killed between writing a playlist and renaming it left `.podcast-playlist-<pid>-…`;
-  /// one of a process still running is its write in progress and stays.
-  private func removeAbandonedTemporaries() {
+  /// A run killed between writing a playlist and renaming it left `.podcast-playlist-<pid>-…`
+  /// (in the state folder, or beside the playlist when that is on another filesystem); one of
+  /// a process still running is its write in progress and stays.
+  private static func removeAbandonedTemporaries(in folder: String) {
     let prefix = Playlist.temporaryPrefix
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
