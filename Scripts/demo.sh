@@ -43,6 +43,12 @@ podcast download "$base/feed.xml" 1-2
 printf '\nThe tags podcast wrote into the newest episode, as ffprobe reads them:\n'
 newest="$(find "$PODCAST_LIBRARY/Episodes" -name '*.mp3' | head -n1)"
 ffprobe -v error -show_entries format_tags -of default=noprint_wrappers=1 "$newest" | sed 's/^TAG:/  /'
+printf "\nIts transcript (the feed's <podcast:transcript>), kept beside it as %s:\n" \
+  "$(basename "${newest%.mp3}.vtt")"
+sed 's/^/  /' "${newest%.mp3}.vtt"
+folder="$(dirname "$newest")"
+printf "\nThe podcast folder's playlist, newest first (%s):\n" "${folder##*/}/${folder##*/}.m3u8"
+sed 's/^/  /' "$folder/${folder##*/}.m3u8"
 step episodes "$base/feed.xml" --limit 3
 podcast episodes "$base/feed.xml" --limit 3
 step subscribe "$base/feed.xml" --keep 3
@@ -58,7 +64,7 @@ printf '\nWhat the server was asked for the newest episode (its feed link has th
 grep -m1 '^GET /audio/episode-8.mp3' "$work/server.log" | sed 's/^/  /'
 
 printf '\nFiles under %s:\n' "$PODCAST_LIBRARY/Episodes"
-find "$PODCAST_LIBRARY/Episodes" -type f | sed "s|$PODCAST_LIBRARY/Episodes/|  |"
+find "$PODCAST_LIBRARY/Episodes" -type f | sort | sed "s|$PODCAST_LIBRARY/Episodes/|  |"
 printf '\nThe demo library stays in %s; remove it with make clean.\n' "$work"
 printf 'This was the debug build at %s/podcast.\n' "$bin"
 printf 'To put podcast on your PATH: sudo make install (or: PREFIX=~/.local make install).\n'

@@ -90,6 +90,13 @@ struct Download: AsyncParsableCommand {
       store: library.store, http: context.http(limitedTo: try settings.rate()),
       options: settings.options, refresher: LinkRefresher(loader: FeedLoader(http: context.http)))
     let results = await DownloadRun(manager: manager, json: json).perform(jobs)
+    // A playlist that cannot be written is a note: the episodes are in place all the same.
+    for failure in FolderPlaylist.update(
+      foldersOf: results.episodeFiles, episodesDirectories: [library.store.paths.episodes],
+      store: library.store)
+    {
+      Console.error(String(describing: failure))
+    }
     if json {
       Console.print(DownloadRun.document(results).rendered())
     } else if jobs.count > 1 {

@@ -117,6 +117,10 @@ struct Sync: AsyncParsableCommand {
     let pruned = pruning.removed
     let besides = await completeSideFiles(
       plan, store: store, http: context.http(limitedTo: try settings.rate()))
+    updateFolderPlaylists(
+      files: results.episodeFiles + pruned, store: store,
+      episodesDirectories: [library.paths.episodes] + batches.map(\.episodesDirectory)
+        + allSettings.values.compactMap(\.episodesDir))
     let playlistWritten = writePlaylist(results, pruned: pruned)
     if json {
       let feedFailures = plan.failedFeeds.map { feed -> JSONValue in
@@ -186,6 +190,16 @@ struct Sync: AsyncParsableCommand {
       notes += report.sideFileNotes.map { "\(check.file): \($0)" }
     }
     return (covers, files, notes)
+  }
+
+  /// Each podcast folder the run added to or pruned gets its playlist rewritten. A failure is
+  /// a note on stderr, not the run's failure: the episodes are in place all the same.
+  private func updateFolderPlaylists(
+    files: [String], store: LibraryStore, episodesDirectories: [String]
+  ) {
+    let failures = FolderPlaylist.update(
+      foldersOf: files, episodesDirectories: episodesDirectories, store: store)
+    for failure in failures { Console.error(String(describing: failure)) }
   }
 
   /// `--playlist FILE`: this run's new episodes, newest first (those pruned again are left out).

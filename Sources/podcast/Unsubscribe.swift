@@ -43,6 +43,12 @@ struct Unsubscribe: ParsableCommand {
         files: files.filter { path in
           !FileManager.default.fileExists(atPath: path)
         })
+      // Another podcast can share the folder; a folder left empty is gone with its playlist.
+      for failure in FolderPlaylist.update(
+        foldersOf: deleted, episodesDirectories: [store.paths.episodes], store: store)
+      {
+        Console.error(String(describing: failure))
+      }
     }
     if json {
       Console.print(

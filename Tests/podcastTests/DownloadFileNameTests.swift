@@ -27,7 +27,10 @@ final class DownloadFileNameTests: XCTestCase {
     XCTAssertEqual(try scenario.download("--all").status, 0)
 
     let files = try FileManager.default.subpathsOfDirectory(atPath: elsewhere).sorted()
-    XCTAssertEqual(files, [scenario.title] + scenario.episodes.map(scenario.defaultPath).sorted())
+    XCTAssertEqual(
+      files,
+      [scenario.title] + scenario.episodes.map(scenario.defaultPath).sorted()
+        + ["\(scenario.title)/\(scenario.title).m3u8"])
     for episode in scenario.episodes {
       XCTAssertEqual(
         FileManager.default.contents(atPath: elsewhere + "/" + scenario.defaultPath(episode)),

@@ -45,8 +45,9 @@ final class SettingsCommandTests: LibraryTestCase {
     XCTAssertEqual(synced.status, 0, synced.stderr)
     let files = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/Mixed Show")) ?? []
     XCTAssertEqual(
-      files.sorted(), ["1 Full - The Harbour.mp3", "4 Full - The Lighthouse (Revisited).mp3"],
-      "files in \(folder)")
+      files.sorted(),
+      ["1 Full - The Harbour.mp3", "4 Full - The Lighthouse (Revisited).mp3", "Mixed Show.m3u8"],
+      "files in \(folder), with the podcast folder's playlist")
     XCTAssertEqual(binary.episodeFiles(), [], "nothing in the library's own Episodes")
     let fetched = (1...8).filter { !server.requests(for: mixed.episode($0).path).isEmpty }
     XCTAssertEqual(fetched, [1, 4])

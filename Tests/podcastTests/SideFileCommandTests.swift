@@ -75,8 +75,10 @@ final class SideFileCommandTests: XCTestCase {
     XCTAssertEqual(FileManager.default.contents(atPath: stem + ".chapters.json"), chapters)
     XCTAssertEqual(
       folderFiles,
-      ["2024-05-10 Tones.chapters.json", "2024-05-10 Tones.mp3", "2024-05-10 Tones.vtt"],
-      "only the first transcript, and no temporary file")
+      [
+        "2024-05-10 Tones.chapters.json", "2024-05-10 Tones.mp3", "2024-05-10 Tones.vtt",
+        "Side Show.m3u8",
+      ], "only the first transcript, and no temporary file")
     XCTAssertEqual(server.requests(for: "/show/1.srt").count, 0)
   }
 
@@ -91,7 +93,7 @@ final class SideFileCommandTests: XCTestCase {
     let written = try download("--no-transcripts", "--no-chapters")
 
     XCTAssertEqual(written, [])
-    XCTAssertEqual(folderFiles, ["2024-05-10 Tones.mp3"])
+    XCTAssertEqual(folderFiles, ["2024-05-10 Tones.mp3", "Side Show.m3u8"])
     XCTAssertEqual(server.requests(for: "/show/1.vtt").count, 0)
     XCTAssertEqual(server.requests(for: "/show/1.chapters").count, 0)
   }
@@ -105,7 +107,7 @@ final class SideFileCommandTests: XCTestCase {
     let written = try download()
 
     XCTAssertEqual(written, [])
-    XCTAssertEqual(folderFiles, ["2024-05-10 Tones.mp3"])
+    XCTAssertEqual(folderFiles, ["2024-05-10 Tones.mp3", "Side Show.m3u8"])
   }
 
   /// Pruning an episode (and `unsubscribe --delete-files`) takes its transcript and chapters
@@ -143,14 +145,17 @@ final class SideFileCommandTests: XCTestCase {
     ])
     XCTAssertEqual(subscribed.status, 0, subscribed.stderr)
     XCTAssertEqual(try binary.run(["sync"]).status, 0)
-    XCTAssertEqual(folderFiles, ["2024-05-10 Tones.mp3", "2024-05-10 Tones.vtt", "cover.png"])
+    XCTAssertEqual(
+      folderFiles,
+      ["2024-05-10 Tones.mp3", "2024-05-10 Tones.vtt", "Side Show.m3u8", "cover.png"])
 
     publish([newer, episode])
     let synced = try binary.run(["sync"])
     XCTAssertEqual(synced.status, 0, synced.stderr)
 
     XCTAssertEqual(
-      folderFiles, ["2024-05-11 More Tones.mp3", "2024-05-11 More Tones.vtt", "cover.png"],
+      folderFiles,
+      ["2024-05-11 More Tones.mp3", "2024-05-11 More Tones.vtt", "Side Show.m3u8", "cover.png"],
       "the pruned episode's transcript went with it")
     let gone = try binary.run(["unsubscribe", "side", "--delete-files"])
     XCTAssertEqual(gone.status, 0, gone.stderr)

@@ -162,7 +162,7 @@ final class TaggingCommandTests: XCTestCase {
 
     XCTAssertEqual(items.first?["sideFiles"] as? [String], [])
     XCTAssertEqual(items.first?["tagged"] as? Bool, true, "--no-cover is about the folder")
-    XCTAssertEqual(binary.episodeFiles().filter { $0.contains("cover.") }, [])
+    XCTAssertEqual(binary.allFiles().filter { $0.contains("cover.") }, [])
   }
 
   /// The folder's picture is fetched once, and again only when the feed names another one.

@@ -101,6 +101,7 @@ struct EpisodeDownload {
           url: job.url, podcastTitle: job.podcastTitle, episodeTitle: job.title)
       record.feedURL = job.feedURL ?? record.feedURL
       record.episodeKey = job.identityKeys.first ?? record.episodeKey
+      record.published = job.published ?? record.published
       let row = DownloadRow(store: store, record: record)
       try row.finish(file: target, bytes: size, episode: job.subscriptionEpisode)
       unlink(file.path)

@@ -26,13 +26,15 @@ public struct DownloadRecord: Codable, Sendable, Equatable, FetchableRecord, Per
   public var pid: Int32?
   /// The feed the episode was listed in, when known.
   public var feedURL: String?
+  /// When the feed says the episode was published, when known (orders folder playlists).
+  public var published: Date?
 
   public init(
     url: String, podcastTitle: String, episodeTitle: String, state: DownloadState = .queued,
     bytes: Int64 = 0, total: Int64? = nil, partialPath: String, file: String? = nil,
     etag: String? = nil, lastModified: String? = nil, error: String? = nil,
     updatedAt: Date = Date(), episodeKey: String? = nil, pid: Int32? = nil,
-    feedURL: String? = nil
+    feedURL: String? = nil, published: Date? = nil
   ) {
     self.url = url
     self.podcastTitle = podcastTitle
@@ -49,6 +51,7 @@ public struct DownloadRecord: Codable, Sendable, Equatable, FetchableRecord, Per
     self.episodeKey = episodeKey
     self.pid = pid
     self.feedURL = feedURL
+    self.published = published
   }
 
   /// Fraction done from 0 to 1, or nil when the size is unknown (done is always 1).

@@ -33,20 +33,22 @@ public enum DownloadedFiles {
     return outcome
   }
 
-  /// The podcast's folder goes once its last episode has.
+  /// The podcast's folder goes once its last episode has. Its picture and its playlist alone
+  /// are no reason to keep it (a subfolder's picture none to keep the subfolder).
   private static func removeEmptyFolders(above path: String, stoppingAt root: String) {
     var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-    // The podcast's picture alone is no reason to keep its folder.
-    let left = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    if !left.isEmpty, left.allSatisfy(FolderCovers.names.contains) {
+    while folder.path.hasPrefix(root + "/"),
+      let left = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+    {
+      var ours = Set(FolderCovers.names)
+      if folder.deletingLastPathComponent().path == root {
+        ours.insert(FolderPlaylist.fileName(inFolder: folder.path))
+      }
+      guard left.allSatisfy(ours.contains) else { return }
       for name in left {
         try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
       }
-    }
-    while folder.path.hasPrefix(root + "/"),
-      (try? FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty) == true
-    {
-      try? FileManager.default.removeItem(at: folder)
+      guard (try? FileManager.default.removeItem(at: folder)) != nil else { return }
       folder = folder.deletingLastPathComponent()
     }
   }

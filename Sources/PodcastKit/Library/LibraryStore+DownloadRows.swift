@@ -35,6 +35,7 @@ extension LibraryStore {
         existing.pid = record.pid
         existing.feedURL = record.feedURL ?? existing.feedURL
         existing.episodeKey = record.episodeKey ?? existing.episodeKey
+        existing.published = record.published ?? existing.published
         existing.updatedAt = Date()
         try existing.update(db)
       }
@@ -152,6 +153,19 @@ extension LibraryStore {
       try DownloadRecord.filter(
         Column("feedURL") == feedURL && Column("state") == DownloadState.done.rawValue
       ).fetchAll(db).compactMap(\.file)
+    }
+  }
+
+  /// Finished downloads whose file is somewhere under `folder` (at any depth), whether or not
+  /// the file is still there.
+  public func finishedDownloads(under folder: String) throws -> [DownloadRecord] {
+    // A range on the indexed path rather than LIKE, whose % and _ a folder name may contain:
+    // "0" is the character after "/", so the range is exactly the paths that start "folder/".
+    try read { db in
+      try DownloadRecord.filter(
+        Column("file") > folder + "/" && Column("file") < folder + "0"
+          && Column("state") == DownloadState.done.rawValue
+      ).fetchAll(db)
     }
   }
 

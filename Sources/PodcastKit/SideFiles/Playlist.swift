@@ -40,31 +40,53 @@ public struct Playlist: Sendable, Equatable {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  public func write(to path: String) throws(PlaylistError) {
+  /// A playlist being written is `<temporaryPrefix><pid>-<UUID>.tmp`.
+  static let temporaryPrefix = ".podcast-playlist-"
+
+  /// `staging`: a folder on the same filesystem to write the temporary in, so that a run
+  /// killed mid-write leaves nothing beside the playlist (the library's state folder for a
+  /// podcast folder's playlist); beside the playlist when there is none or it is elsewhere.
+  public func write(to path: String, staging: String? = nil) throws(PlaylistError) {
     let folder = (path as NSString).deletingLastPathComponent
-    let temporary =
-      (folder.isEmpty ? "." : folder) + "/.podcast-playlist-\(getpid())-\(UUID().uuidString).tmp"
+    let data = Data(text(at: path).utf8)
+    if let staging, try place(data, at: path, from: staging, crossingIsFailure: false) {
+      return
+    }
+    _ = try place(data, at: path, from: folder.isEmpty ? "." : folder, crossingIsFailure: true)
+  }
+
+  /// False when the rename would cross filesystems and that is not yet a failure.
+  private func place(_ data: Data, at path: String, from folder: String, crossingIsFailure: Bool)
+    throws(PlaylistError) -> Bool
+  {
+    let temporary = folder + "/\(Self.temporaryPrefix)\(getpid())-\(UUID().uuidString).tmp"
     do {
-      try Data(text(at: path).utf8).write(to: URL(fileURLWithPath: temporary))
+      try data.write(to: URL(fileURLWithPath: temporary))
     } catch {
       unlink(temporary)
+      if !crossingIsFailure { return false }
       throw .cannotWrite(path: path, reason: (error as NSError).localizedDescription)
     }
     guard rename(temporary, path) == 0 else {
-      let reason = String(cString: strerror(errno))
+      let code = errno
       unlink(temporary)
-      throw .cannotWrite(path: path, reason: reason)
+      if code == EXDEV && !crossingIsFailure { return false }
+      throw .cannotWrite(path: path, reason: String(cString: strerror(code)))
     }
+    return true
   }
 }
 
 /// Why a playlist could not be written. Each case reads as a sentence.
 public enum PlaylistError: Error, Equatable, CustomStringConvertible {
   case cannotWrite(path: String, reason: String)
+  case cannotRemove(path: String, reason: String)
 
   public var description: String {
     switch self {
     case .cannotWrite(let path, let reason): return "cannot write the playlist \(path): \(reason)"
+    case .cannotRemove(let path, let reason):
+      return "cannot remove the playlist \(path): \(reason)"
     }
   }
 }

@@ -286,6 +286,7 @@ public struct SyncPlanner: Sendable {
       episodeTitle: planned.job.title)
     record.feedURL = planned.job.feedURL
     record.episodeKey = planned.job.subscriptionEpisode?.key
+    record.published = planned.job.published
     return record
   }
 

@@ -117,6 +117,16 @@ struct DownloadRun {
 }
 
 extension [DownloadResult] {
+  /// Files this run put in place or found in place: their podcast folders' playlists follow.
+  var episodeFiles: [String] {
+    compactMap { result in
+      switch result.outcome {
+      case .downloaded(let file, _, _), .alreadyDownloaded(let file): file
+      case .failed: nil
+      }
+    }
+  }
+
   /// Files this run put in place, for `--exec`.
   var downloadedFiles: [(file: String, title: String?, podcast: String?)] {
     compactMap { result in

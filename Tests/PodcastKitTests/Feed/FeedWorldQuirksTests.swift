@@ -289,6 +289,40 @@ final class FeedWorldQuirksTests: XCTestCase {
     XCTAssertEqual(feed.episodes[safe: 1]?.guid, "ep/2/", "the guid itself stays as written")
   }
 
+  /// Most Podcasting 2.0 feeds in the wild (and the namespace's own early examples) declare it
+  /// by its GitHub documentation URL, not podcastindex.org's: modelled on a real show that lists
+  /// captions in two formats, SRT first, and chapters on every episode.
+  func testThePodcastNamespaceByItsGitHubURLGivesTranscriptsAndChapters() throws {
+    let feed = try S.parse(
+      """
+      <rss xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" \
+      xmlns:podcast="https://github.com/Podcastindex-org/podcast-namespace/blob/main/docs/1.0.md" \
+      version="2.0"><channel><title>Variety Hour</title>
+      <podcast:locked owner="host@example.com">no</podcast:locked>
+      <item><title>Fifty</title><guid isPermaLink="false">vh-050</guid>
+      <enclosure url="https://cdn.example.com/vh050.mp3" length="100" type="audio/mpeg"/>
+      <podcast:transcript url="https://cdn.example.com/vh050-transcript.srt" \
+      type="application/x-subrip" language="EN" rel="captions"/>
+      <podcast:transcript url="https://cdn.example.com/vh050-transcript.vtt" \
+      type="text/vtt" language="EN" rel="captions"/>
+      <podcast:chapters url="https://cdn.example.com/vh050-chapters.json" \
+      type="application/json+chapters"/>
+      </item></channel></rss>
+      """)
+    let episode = try XCTUnwrap(feed.episodes.first)
+    XCTAssertEqual(
+      episode.transcripts,
+      [
+        Transcript(
+          url: "https://cdn.example.com/vh050-transcript.srt", type: "application/x-subrip",
+          language: "EN"),
+        Transcript(
+          url: "https://cdn.example.com/vh050-transcript.vtt", type: "text/vtt", language: "EN"),
+      ])
+    XCTAssertEqual(episode.chapters?.url, "https://cdn.example.com/vh050-chapters.json")
+    XCTAssertEqual(episode.chapters?.type, "application/json+chapters")
+  }
+
   func testElementNamesInOddCase() throws {
     let feed = try S.parse(
       """

@@ -66,8 +66,22 @@ struct PodcastBinary {
       executable: Self.url, arguments: arguments, environment: environment, stdin: stdin)
   }
 
-  /// Every file under Episodes, relative to it, sorted.
+  /// Every episode file under Episodes, relative to it, sorted: what was downloaded, without
+  /// the files that go with it (see `sideFiles()`).
   func episodeFiles() -> [String] {
+    let files = allFiles()
+    return files.filter { !Self.isSideFile($0, among: files) }
+  }
+
+  /// The files that go with the episodes, relative to Episodes, sorted: each podcast folder's
+  /// playlist (`Show/Show.m3u8`) and cover, each episode's transcripts and chapters.
+  func sideFiles() -> [String] {
+    let files = allFiles()
+    return files.filter { Self.isSideFile($0, among: files) }
+  }
+
+  /// Every file under Episodes, relative to it, sorted.
+  func allFiles() -> [String] {
     let enumerator = FileManager.default.enumerator(atPath: episodesDirectory)
     var files: [String] = []
     while let path = enumerator?.nextObject() as? String {
@@ -77,6 +91,27 @@ struct PodcastBinary {
       if exists && !isDirectory.boolValue { files.append(path) }
     }
     return files.sorted()
+  }
+
+  private static let transcriptExtensions: Set<String> = ["vtt", "srt", "json", "html", "txt"]
+
+  /// `Show/Show.m3u8`, `…/cover.png`, `X.chapters.json`, and `X.vtt` / `X.en.vtt` beside `X.mp3`.
+  private static func isSideFile(_ path: String, among files: [String]) -> Bool {
+    let components = path.split(separator: "/").map(String.init)
+    let name = components.last ?? path
+    if name == "cover.jpg" || name == "cover.png" || name.hasSuffix(".chapters.json") {
+      return true
+    }
+    if components.count == 2 && name == components[0] + ".m3u8" { return true }
+    let ext = (name as NSString).pathExtension
+    guard transcriptExtensions.contains(ext) else { return false }
+    let stem = (path as NSString).deletingPathExtension
+    let stems = [stem, (stem as NSString).deletingPathExtension]
+    return files.contains { other in
+      other != path
+        && !transcriptExtensions.contains((other as NSString).pathExtension)
+        && stems.contains((other as NSString).deletingPathExtension)
+    }
   }
 
   func partialFiles() -> [String] {
