@@ -95,7 +95,7 @@ final class SideFileTransferTests: XCTestCase {
     let range = try XCTUnwrap(requests.last?.headers["range"], "the retry resumes")
     XCTAssertTrue(range.hasPrefix("bytes=") && range != "bytes=0-", range)
     XCTAssertEqual(requests.last?.headers["if-range"], "\"t1\"")
-    XCTAssertEqual(folderFiles, ["2024-05-10 Tones.mp3", "2024-05-10 Tones.vtt"])
+    XCTAssertEqual(folderFiles, ["2024-05-10 Tones.mp3", "2024-05-10 Tones.vtt", "Side Show.m3u8"])
   }
 
   func testAServerErrorOnATranscriptIsRetried() throws {
@@ -121,7 +121,8 @@ final class SideFileTransferTests: XCTestCase {
     XCTAssertEqual(notes.count, 1, "\(notes)")
     XCTAssertTrue(notes.first?.contains("HTML") == true, "\(notes)")
     XCTAssertTrue(notes.first?.contains(server.url(transcriptPath)) == true, "\(notes)")
-    XCTAssertEqual(folderFiles, ["2024-05-10 Tones.mp3"], "no transcript, no temporary file")
+    XCTAssertEqual(
+      folderFiles, ["2024-05-10 Tones.mp3", "Side Show.m3u8"], "no transcript, no temporary file")
 
     let text = try binary.run(["download", server.url(feedPath)])
     XCTAssertEqual(text.status, 0, text.stderr)
@@ -135,7 +136,8 @@ final class SideFileTransferTests: XCTestCase {
     server.set(transcriptPath, .status(404))
     server.set(chaptersPath, .data(chapters, contentType: "application/json+chapters"))
     _ = try downloadedItem()
-    XCTAssertEqual(folderFiles, ["2024-05-10 Tones.chapters.json", "2024-05-10 Tones.mp3"])
+    XCTAssertEqual(
+      folderFiles, ["2024-05-10 Tones.chapters.json", "2024-05-10 Tones.mp3", "Side Show.m3u8"])
 
     server.set(transcriptPath, .data(transcript, contentType: "text/vtt"))
     let document = try downloadJSON()
@@ -226,7 +228,7 @@ final class SideFileTransferTests: XCTestCase {
     XCTAssertEqual(document["covers"] as? [String], [folder + "/cover.jpg"])
     XCTAssertEqual(FileManager.default.contents(atPath: folder + "/cover.jpg"), jpeg)
     XCTAssertEqual(
-      folderFiles, ["2024-05-10 Tones.mp3", "2024-05-10 Tones.vtt", "cover.jpg"],
+      folderFiles, ["2024-05-10 Tones.mp3", "2024-05-10 Tones.vtt", "Side Show.m3u8", "cover.jpg"],
       "the old picture is replaced")
     XCTAssertEqual(server.requests(for: episode.path).count, 1)
   }
@@ -241,7 +243,7 @@ final class SideFileTransferTests: XCTestCase {
     let first = try binary.run(["sync"])
     XCTAssertEqual(first.status, 0, first.stderr)
     XCTAssertTrue(first.stdout.contains("transcript not kept"), first.stdout)
-    XCTAssertEqual(folderFiles, ["2024-05-10 Tones.mp3"])
+    XCTAssertEqual(folderFiles, ["2024-05-10 Tones.mp3", "Side Show.m3u8"])
 
     server.set(transcriptPath, .data(transcript, contentType: "text/vtt"))
     let second = try binary.run(["sync", "--json"])
