@@ -22,7 +22,7 @@ final class SyncRecordingTests: LibraryTestCase {
       show.episode(4).path,
       DownloadScenario.plainRoute(show.episode(4)).stalling(after: 10_000, seconds: nil))
     let running = try binary.start(["sync"])
-    try eventually("episodes 2 and 3 to land", timeout: 20) {
+    eventually("episodes 2 and 3 to land", timeout: 20) {
       binary.episodeFiles().count == 3
     }
     running.signal(SIGKILL)

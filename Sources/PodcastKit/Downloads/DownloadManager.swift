@@ -195,6 +195,7 @@ public final class DownloadManager: Sendable {
       url: job.url, podcastTitle: job.podcastTitle, episodeTitle: job.title)
     record.feedURL = job.feedURL
     record.episodeKey = job.identityKeys.first
+    record.details = DownloadDetails(of: job).encoded
     // So a queue this process leaves behind (killed) reads as paused, not waiting forever.
     record.pid = ProcessInfo.processInfo.processIdentifier
     return record

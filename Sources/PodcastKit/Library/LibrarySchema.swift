@@ -12,6 +12,7 @@ enum LibrarySchema {
     migrator.registerMigration("v2-settings", migrate: createSettings)
     migrator.registerMigration("v2-downloads", migrate: addDownloadOrigins)
     migrator.registerMigration("v3-indexes", migrate: addScaleIndexes)
+    migrator.registerMigration("v4-download-details", migrate: addDownloadDetails)
     return migrator
   }
 
