@@ -23,6 +23,15 @@ struct SettingsOptions: ParsableArguments {
   @Flag(help: "Leave this subscription's files as served: sync writes no tags into them.")
   var noTags = false
 
+  @Flag(help: "Keep no cover.jpg/cover.png of the podcast in this subscription's folder.")
+  var noCover = false
+
+  @Flag(help: "Keep no transcripts beside this subscription's episodes.")
+  var noTranscripts = false
+
+  @Flag(help: "Keep no chapters file beside this subscription's episodes.")
+  var noChapters = false
+
   func validate() throws {
     if let concurrency, !(1...32).contains(concurrency) {
       throw ValidationError("--concurrency must be from 1 to 32")
@@ -49,6 +58,9 @@ struct SettingsOptions: ParsableArguments {
     settings.limitRate = try limitRate.map { try TransferRate.bytesPerSecond($0) }
     settings.first = try first.map(FirstSyncPolicy.init(parsing:))
     if noTags { settings.tags = false }
+    if noCover { settings.cover = false }
+    if noTranscripts { settings.transcripts = false }
+    if noChapters { settings.chapters = false }
     return settings
   }
 }

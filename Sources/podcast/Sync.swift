@@ -103,12 +103,9 @@ struct Sync: AsyncParsableCommand {
         http: context.http(limitedTo: batch.bytesPerSecond), options: options,
         refresher: refresher)
       let jobs = batch.downloads.map { download in
-        var job = settings.sideFiles(of: download.job)
-        // `set NAME --no-tags`: this subscription's episodes stay as served.
-        if allSettings[download.subscriptionId]?.tags == false {
-          job.tagging = nil
-        }
-        return job
+        // `set NAME --no-tags` and the like, as they are now (not when it was queued).
+        allSettings[download.subscriptionId, default: SubscriptionSettings()].sideFiles(
+          of: settings.sideFiles(of: download.job))
       }
       results += await DownloadRun(manager: manager, json: json, quiet: quiet).perform(jobs)
     }
@@ -116,7 +113,8 @@ struct Sync: AsyncParsableCommand {
     for failure in pruning.failures { Console.error(failure) }
     let pruned = pruning.removed
     let besides = await completeSideFiles(
-      plan, store: store, http: context.http(limitedTo: try settings.rate()))
+      plan, settings: allSettings, store: store,
+      http: context.http(limitedTo: try settings.rate()))
     updateFolderPlaylists(
       files: results.episodeFiles + pruned, store: store,
       episodesDirectories: [library.paths.episodes] + batches.map(\.episodesDirectory)
@@ -165,14 +163,19 @@ struct Sync: AsyncParsableCommand {
   /// folders of feeds that now name another one (new episodes or not), and the transcripts
   /// and chapters an earlier run could not fetch. `--no-cover` and the other side-file flags
   /// hold here too.
-  private func completeSideFiles(_ plan: SyncPlan, store: LibraryStore, http: HTTPClient) async
+  private func completeSideFiles(
+    _ plan: SyncPlan, settings allSettings: [Int64: SubscriptionSettings], store: LibraryStore,
+    http: HTTPClient
+  ) async
     -> (covers: [String], files: [String], notes: [String])
   {
     let manager = DownloadManager(store: store, http: http, options: settings.options)
     var covers: [String] = []
     var notes: [String] = []
     for feed in plan.feeds where !settings.noCover {
-      guard let url = feed.imageURL else { continue }
+      guard let url = feed.imageURL,
+        feed.subscription.id.flatMap({ allSettings[$0]?.cover }) != false
+      else { continue }
       for result in await manager.refreshCovers(of: feed.subscription, imageURL: url) {
         switch result {
         case .success(let file): covers.append(file)
@@ -183,7 +186,8 @@ struct Sync: AsyncParsableCommand {
     }
     var files: [String] = []
     for check in plan.sideFileChecks {
-      var job = settings.sideFiles(of: check.job)
+      var job = allSettings[check.subscriptionId, default: SubscriptionSettings()].sideFiles(
+        of: settings.sideFiles(of: check.job))
       job.folderCoverURL = nil
       let report = await manager.completeSideFiles(of: job, besides: check.file)
       files += report.files

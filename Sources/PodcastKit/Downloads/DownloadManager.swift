@@ -196,6 +196,7 @@ public final class DownloadManager: Sendable {
     record.feedURL = job.feedURL
     record.episodeKey = job.identityKeys.first
     record.published = job.published
+    record.details = DownloadDetails(of: job).encoded
     // So a queue this process leaves behind (killed) reads as paused, not waiting forever.
     record.pid = ProcessInfo.processInfo.processIdentifier
     return record

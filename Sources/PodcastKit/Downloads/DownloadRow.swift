@@ -92,6 +92,8 @@ final class DownloadRow: @unchecked Sendable {
       finished.total = bytes
       finished.error = nil
       finished.pid = nil
+      // Needed only until the file is here; a library keeps thousands of finished rows.
+      finished.details = nil
       finished.updatedAt = Date()
       try store.recordFinished(finished, episode: episode)
       record = finished

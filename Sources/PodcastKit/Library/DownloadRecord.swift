@@ -28,13 +28,16 @@ public struct DownloadRecord: Codable, Sendable, Equatable, FetchableRecord, Per
   public var feedURL: String?
   /// When the feed says the episode was published, when known (orders folder playlists).
   public var published: Date?
+  /// What the download takes from its feed beyond these columns (`DownloadDetails` as JSON),
+  /// so it starts or resumes the same after a 304; nil in rows written before it was kept.
+  public var details: String?
 
   public init(
     url: String, podcastTitle: String, episodeTitle: String, state: DownloadState = .queued,
     bytes: Int64 = 0, total: Int64? = nil, partialPath: String, file: String? = nil,
     etag: String? = nil, lastModified: String? = nil, error: String? = nil,
     updatedAt: Date = Date(), episodeKey: String? = nil, pid: Int32? = nil,
-    feedURL: String? = nil, published: Date? = nil
+    feedURL: String? = nil, published: Date? = nil, details: String? = nil
   ) {
     self.url = url
     self.podcastTitle = podcastTitle
@@ -52,6 +55,7 @@ public struct DownloadRecord: Codable, Sendable, Equatable, FetchableRecord, Per
     self.pid = pid
     self.feedURL = feedURL
     self.published = published
+    self.details = details
   }
 
   /// Fraction done from 0 to 1, or nil when the size is unknown (done is always 1).

@@ -13,6 +13,7 @@ enum LibrarySchema {
     migrator.registerMigration("v2-downloads", migrate: addDownloadOrigins)
     migrator.registerMigration("v3-indexes", migrate: addScaleIndexes)
     migrator.registerMigration("v4-published", migrate: addDownloadPublished)
+    migrator.registerMigration("v5-download-details", migrate: addDownloadDetails)
     return migrator
   }
 

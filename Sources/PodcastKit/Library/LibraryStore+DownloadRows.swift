@@ -36,6 +36,9 @@ extension LibraryStore {
         existing.feedURL = record.feedURL ?? existing.feedURL
         existing.episodeKey = record.episodeKey ?? existing.episodeKey
         existing.published = record.published ?? existing.published
+        // Those sync queued keep the feed's full details; the job here may lack what its
+        // run left out (`--no-tags`), which must not stick to a later resume.
+        existing.details = existing.details ?? record.details
         existing.updatedAt = Date()
         try existing.update(db)
       }

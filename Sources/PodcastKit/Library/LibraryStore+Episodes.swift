@@ -34,9 +34,25 @@ extension LibraryStore {
       try SeenEpisode.filter(Column("subscriptionId") == subscriptionId && Column("key") == key)
         .updateAll(db, Column("downloadedFile").set(to: file))
     }
-    let known = try db.cachedStatement(sql: "SELECT 1 FROM downloads WHERE url = ?")
-    for record in refresh.queued where try Int.fetchOne(known, arguments: [record.url]) == nil {
-      try record.insert(db)
+    for record in refresh.queued {
+      guard var existing = try DownloadRecord.fetchOne(db, key: record.url) else {
+        try record.insert(db)
+        continue
+      }
+      // The episode's file is gone (`firstRefresh` found none): fetched again, as sync
+      // fetches a new episode whose old file was deleted.
+      if existing.state == .done {
+        guard existing.file.map({ FileManager.default.fileExists(atPath: $0) }) != true else {
+          continue
+        }
+        existing = record
+      } else {
+        // Unfinished already (a `download` run was killed): sync resumes it; it only gains
+        // the details when it had none.
+        guard existing.details == nil else { continue }
+        existing.details = record.details
+      }
+      try existing.update(db)
     }
   }
 

@@ -9,6 +9,8 @@ extension LibraryStore {
     public var settings: [Int64: SubscriptionSettings] = [:]
     public var marks: [String: EpisodeMark.State] = [:]
     public var unfinishedURLs: Set<String> = []
+    /// The kept `DownloadDetails` of those downloads that have them, by URL.
+    public var unfinishedDetails: [String: String] = [:]
 
     public init() {}
   }
@@ -18,11 +20,15 @@ extension LibraryStore {
     snapshot.settings = try allSettings()
     snapshot.marks = try marks()
     let waiting: [DownloadState] = [.queued, .downloading, .paused, .failed]
-    snapshot.unfinishedURLs = try read { db in
-      Set(
-        try String.fetchAll(
-          db, sql: "SELECT url FROM downloads WHERE state IN (?, ?, ?, ?)",
-          arguments: StatementArguments(waiting.map(\.rawValue))))
+    try read { db in
+      let rows = try Row.fetchCursor(
+        db, sql: "SELECT url, details FROM downloads WHERE state IN (?, ?, ?, ?)",
+        arguments: StatementArguments(waiting.map(\.rawValue)))
+      while let row = try rows.next() {
+        let url: String = row[0]
+        snapshot.unfinishedURLs.insert(url)
+        if let details: String = row[1] { snapshot.unfinishedDetails[url] = details }
+      }
     }
     return snapshot
   }

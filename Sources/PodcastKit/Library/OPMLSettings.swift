@@ -28,6 +28,9 @@ enum OPMLSettings {
       ("concurrency", settings.concurrency.map(String.init)),
       ("limitRate", settings.limitRate.map(String.init)),
       ("tags", settings.tags.map { $0 ? "true" : "false" }),
+      ("cover", settings.cover.map { $0 ? "true" : "false" }),
+      ("transcripts", settings.transcripts.map { $0 ? "true" : "false" }),
+      ("chapters", settings.chapters.map { $0 ? "true" : "false" }),
       ("first", settings.first?.description),
     ]
     return pairs.compactMap { key, value in value.map { ("podcast:" + key, $0) } }
@@ -59,7 +62,11 @@ enum OPMLSettings {
     settings.concurrency = attributes["concurrency"].flatMap { Int($0) }
       .flatMap { (1...32).contains($0) ? $0 : nil }
     settings.limitRate = attributes["limitrate"].flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
-    settings.tags = attributes["tags"].flatMap { ["true": true, "false": false][$0] }
+    let flag = { (name: String) in attributes[name].flatMap { ["true": true, "false": false][$0] } }
+    settings.tags = flag("tags")
+    settings.cover = flag("cover")
+    settings.transcripts = flag("transcripts")
+    settings.chapters = flag("chapters")
     settings.first = attributes["first"].flatMap { try? FirstSyncPolicy(parsing: $0) }
     return settings
   }

@@ -12,6 +12,12 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
   public var limitRate: Int64?
   /// False once `--no-tags` is set: sync leaves this subscription's episodes as served.
   public var tags: Bool?
+  /// False once `--no-cover`: sync keeps no `cover.<ext>` in this subscription's folder.
+  public var cover: Bool?
+  /// False once `--no-transcripts`: sync keeps no transcript beside its episodes.
+  public var transcripts: Bool?
+  /// False once `--no-chapters`: sync keeps no chapters file beside its episodes.
+  public var chapters: Bool?
   public var first: FirstSyncPolicy?
 
   public init() {}
@@ -22,6 +28,7 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
   public static let optionNames = [
     "keep", "match", "exclude", "match-in", "since", "until", "min-duration", "max-duration",
     "type", "name-template", "episodes-dir", "concurrency", "limit-rate", "first", "tags",
+    "cover", "transcripts", "chapters",
   ]
 
   /// Clears one setting by its flag name (`keep` lives on `Subscription` and is cleared there).
@@ -41,9 +48,25 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
     case "limit-rate": limitRate = nil
     case "first": first = nil
     case "tags", "no-tags": tags = nil
+    case "cover", "no-cover": cover = nil
+    case "transcripts", "no-transcripts": transcripts = nil
+    case "chapters", "no-chapters": chapters = nil
     case "keep": break
     default: throw FilterError.unknownSetting(option)
     }
+  }
+
+  /// `job` without the tags and side files this subscription turned off.
+  public func sideFiles(of job: DownloadJob) -> DownloadJob {
+    var job = job
+    if tags == false { job.tagging = nil }
+    if cover == false { job.folderCoverURL = nil }
+    if transcripts == false { job.transcripts = [] }
+    if chapters == false {
+      job.chaptersURL = nil
+      job.tagging?.chaptersURL = nil
+    }
+    return job
   }
 
   /// Fields `other` has replace these.
@@ -55,6 +78,9 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
     merged.concurrency = other.concurrency ?? concurrency
     merged.limitRate = other.limitRate ?? limitRate
     merged.tags = other.tags ?? tags
+    merged.cover = other.cover ?? cover
+    merged.transcripts = other.transcripts ?? transcripts
+    merged.chapters = other.chapters ?? chapters
     merged.first = other.first ?? first
     return merged
   }

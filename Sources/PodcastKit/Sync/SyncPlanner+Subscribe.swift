@@ -23,7 +23,7 @@ extension SyncPlanner {
     let moving = feed.podcast.newFeedURL.map { $0 != feedURL && URLPolicy.isAllowed($0) } ?? false
     var refresh = FirstRefresh(
       validators: feedURL.contains("://") && !moving ? validators : Validators(), episodes: seen)
-    let podcastTitle = feed.podcast.title ?? name
+    let subscription = Subscription(name: name, feedURL: feedURL, title: feed.podcast.title)
     for offset in chosen {
       let episode = feed.episodes[offset]
       let url = episode.enclosure.url
@@ -33,10 +33,17 @@ extension SyncPlanner {
         refresh.files[keys[offset]] = file
         continue
       }
+      // The job sync would plan from this feed: its details go with the queued row, so the
+      // first sync's 304 loses none of them.
+      let job = plannedDownload(
+        episode, podcast: feed.podcast, index: offset + 1, subscription: subscription,
+        key: keys[offset], namer: rules.namer
+      ).job
       var record = store.newDownloadRecord(
-        url: url, podcastTitle: podcastTitle, episodeTitle: episode.title)
+        url: url, podcastTitle: job.podcastTitle, episodeTitle: episode.title)
       record.feedURL = feedURL
       record.episodeKey = keys[offset]
+      record.details = DownloadDetails(of: job).encoded
       refresh.queued.append(record)
     }
     return refresh

@@ -114,7 +114,8 @@ public struct SyncPlanner: Sendable {
       case .notModified:
         plan.feeds.append(.init(subscription: subscription, outcome: .unchanged))
         plan.downloads = try unfinishedDownloads(
-          of: subscription, feed: nil, rules: rules, pending: snapshot.unfinishedURLs)
+          of: subscription, feed: nil, rules: rules, pending: snapshot.unfinishedURLs,
+          details: snapshot.unfinishedDetails)
       case .fetched(let feed, _, let newValidators, let movedTo):
         let movedFrom = try move(
           &subscription, redirectedTo: movedTo, newFeedURL: feed.podcast.newFeedURL)
@@ -126,7 +127,8 @@ public struct SyncPlanner: Sendable {
         plan.downloads =
           try fresh
           + unfinishedDownloads(
-            of: subscription, feed: feed, rules: rules, pending: snapshot.unfinishedURLs
+            of: subscription, feed: feed, rules: rules, pending: snapshot.unfinishedURLs,
+            details: snapshot.unfinishedDetails
           ).filter { !freshURLs.contains($0.job.url) }
         if !dryRun {
           plan.sideFileChecks = try sideFileChecks(in: feed, for: subscription, rules: rules)
@@ -174,7 +176,7 @@ public struct SyncPlanner: Sendable {
         guid: episode.guid, enclosureURL: episode.enclosure.url, title: episode.title,
         published: episode.published)
       guard let found = keys.lazy.compactMap({ files[$0] }).first else { continue }
-      let job = plannedDownload(
+      let job = Self.plannedDownload(
         episode, podcast: feed.podcast, index: offset + 1, subscription: subscription,
         key: found.key, namer: rules.namer
       ).job
@@ -256,7 +258,7 @@ public struct SyncPlanner: Sendable {
         of: feed.episodes, keys: seen.map(\.key), added: Set(added.map(\.key)),
         firstRefresh: firstRefresh
       ).map { offset in
-        self.plannedDownload(
+        Self.plannedDownload(
           feed.episodes[offset], podcast: feed.podcast, index: offset + 1,
           subscription: subscription, key: seen[offset].key, namer: rules.namer)
       }
@@ -287,6 +289,7 @@ public struct SyncPlanner: Sendable {
     record.feedURL = planned.job.feedURL
     record.episodeKey = planned.job.subscriptionEpisode?.key
     record.published = planned.job.published
+    record.details = DownloadDetails(of: planned.job).encoded
     return record
   }
 
@@ -294,7 +297,8 @@ public struct SyncPlanner: Sendable {
   /// `pending` is the URLs of unfinished download rows as the run started; the ones this run
   /// queues are its fresh downloads, which the caller has already.
   private func unfinishedDownloads(
-    of subscription: Subscription, feed: Feed?, rules: SyncRules, pending: Set<String>
+    of subscription: Subscription, feed: Feed?, rules: SyncRules, pending: Set<String>,
+    details: [String: String] = [:]
   ) throws -> [SyncPlan.PlannedDownload] {
     guard let id = subscription.id, !pending.isEmpty else { return [] }
     let podcast = feed?.podcast ?? Podcast(title: subscription.title, feedURL: subscription.feedURL)
@@ -326,13 +330,19 @@ public struct SyncPlanner: Sendable {
       {
         episode.enclosure.url = url
       }
-      return plannedDownload(
+      var planned = Self.plannedDownload(
         episode, podcast: podcast, index: (index ?? 0) + 1, subscription: subscription,
         key: seen.key, namer: rules.namer)
+      // Not in the feed as read (a 304, or gone from it): the details kept with the row make
+      // it the download the feed described when it was queued.
+      if index == nil, let details = details[url].flatMap(DownloadDetails.init(encoded:)) {
+        planned.job = details.applied(to: planned.job)
+      }
+      return planned
     }
   }
 
-  private func plannedDownload(
+  static func plannedDownload(
     _ episode: Episode, podcast: Podcast, index: Int, subscription: Subscription, key: String,
     namer: FileNamer
   ) -> SyncPlan.PlannedDownload {

@@ -21,6 +21,9 @@ enum SettingsView {
       ("concurrency", .int(settings.concurrency)),
       ("limitRate", .int(settings.limitRate)),
       ("tags", .bool(settings.tags)),
+      ("cover", .bool(settings.cover)),
+      ("transcripts", .bool(settings.transcripts)),
+      ("chapters", .bool(settings.chapters)),
       ("first", .string(settings.first?.description)),
     ])
   }
@@ -51,6 +54,9 @@ enum SettingsView {
       settings.limitRate.map { ("limit-rate", TransferRate.text($0)) },
       settings.first.map { ("first", $0.description) },
       settings.tags == false ? ("no-tags", nil) : nil,
+      settings.cover == false ? ("no-cover", nil) : nil,
+      settings.transcripts == false ? ("no-transcripts", nil) : nil,
+      settings.chapters == false ? ("no-chapters", nil) : nil,
     ]
     return pairs.compactMap { $0 }
   }

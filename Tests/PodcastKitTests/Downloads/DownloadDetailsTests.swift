@@ -1,0 +1,61 @@
+import Foundation
+import XCTest
+
+@testable import PodcastKit
+
+/// The details kept with a queued download give back the job they were taken from.
+final class DownloadDetailsTests: XCTestCase {
+  private func fullJob() -> DownloadJob {
+    let podcast = Podcast(
+      title: "Detail Show", author: "Ann Author", imageURL: "https://a.example/show.jpg")
+    var episode = Episode(
+      guid: "g-1", title: "Tones\n  & Things",
+      published: Date(timeIntervalSince1970: 1_715_421_600.5),
+      enclosure: Enclosure(url: "https://a.example/1.mp3", length: 12_345, type: "audio/mpeg"),
+      description: "<p>All about <b>440 Hz</b> — “quoted”.</p>", season: 2, number: 3,
+      imageURL: "https://a.example/1.png",
+      transcripts: [
+        Transcript(url: "https://a.example/1.vtt", type: "text/vtt", language: "en"),
+        Transcript(url: "https://a.example/1.srt"),
+      ],
+      chapters: Chapters(url: "https://a.example/1.json", type: "application/json+chapters"))
+    episode.episodeType = "full"
+    var tagging = TagRequest(podcast: podcast, episode: episode)
+    tagging.tags.genre = "Talk"
+    tagging.tags.chapters = [ChapterMark(start: 0, end: 1_000, title: "Opening")]
+    return DownloadJob(
+      url: episode.enclosure.url, title: episode.title, podcastTitle: podcast.title,
+      relativePath: "Detail Show/2024-05-11 Tones & Things.mp3", mimeType: "audio/mpeg",
+      declaredLength: 12_345, feedURL: "https://a.example/feed.xml", identityKeys: ["guid:g-1"],
+      tagging: tagging, folderCoverURL: podcast.imageURL, transcripts: episode.transcripts,
+      chaptersURL: episode.chapters?.url, published: episode.published)
+  }
+
+  func testAJobRebuiltFromItsRowAndDetailsIsTheJobItWas() throws {
+    let job = fullJob()
+    let text = try XCTUnwrap(DownloadDetails(of: job).encoded)
+    let details = try XCTUnwrap(DownloadDetails(encoded: text))
+    // What sync knows of a queued download without its details: the row's columns.
+    let bare = DownloadJob(
+      url: job.url, title: job.title, podcastTitle: job.podcastTitle,
+      relativePath: "Detail Show/Tones.mp3", mimeType: nil, feedURL: job.feedURL,
+      identityKeys: job.identityKeys, published: nil)
+    XCTAssertEqual(details.applied(to: bare), job)
+  }
+
+  func testAbsentValuesAreLeftOut() throws {
+    let job = DownloadJob(
+      url: "https://a.example/1.mp3", title: "One", podcastTitle: "Show",
+      relativePath: "Show/One.mp3", mimeType: nil)
+    XCTAssertEqual(DownloadDetails(of: job).encoded, #"{"p":"Show\/One.mp3"}"#)
+    let tagged = DownloadJob(
+      url: "https://a.example/1.mp3", title: "One", podcastTitle: "Show",
+      relativePath: "S/1.mp3", mimeType: nil, tagging: TagRequest(tags: EpisodeTags(title: "One")))
+    XCTAssertEqual(DownloadDetails(of: tagged).encoded, #"{"p":"S\/1.mp3","t":{"t":"One"}}"#)
+  }
+
+  func testDetailsThisBuildCannotReadAreNone() {
+    XCTAssertNil(DownloadDetails(encoded: "not json"))
+    XCTAssertNil(DownloadDetails(encoded: #"{"m":"audio/mpeg"}"#), "no path")
+  }
+}
