@@ -93,11 +93,12 @@ final class QueuedDetailsTests: LibraryTestCase {
     let result = try other.run(["download", server.url(feedPath)])
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(
-      other.episodeFiles().sorted(),
+      other.allFiles(),
       [
         "Detail Show/2024-05-11 Tones & Things.chapters.json",
         "Detail Show/2024-05-11 Tones & Things.mp3",
-        "Detail Show/2024-05-11 Tones & Things.vtt", "Detail Show/cover.jpg",
+        "Detail Show/2024-05-11 Tones & Things.vtt", "Detail Show/Detail Show.m3u8",
+        "Detail Show/cover.jpg",
       ])
     let file = other.episodesDirectory + "/Detail Show/2024-05-11 Tones & Things.mp3"
     return (try AudioTool.tags(file), try AudioTool.chapterTitles(file))
@@ -106,11 +107,12 @@ final class QueuedDetailsTests: LibraryTestCase {
   /// The rich episode as the feed describes it, beside its transcript, chapters and cover.
   private func assertFullyDetailed(file: StaticString = #filePath, line: UInt = #line) throws {
     XCTAssertEqual(
-      binary.episodeFiles().sorted(),
+      binary.allFiles(),
       [
         "Detail Show/2024-05-11 Tones & Things.chapters.json",
         "Detail Show/2024-05-11 Tones & Things.mp3",
-        "Detail Show/2024-05-11 Tones & Things.vtt", "Detail Show/cover.jpg",
+        "Detail Show/2024-05-11 Tones & Things.vtt", "Detail Show/Detail Show.m3u8",
+        "Detail Show/cover.jpg",
       ], file: file, line: line)
     let audio = stem + ".mp3"
     let tags = try AudioTool.tags(audio)
@@ -194,10 +196,11 @@ final class QueuedDetailsTests: LibraryTestCase {
     assertLastFeedAnswer(is: 304)
     XCTAssertEqual(server.requests(for: transcriptPath).count, 0)
     XCTAssertEqual(
-      binary.episodeFiles().sorted(),
+      binary.allFiles(),
       [
         "Detail Show/2024-05-11 Tones & Things.chapters.json",
-        "Detail Show/2024-05-11 Tones & Things.mp3", "Detail Show/cover.jpg",
+        "Detail Show/2024-05-11 Tones & Things.mp3", "Detail Show/Detail Show.m3u8",
+        "Detail Show/cover.jpg",
       ])
     let tags = try AudioTool.tags(stem + ".mp3")
     XCTAssertEqual(tags["comment"], "All about 440 Hz.")

@@ -115,8 +115,11 @@ struct DownloadDetails: Codable, Equatable {
 
   /// The column's text; nil only if encoding failed, which leaves the row as it was before
   /// details existed (the download still runs, with what the library knows).
+  /// Keys sorted: the same details always make the same text.
   var encoded: String? {
-    guard let data = try? JSONEncoder().encode(self) else { return nil }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    guard let data = try? encoder.encode(self) else { return nil }
     return String(decoding: data, as: UTF8.self)
   }
 
