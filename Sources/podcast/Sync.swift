@@ -49,7 +49,7 @@ struct Sync: AsyncParsableCommand {
   func run() async throws {
     Console.showsSecrets = showSecrets
     let context = CommandContext(libraryOptions: libraryOptions)
-    let library = try context.openLibraryOrExit()
+    let library = try context.openLibrary()
     if backgroundOptions.background {
       let pid = try backgroundOptions.detach(logDirectory: library.paths.stateDirectory)
       if !quiet {

@@ -64,6 +64,6 @@ struct Unsubscribe: ParsableCommand {
       }
       Console.print(message + ".")
     }
-    if !failures.isEmpty { throw ExitCode(1) }
+    if !failures.isEmpty { throw ExitCode.failure }
   }
 }
