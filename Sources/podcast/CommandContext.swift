@@ -68,11 +68,11 @@ struct OpenLibrary {
 
 extension CommandContext {
   /// Loads FEED; what it throws ends the command through `CommandFailure` (one line, exit 1).
-  func resolveOrExit(_ feed: String) async throws -> ResolvedFeed {
+  func resolve(_ feed: String) async throws -> ResolvedFeed {
     try await resolver.resolve(feed)
   }
 
-  func openLibraryOrExit() throws -> OpenLibrary {
+  func openLibrary() throws -> OpenLibrary {
     let paths = libraryOptions.paths
     try paths.prepare()
     return OpenLibrary(paths: paths, store: try LibraryStore(paths: paths))

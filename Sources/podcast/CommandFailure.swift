@@ -14,23 +14,6 @@ enum CommandFailure {
     Foundation.exit(exitCode(for: error).rawValue)
   }
 
-  /// For an error that ends the command from inside it: said now, and the status to exit with.
-  static func report(_ error: Error) -> ExitCode {
-    if let code = error as? ExitCode { return code }
-    Console.error(error)
-    return exitCode(for: error)
-  }
-
-  /// Runs `body`, reporting what it throws (see `report`).
-  static func reported<T>(_ body: () throws -> T) throws -> T {
-    do {
-      return try body()
-    } catch {
-      if isParsers(error) { throw error }
-      throw report(error)
-    }
-  }
-
   /// The sentence for `error`: its own description, with the flag that fixes it where the
   /// error is about a value the user typed (PodcastKit knows no flags).
   static func message(for error: Error) -> String {

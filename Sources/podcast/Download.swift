@@ -54,7 +54,7 @@ struct Download: AsyncParsableCommand {
   func run() async throws {
     Console.showsSecrets = showSecrets
     let context = CommandContext(libraryOptions: libraryOptions)
-    let resolved = try await context.resolveOrExit(feed)
+    let resolved = try await context.resolve(feed)
     let episodes = resolved.feed.episodes
     if episodes.isEmpty && selection.isEmpty && !all && latest == nil {
       // The feed's fault, not a usage error: one line and exit 1, like any failed feed.
@@ -81,7 +81,7 @@ struct Download: AsyncParsableCommand {
           folderCoverURL: resolved.feed.podcast.imageURL, transcripts: episode.transcripts,
           chaptersURL: episode.chapters?.url, published: episode.published))
     }
-    let library = try context.openLibraryOrExit()
+    let library = try context.openLibrary()
     if backgroundOptions.background {
       try startInBackground(library)
       return

@@ -33,7 +33,7 @@ struct Episodes: AsyncParsableCommand {
   func run() async throws {
     Console.showsSecrets = showSecrets
     let context = CommandContext(libraryOptions: libraryOptions)
-    let resolved = try await context.resolveOrExit(feed)
+    let resolved = try await context.resolve(feed)
     let episodes = resolved.feed.episodes
     let predicate = try filterOptions.predicate()
     // Indexes, not copies: the numbers stay the feed's own when filtered, and a copy of

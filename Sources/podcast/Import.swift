@@ -49,7 +49,7 @@ struct Import: ParsableCommand {
         "Imported \(added.count) subscription\(added.count == 1 ? "" : "s") from \(file)"
           + (skipped > 0 ? " (\(skipped) already subscribed)." : "."))
     }
-    if !failed.isEmpty { throw ExitCode(1) }
+    if !failed.isEmpty { throw ExitCode.failure }
   }
 
   private func readEntries() throws -> [OPMLEntry] {

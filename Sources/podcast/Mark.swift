@@ -55,7 +55,7 @@ struct Mark: AsyncParsableCommand {
 
   func run() async throws {
     let context = CommandContext(libraryOptions: libraryOptions)
-    let resolved = try await context.resolveOrExit(feed)
+    let resolved = try await context.resolve(feed)
     let episodes = resolved.feed.episodes
     let chosen = try EpisodeSelection(parsing: selection)
     do {
@@ -63,7 +63,7 @@ struct Mark: AsyncParsableCommand {
     } catch {
       throw ValidationError(CommandFailure.message(for: error))
     }
-    let library = try context.openLibraryOrExit()
+    let library = try context.openLibrary()
     let subscription = try subscription(resolved, store: library.store)
     let state: EpisodeMark.State? =
       switch choice {

@@ -48,54 +48,59 @@ struct Subscribe: AsyncParsableCommand {
 
   func run() async throws {
     if case .subscription = try? FeedSource.classify(feed) {
-      Console.error(
-        "cannot subscribe to \(feed): give an http(s) feed URL, an Apple Podcasts link, itunes:ID or a feed file"
-      )
-      throw ExitCode.failure
+      throw CommandError.notAFeed(feed)
     }
-    let credentials = try CommandFailure.reported { try self.credentials() }
-    let source = try CommandFailure.reported { try credentials.map(withCredentials) ?? feed }
+    let credentials = try self.credentials()
+    let source = try credentials.map(withCredentials) ?? feed
     // Fetching first proves it is a feed, and gives the title to name the subscription after.
-    let resolved = try await CommandContext(libraryOptions: libraryOptions).resolveOrExit(source)
-    try CommandFailure.reported {
-      var location =
-        FeedSource.isRemote(resolved.location)
-        ? resolved.location : URL(fileURLWithPath: resolved.location).standardizedFileURL.path
-      // The final URL after redirects loses the userinfo; it goes back only on the same host.
-      if let credentials, FeedCredentials.of(location) == nil,
-        URL(string: location)?.host == URL(string: source)?.host
-      {
-        location = credentials.applied(to: location) ?? location
-      }
-      let store = try libraryOptions.openStore()
-      let title = resolved.feed.podcast.title
-      let base =
-        title.map(SubscriptionName.slug).flatMap { $0.isEmpty ? nil : $0 }
-        ?? SubscriptionName.guess(fromFeed: location)
-      let chosenName = try name ?? store.availableName(basedOn: base)
-      let settings = try settingsOptions.settings(episodesDir: libraryOptions.episodesDir)
-      // Saved with the subscription, so its first sync is a conditional GET that still
-      // downloads what the first-sync policy chose here.
-      let firstRefresh = try SyncPlanner.firstRefresh(
-        of: resolved.feed, feedURL: location, name: chosenName, settings: settings,
-        validators: resolved.validators, store: store)
-      let subscription = try store.addSubscription(
-        name: chosenName, feedURL: location, title: title, keep: keep, settings: settings,
-        firstRefresh: firstRefresh)
-      let all = try store.subscriptions()
-      let number = all.firstIndex { $0.id == subscription.id }.map { $0 + 1 }
-      if json {
-        let entry = Subscriptions.document(
-          all, counts: try store.episodeCounts(), settings: try store.allSettings()
-        ).element(at: (number ?? 1) - 1)
-        Console.print((entry ?? .null).rendered())
-        return
-      }
-      Console.print(
-        "Subscribed to \(title ?? location) as \"\(subscription.name)\"\(number.map { " (number \($0))" } ?? "")."
-      )
-      Console.print(Self.firstSyncNote(firstRefresh.queued.count))
+    let resolved = try await CommandContext(libraryOptions: libraryOptions).resolve(source)
+    let location = subscribedLocation(resolved, source: source, credentials: credentials)
+    let store = try libraryOptions.openStore()
+    let title = resolved.feed.podcast.title
+    let base =
+      title.map(SubscriptionName.slug).flatMap { $0.isEmpty ? nil : $0 }
+      ?? SubscriptionName.guess(fromFeed: location)
+    let chosenName = try name ?? store.availableName(basedOn: base)
+    let settings = try settingsOptions.settings(episodesDir: libraryOptions.episodesDir)
+    // Saved with the subscription, so its first sync is a conditional GET that still
+    // downloads what the first-sync policy chose here.
+    let firstRefresh = try SyncPlanner.firstRefresh(
+      of: resolved.feed, feedURL: location, name: chosenName, settings: settings,
+      validators: resolved.validators, store: store)
+    let subscription = try store.addSubscription(
+      name: chosenName, feedURL: location, title: title, keep: keep, settings: settings,
+      firstRefresh: firstRefresh)
+    let all = try store.subscriptions()
+    let number = all.firstIndex { $0.id == subscription.id }.map { $0 + 1 }
+    if json {
+      let entry = Subscriptions.document(
+        all, counts: try store.episodeCounts(), settings: try store.allSettings()
+      ).element(at: (number ?? 1) - 1)
+      Console.print((entry ?? .null).rendered())
+      return
     }
+    Console.print(
+      "Subscribed to \(title ?? location) as \"\(subscription.name)\"\(number.map { " (number \($0))" } ?? "")."
+    )
+    Console.print(Self.firstSyncNote(firstRefresh.queued.count))
+  }
+
+  /// Where the subscription reads its feed: the URL after redirects, or the feed file's
+  /// absolute path.
+  private func subscribedLocation(
+    _ resolved: ResolvedFeed, source: String, credentials: FeedCredentials?
+  ) -> String {
+    guard FeedSource.isRemote(resolved.location) else {
+      return URL(fileURLWithPath: resolved.location).standardizedFileURL.path
+    }
+    let location = resolved.location
+    // The final URL after redirects loses the userinfo; it goes back only on the same host.
+    if let credentials, FeedCredentials.of(location) == nil,
+      URL(string: location)?.host == URL(string: source)?.host
+    {
+      return credentials.applied(to: location) ?? location
+    }
+    return location
   }
 
   private static func firstSyncNote(_ queued: Int) -> String {

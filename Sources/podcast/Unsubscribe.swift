@@ -33,7 +33,7 @@ struct Unsubscribe: ParsableCommand {
     ).sorted()
     try store.removeSubscription(id: id)
     var deleted: [String] = []
-    var failures: [String] = []
+    var failures: [LibraryError] = []
     if deleteFiles {
       let outcome = DownloadedFiles.delete(files, paths: store.paths)
       deleted = outcome.deleted
@@ -55,7 +55,7 @@ struct Unsubscribe: ParsableCommand {
         JSONValue.object([
           ("name", .string(subscription.name)), ("feedURL", .url(subscription.feedURL)),
           ("deleted", .array(deleted.map { .string($0) })),
-          ("failed", .array(failures.map { .string($0) })),
+          ("failed", .array(failures.map { .string(CommandFailure.message(for: $0)) })),
         ]).rendered())
     } else {
       var message = "Unsubscribed from \"\(subscription.name)\" (\(subscription.feedURL))"
@@ -64,6 +64,6 @@ struct Unsubscribe: ParsableCommand {
       }
       Console.print(message + ".")
     }
-    if !failures.isEmpty { throw ExitCode(1) }
+    if !failures.isEmpty { throw ExitCode.failure }
   }
 }

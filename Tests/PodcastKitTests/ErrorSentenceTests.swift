@@ -15,6 +15,11 @@ final class ErrorSentenceTests: XCTestCase {
     FilterError.badRate(setting: "limit-rate", text: "fast"), FilterError.badEpisodeType("movie"),
     FilterError.badField("author"), FilterError.badFirstPolicy("some"),
     FilterError.unknownSetting("colour"),
+    LibraryError.outsideEpisodes(
+      file: "/home/me/notes.txt", episodes: "/home/me/Podcasts/Episodes"),
+    LibraryError.cannotDelete(path: "/p/Episodes/Show/One.mp3", reason: "Permission denied"),
+    SyncError.cannotPrune(subscription: "daily", reason: "the library database failed"),
+    SyncError.cannotRemove(.cannotDelete(path: "/p/Episodes/a.mp3", reason: "Read-only")),
   ]
 
   func testCoreSentencesNameNoFlagOrCommand() {

@@ -75,6 +75,8 @@ final class SideFileTransferTests: XCTestCase {
     return try XCTUnwrap((document["downloaded"] as? [[String: Any]])?.first, "\(document)")
   }
 
+  /// Every file in the episode's podcast folder, its playlist (`<podcast>.m3u8`) included: a
+  /// temporary name left behind would show here.
   private var folderFiles: [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
   }

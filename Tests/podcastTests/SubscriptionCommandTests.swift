@@ -69,6 +69,8 @@ final class SubscriptionCommandTests: XCTestCase {
     for (arguments, expected) in [
       (["subscribe", url("/a/feed")], "already subscribed to \(url("/a/feed"))"),
       (["subscribe", "ftp://a.example/feed"], "ftp://a.example/feed"),
+      // A subscription's name is not something to subscribe to.
+      (["subscribe", "alpha"], "cannot subscribe to alpha: give an http(s) feed URL"),
       (["unsubscribe", "al"], "alpha, alpine"),
       (["unsubscribe", "zebra"], "zebra"),
       (["import", library.appendingPathComponent("missing.opml").path], "missing.opml"),
@@ -78,6 +80,25 @@ final class SubscriptionCommandTests: XCTestCase {
       XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
       XCTAssertTrue(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
     }
+  }
+
+  /// `--user` on something that is not an http(s) URL is a usage error (64), not a failure.
+  func testCredentialsForALocalFeedAreAUsageError() throws {
+    let feed = FileManager.default.temporaryDirectory
+      .appendingPathComponent("podcast-feed-\(UUID().uuidString).xml")
+    try Data(
+      FeedFixture.rss(
+        title: "Local", episodes: FeedFixture.episodes(1, size: 100), base: server.baseURL
+      ).utf8
+    ).write(to: feed)
+    defer { try? FileManager.default.removeItem(at: feed) }
+    let result = try PodcastBinary.run(
+      ["subscribe", feed.path, "--user", "bob"],
+      environment: ["PODCAST_LIBRARY": library.path, "PODCAST_PASSWORD": "secret"])
+    XCTAssertEqual(result.status, 64, result.stderr)
+    XCTAssertTrue(
+      result.stderr.contains("--user needs an http(s) feed URL, not \(feed.path)"), result.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: library.path), "nothing was created")
   }
 
   func testImportOfALargeFileAddsEachFeedOnce() throws {

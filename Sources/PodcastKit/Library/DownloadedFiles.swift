@@ -5,8 +5,8 @@ import Foundation
 public enum DownloadedFiles {
   public struct Outcome: Sendable, Equatable {
     public var deleted: [String] = []
-    /// One sentence per file that could not be deleted.
-    public var failures: [String] = []
+    /// One error per file that could not be deleted.
+    public var failures: [LibraryError] = []
   }
 
   public static func delete(_ files: [String], paths: LibraryPaths) -> Outcome {
@@ -15,7 +15,7 @@ public enum DownloadedFiles {
     for file in files {
       let path = URL(fileURLWithPath: file).standardizedFileURL.path
       guard path.hasPrefix(episodes + "/") else {
-        outcome.failures.append("\(file) is outside \(episodes); left in place")
+        outcome.failures.append(.outsideEpisodes(file: file, episodes: episodes))
         continue
       }
       guard FileManager.default.fileExists(atPath: path) else { continue }
@@ -27,7 +27,8 @@ public enum DownloadedFiles {
         for sideFile in sideFiles { try? FileManager.default.removeItem(atPath: sideFile) }
         removeEmptyFolders(above: path, stoppingAt: episodes)
       } catch {
-        outcome.failures.append("cannot delete \(path): \(error.localizedDescription)")
+        outcome.failures.append(
+          .cannotDelete(path: path, reason: error.localizedDescription))
       }
     }
     return outcome

@@ -20,6 +20,9 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
   case ambiguousSubscription(String, candidates: [String])
   case unknownSubscription(id: Int64)
   case unknownEpisode(key: String)
+  /// A recorded file outside the Episodes directory (a damaged or hand-edited database).
+  case outsideEpisodes(file: String, episodes: String)
+  case cannotDelete(path: String, reason: String)
 
   public var description: String {
     switch self {
@@ -63,6 +66,10 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
       return "there is no subscription with id \(id)"
     case .unknownEpisode(let key):
       return "no episode with identity \(key) has been seen in this subscription"
+    case .outsideEpisodes(let file, let episodes):
+      return "\(file) is outside \(episodes); left in place"
+    case .cannotDelete(let path, let reason):
+      return "cannot delete \(path): \(reason)"
     }
   }
 }

@@ -6,8 +6,8 @@ import Foundation
 public struct SyncPruner: Sendable {
   public struct Outcome: Sendable, Equatable {
     public var removed: [String] = []
-    /// One sentence per file or subscription that could not be pruned.
-    public var failures: [String] = []
+    /// One per file or subscription that could not be pruned.
+    public var failures: [SyncError] = []
   }
 
   private let store: LibraryStore
@@ -24,7 +24,7 @@ public struct SyncPruner: Sendable {
         for episode in try beyondKeep(subscription, adding: []) {
           guard let file = episode.downloadedFile else { continue }
           if let failure = remove(file) {
-            outcome.failures.append(failure)
+            outcome.failures.append(.cannotRemove(failure))
             continue
           }
           try store.markEpisodeDownloaded(subscriptionId: id, key: episode.key, file: nil)
@@ -32,7 +32,8 @@ public struct SyncPruner: Sendable {
           outcome.removed.append(file)
         }
       } catch {
-        outcome.failures.append("\(subscription.name): cannot prune: \(error)")
+        outcome.failures.append(
+          .cannotPrune(subscription: subscription.name, reason: String(describing: error)))
       }
     }
     return outcome
@@ -66,7 +67,7 @@ public struct SyncPruner: Sendable {
   }
 
   /// nil when the file is gone (now or already).
-  private func remove(_ file: String) -> String? {
+  private func remove(_ file: String) -> LibraryError? {
     let outcome = DownloadedFiles.delete([file], paths: store.paths)
     return outcome.failures.first
   }
