@@ -103,11 +103,15 @@ enum Finisher {
     return target
   }
 
-  /// `name.mp3`, `name (2).mp3`, `name (3).mp3`, …
-  static func candidates(for target: String) -> [String] {
+  /// `name.mp3`, `name (2).mp3`, `name (3).mp3`, … made one at a time: nearly every episode
+  /// takes the first, and building all 999 up front was 15% of a cold sync's instructions.
+  static func candidates(for target: String) -> LazyMapSequence<ClosedRange<Int>, String> {
     let ext = (target as NSString).pathExtension
     let stem = ext.isEmpty ? target : String(target.dropLast(ext.count + 1))
-    return [target] + (2...999).map { ext.isEmpty ? "\(stem) (\($0))" : "\(stem) (\($0)).\(ext)" }
+    return (1...999).lazy.map { number in
+      if number == 1 { return target }
+      return ext.isEmpty ? "\(stem) (\(number))" : "\(stem) (\(number)).\(ext)"
+    }
   }
 
   private static func isSameFile(_ first: String, _ second: String) -> Bool {
