@@ -46,4 +46,5 @@ public struct SeenEpisode: Codable, Sendable, Equatable {
   public var identityKeys: [String] {
     EpisodeIdentity.identityKeys(
       guid: guid, enclosureURL: enclosureURL, title: title, published: published)
-  }}
+  }
+}
