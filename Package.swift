@@ -59,8 +59,13 @@ let package = Package(
     // -D FUZZING`; the ordinary build makes a replayer for saved inputs instead. Not shipped.
     .systemLibrary(name: "CLibFuzzer"),
     .executableTarget(name: "FeedFuzzer", dependencies: ["PodcastKit", "CLibFuzzer"]),
+    // GRDB directly too: the library tests open the database themselves (old schemas,
+    // migrations), and PodcastKit imports GRDB only internally.
     .testTarget(
-      name: "PodcastKitTests", dependencies: ["PodcastKit", "LoopbackServer"],
+      name: "PodcastKitTests",
+      dependencies: [
+        "PodcastKit", "LoopbackServer", .product(name: "GRDB", package: "GRDB.swift"),
+      ],
       resources: [.copy("Fixtures")]
     ),
     .testTarget(name: "podcastTests", dependencies: ["LoopbackServer"]),

@@ -1,11 +1,8 @@
 import Foundation
-import GRDB
 
 /// The persisted progress of one download, keyed by its remote URL, so `podcast status` in
 /// another process sees it and an interrupted download resumes from `partialPath`.
-public struct DownloadRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-  public static let databaseTableName = "downloads"
-
+public struct DownloadRecord: Codable, Sendable, Equatable {
   public var url: String
   public var podcastTitle: String
   public var episodeTitle: String

@@ -1,7 +1,5 @@
-import GRDB
-
 /// Where one download stands; stored and shown as the raw value.
-public enum DownloadState: String, Codable, Sendable, CaseIterable, DatabaseValueConvertible {
+public enum DownloadState: String, Codable, Sendable, CaseIterable {
   case queued
   case downloading
   case paused

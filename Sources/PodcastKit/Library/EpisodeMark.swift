@@ -1,16 +1,13 @@
 import Foundation
-import GRDB
 
 /// A user's word on one episode, so sync leaves it alone: `skip` (never fetch it) or
 /// `downloaded` (already had, e.g. from another tool). Keyed by the episode's identity key
 /// (`EpisodeIdentity.key`) alone, not by feed, so a mark follows a feed that moves.
-public struct EpisodeMark: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+public struct EpisodeMark: Codable, Sendable, Equatable {
   public enum State: String, Codable, Sendable {
     case skip
     case downloaded
   }
-
-  public static let databaseTableName = "episodeMarks"
 
   public var key: String
   public var state: State

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 extension LibrarySchema {
   /// "v5-download-details": what a queued or interrupted download takes from its feed (see

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 extension LibrarySchema {
   /// "v3-indexes": what a library of 10,000 subscriptions needs so that no per-feed or

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 extension LibrarySchema {
   /// "v4-published": the episode's publication date on its download row, so a podcast

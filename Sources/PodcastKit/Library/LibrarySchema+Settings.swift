@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 extension LibrarySchema {
   /// "v2-settings": per-subscription settings (one JSON document per subscription, so a new

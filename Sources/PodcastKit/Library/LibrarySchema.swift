@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The database's tables, as a list of migrations. Never edit a shipped migration: add "v2",
 /// "v3"... so old libraries upgrade in place and older programs can tell they are too old.

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 #if canImport(Glibc)
   import Glibc
@@ -22,8 +22,8 @@ extension LibraryStore {
   public func queueDownloads(_ records: [DownloadRecord]) throws {
     try write { db in
       for record in records {
-        guard var existing = try DownloadRecord.fetchOne(db, key: record.url) else {
-          try record.insert(db)
+        guard var existing = try DownloadRecordRow.fetchOne(db, key: record.url)?.record else {
+          try DownloadRecordRow(record).insert(db)
           continue
         }
         let waiting: Set<DownloadState> = [.failed, .paused, .queued]
@@ -40,7 +40,7 @@ extension LibraryStore {
         // run left out (`--no-tags`), which must not stick to a later resume.
         existing.details = existing.details ?? record.details
         existing.updatedAt = Date()
-        try existing.update(db)
+        try DownloadRecordRow(existing).update(db)
       }
     }
   }
@@ -53,11 +53,15 @@ extension LibraryStore {
   {
     try read { db in
       var candidates: [DownloadRecord] = []
-      if let byURL = try DownloadRecord.fetchOne(db, key: url) { candidates.append(byURL) }
+      if let byURL = try DownloadRecordRow.fetchOne(db, key: url) {
+        candidates.append(byURL.record)
+      }
       if let feedURL, !keys.isEmpty {
-        candidates += try DownloadRecord.filter(keys.contains(Column("episodeKey")))
-          .filter(Column("feedURL") == feedURL)
-          .filter(Column("state") == DownloadState.done.rawValue).fetchAll(db)
+        candidates += try Array(
+          DownloadRecordRow.filter(keys.contains(Column("episodeKey")))
+            .filter(Column("feedURL") == feedURL)
+            .filter(Column("state") == DownloadState.done.rawValue).fetchCursor(db)
+            .map(\.record))
       }
       return candidates.first { record in
         record.state == .done
@@ -74,16 +78,16 @@ extension LibraryStore {
     throws -> Bool
   {
     try write { db in
-      guard var record = try DownloadRecord.fetchOne(db, key: old),
+      guard var record = try DownloadRecordRow.fetchOne(db, key: old)?.record,
         record.state == .queued, record.bytes == 0, record.pid == nil,
-        try DownloadRecord.fetchOne(db, key: new) == nil
+        try !DownloadRecordRow.exists(db, key: new)
       else { return false }
-      _ = try DownloadRecord.deleteOne(db, key: old)
+      _ = try DownloadRecordRow.deleteOne(db, key: old)
       record.url = new
       record.partialPath = paths.partial(for: new)
       record.updatedAt = Date()
-      try record.insert(db)
-      try SeenEpisode.filter(
+      try DownloadRecordRow(record).insert(db)
+      try SeenEpisodeRow.filter(
         Column("subscriptionId") == episode.subscriptionId && Column("key") == episode.key
       ).updateAll(db, Column("enclosureURL").set(to: new))
       return true
@@ -93,7 +97,8 @@ extension LibraryStore {
   /// Whether a finished download other than `url`'s owns the file at `path`.
   public func isFileOfAnotherDownload(_ path: String, url: String) throws -> Bool {
     try read { db in
-      try DownloadRecord.filter(Column("file") == path && Column("url") != url).fetchCount(db) > 0
+      try DownloadRecordRow.filter(Column("file") == path && Column("url") != url)
+        .fetchCount(db) > 0
     }
   }
 
@@ -101,11 +106,11 @@ extension LibraryStore {
   /// points at the file, in one transaction, so a kill never leaves one without the other.
   public func recordFinished(_ record: DownloadRecord, episode: SubscriptionEpisode?) throws {
     try write { db in
-      try record.save(db)
+      try DownloadRecordRow(record).save(db)
       if let episode, let file = record.file {
         // A subscription removed while its episode downloaded has no row to update.
         _ =
-          try SeenEpisode
+          try SeenEpisodeRow
           .filter(
             Column("subscriptionId") == episode.subscriptionId && Column("key") == episode.key
           )
@@ -146,16 +151,17 @@ extension LibraryStore {
   public func forgetFinishedDownloads(files: [String]) throws {
     guard !files.isEmpty else { return }
     try write { db in
-      _ = try DownloadRecord.filter(files.contains(Column("file"))).deleteAll(db)
+      _ = try DownloadRecordRow.filter(files.contains(Column("file"))).deleteAll(db)
     }
   }
 
   /// Files of finished downloads listed in the feed at `feedURL` (`download` and `sync`).
   public func finishedFiles(feedURL: String) throws -> [String] {
     try read { db in
-      try DownloadRecord.filter(
-        Column("feedURL") == feedURL && Column("state") == DownloadState.done.rawValue
-      ).fetchAll(db).compactMap(\.file)
+      try Array(
+        DownloadRecordRow.filter(
+          Column("feedURL") == feedURL && Column("state") == DownloadState.done.rawValue
+        ).fetchCursor(db).compactMap(\.record.file))
     }
   }
 
@@ -165,10 +171,11 @@ extension LibraryStore {
     // A range on the indexed path rather than LIKE, whose % and _ a folder name may contain:
     // "0" is the character after "/", so the range is exactly the paths that start "folder/".
     try read { db in
-      try DownloadRecord.filter(
-        Column("file") > folder + "/" && Column("file") < folder + "0"
-          && Column("state") == DownloadState.done.rawValue
-      ).fetchAll(db)
+      try Array(
+        DownloadRecordRow.filter(
+          Column("file") > folder + "/" && Column("file") < folder + "0"
+            && Column("state") == DownloadState.done.rawValue
+        ).fetchCursor(db).map(\.record))
     }
   }
 

@@ -1,10 +1,10 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The persisted progress buffer: one row per remote URL.
 extension LibraryStore {
   public func download(url: String) throws -> DownloadRecord? {
-    try read { db in try DownloadRecord.fetchOne(db, key: url) }
+    try read { db in try DownloadRecordRow.fetchOne(db, key: url)?.record }
   }
 
   /// Inserts the record, or replaces the one with the same URL: a running download's own
@@ -18,26 +18,29 @@ extension LibraryStore {
   /// before its partial file is gone, is `recordFinished`, a full write; its fsync also makes
   /// every earlier relaxed save durable, in order.
   public func save(_ record: DownloadRecord) throws {
-    try relaxedWrite { db in try record.save(db) }
+    try relaxedWrite { db in try DownloadRecordRow(record).save(db) }
   }
 
   /// Every known download, most recently updated first.
   public func allDownloads() throws -> [DownloadRecord] {
     try read { db in
-      try DownloadRecord.order(Column("updatedAt").desc, Column("url")).fetchAll(db)
+      try Array(
+        DownloadRecordRow.order(Column("updatedAt").desc, Column("url")).fetchCursor(db)
+          .map(\.record))
     }
   }
 
   public func downloads(in states: Set<DownloadState>) throws -> [DownloadRecord] {
     try read { db in
-      try DownloadRecord
-        .filter(states.map(\.rawValue).contains(Column("state")))
-        .order(Column("updatedAt").desc, Column("url"))
-        .fetchAll(db)
+      try Array(
+        DownloadRecordRow
+          .filter(states.map(\.rawValue).contains(Column("state")))
+          .order(Column("updatedAt").desc, Column("url"))
+          .fetchCursor(db).map(\.record))
     }
   }
 
   public func removeDownload(url: String) throws {
-    _ = try write { db in try DownloadRecord.deleteOne(db, key: url) }
+    _ = try write { db in try DownloadRecordRow.deleteOne(db, key: url) }
   }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The episodes each subscription's feed has shown, so sync can tell what is new.
 extension LibraryStore {
@@ -21,7 +21,7 @@ extension LibraryStore {
       let known = try db.cachedStatement(sql: "SELECT 1 FROM downloads WHERE url = ?")
       for record in queueing(added)
       where try Int.fetchOne(known, arguments: [record.url]) == nil {
-        try record.insert(db)
+        try DownloadRecordRow(record).insert(db)
       }
       return added
     }
@@ -31,12 +31,13 @@ extension LibraryStore {
   func record(_ refresh: FirstRefresh, _ db: Database, subscriptionId: Int64) throws {
     try insertSeen(db, subscriptionId: subscriptionId, episodes: refresh.episodes)
     for (key, file) in refresh.files {
-      try SeenEpisode.filter(Column("subscriptionId") == subscriptionId && Column("key") == key)
-        .updateAll(db, Column("downloadedFile").set(to: file))
+      try SeenEpisodeRow.filter(
+        Column("subscriptionId") == subscriptionId && Column("key") == key
+      ).updateAll(db, Column("downloadedFile").set(to: file))
     }
     for record in refresh.queued {
-      guard var existing = try DownloadRecord.fetchOne(db, key: record.url) else {
-        try record.insert(db)
+      guard var existing = try DownloadRecordRow.fetchOne(db, key: record.url)?.record else {
+        try DownloadRecordRow(record).insert(db)
         continue
       }
       // The episode's file is gone (`firstRefresh` found none): fetched again, as sync
@@ -52,7 +53,7 @@ extension LibraryStore {
         guard existing.details == nil else { continue }
         existing.details = record.details
       }
-      try existing.update(db)
+      try DownloadRecordRow(existing).update(db)
     }
   }
 
@@ -64,18 +65,18 @@ extension LibraryStore {
         db, sql: "SELECT feedURL FROM subscriptions WHERE id = ? AND lastChecked IS NULL",
         arguments: [subscriptionId])
     else { return }
-    try SeenEpisode.filter(Column("subscriptionId") == subscriptionId).deleteAll(db)
+    try SeenEpisodeRow.filter(Column("subscriptionId") == subscriptionId).deleteAll(db)
     try db.execute(
       sql: "DELETE FROM downloads WHERE feedURL = ? AND state = ? AND bytes = 0 AND pid IS NULL",
       arguments: [feedURL, DownloadState.queued.rawValue])
-    try Subscription.filter(key: subscriptionId).updateAll(
+    try SubscriptionRow.filter(key: subscriptionId).updateAll(
       db, Column("etag").set(to: nil), Column("lastModified").set(to: nil))
   }
 
   /// Whether the subscription has recorded any episode (`subscribe` records what it saw).
   public func hasSeenEpisodes(subscriptionId: Int64) throws -> Bool {
     try read { db in
-      try SeenEpisode.filter(Column("subscriptionId") == subscriptionId).fetchCount(db) > 0
+      try SeenEpisodeRow.filter(Column("subscriptionId") == subscriptionId).fetchCount(db) > 0
     }
   }
 
@@ -83,10 +84,12 @@ extension LibraryStore {
   private func insertSeen(_ db: Database, subscriptionId: Int64, episodes: [SeenEpisode]) throws
     -> [SeenEpisode]
   {
-    guard try Subscription.exists(db, key: subscriptionId) else {
+    guard try SubscriptionRow.exists(db, key: subscriptionId) else {
       throw LibraryError.unknownSubscription(id: subscriptionId)
     }
-    let stored = try SeenEpisode.filter(Column("subscriptionId") == subscriptionId).fetchAll(db)
+    let stored = try Array(
+      SeenEpisodeRow.filter(Column("subscriptionId") == subscriptionId).fetchCursor(db)
+        .map(\.episode))
     var relisted = RelistedEpisodes(stored: stored, incoming: episodes)
     var known = Set(stored.map(\.key))
     var added: [SeenEpisode] = []
@@ -94,13 +97,14 @@ extension LibraryStore {
       known.insert(episode.key)
       if var previous = relisted.claim(episode) {
         previous.adopt(identityOf: episode)
-        try previous.update(db)
+        try SeenEpisodeRow(previous).update(db)
         continue
       }
       episode.id = nil
       episode.subscriptionId = subscriptionId
-      try episode.insert(db, onConflict: .ignore)
-      added.append(episode)
+      var row = SeenEpisodeRow(episode)
+      try row.insert(db, onConflict: .ignore)
+      added.append(row.episode)
     }
     return added
   }
@@ -108,8 +112,9 @@ extension LibraryStore {
   /// Oldest first: the order they were first seen in.
   public func seenEpisodes(subscriptionId: Int64) throws -> [SeenEpisode] {
     try read { db in
-      try SeenEpisode.filter(Column("subscriptionId") == subscriptionId).order(Column("id"))
-        .fetchAll(db)
+      try Array(
+        SeenEpisodeRow.filter(Column("subscriptionId") == subscriptionId).order(Column("id"))
+          .fetchCursor(db).map(\.episode))
     }
   }
 
@@ -117,7 +122,7 @@ extension LibraryStore {
   public func markEpisodeDownloaded(subscriptionId: Int64, key: String, file: String?) throws {
     try write { db in
       let changed =
-        try SeenEpisode
+        try SeenEpisodeRow
         .filter(Column("subscriptionId") == subscriptionId && Column("key") == key)
         .updateAll(db, Column("downloadedFile").set(to: file))
       if changed == 0 { throw LibraryError.unknownEpisode(key: key) }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// `podcast import`: many subscriptions added at once.
 extension LibraryStore {
@@ -48,15 +48,15 @@ extension LibraryStore {
     }
     try SubscriptionName.validate(name)
     if let keep = entry.keep, keep < 1 { throw LibraryError.invalidKeep(keep) }
-    var subscription = Subscription(
-      name: name, feedURL: entry.feedURL, title: entry.title, keep: entry.keep)
+    var row = SubscriptionRow(
+      Subscription(name: name, feedURL: entry.feedURL, title: entry.title, keep: entry.keep))
     try db.inSavepoint {
-      try subscription.insert(db)
-      if !entry.settings.isEmpty, let id = subscription.id {
+      try row.insert(db)
+      if !entry.settings.isEmpty, let id = row.subscription.id {
         try save(db, entry.settings, subscriptionId: id)
       }
       return .commit
     }
-    return subscription
+    return row.subscription
   }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Episode marks (`podcast mark`): what sync must skip or treat as already had.
 extension LibraryStore {
@@ -14,8 +14,9 @@ extension LibraryStore {
       for episode in episodes {
         let key = EpisodeMark.key(for: episode)
         if let state {
-          try EpisodeMark(key: key, state: state, feedURL: feedURL, title: episode.title)
-            .save(db)
+          try EpisodeMarkRow(
+            EpisodeMark(key: key, state: state, feedURL: feedURL, title: episode.title)
+          ).save(db)
           // Queued by `subscribe` for the first sync and not begun: sync will not take it now,
           // so `status` should not show it waiting.
           try db.execute(
@@ -23,16 +24,16 @@ extension LibraryStore {
             arguments: [episode.enclosure.url, DownloadState.queued.rawValue])
           continue
         }
-        _ = try EpisodeMark.deleteOne(db, key: key)
+        _ = try EpisodeMarkRow.deleteOne(db, key: key)
         guard let subscriptionId else { continue }
-        let forgotten = try SeenEpisode.filter(
+        let forgotten = try SeenEpisodeRow.filter(
           Column("subscriptionId") == subscriptionId && Column("key") == key
             && Column("downloadedFile") == nil
         ).deleteAll(db)
         if forgotten > 0 {
           // An unchanged feed answers 304 and would never be looked at again: drop the
           // validators so the next sync reads it and finds the episode.
-          try Subscription.filter(key: subscriptionId).updateAll(
+          try SubscriptionRow.filter(key: subscriptionId).updateAll(
             db, Column("etag").set(to: nil), Column("lastModified").set(to: nil))
         }
       }
@@ -43,7 +44,7 @@ extension LibraryStore {
   public func marks() throws -> [String: EpisodeMark.State] {
     try read { db in
       Dictionary(
-        try EpisodeMark.fetchAll(db).map { ($0.key, $0.state) },
+        try Array(EpisodeMarkRow.fetchCursor(db).map { ($0.mark.key, $0.mark.state) }),
         uniquingKeysWith: { first, _ in first })
     }
   }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// What sync reads and writes once per run rather than once per feed.
 extension LibraryStore {
@@ -36,9 +36,10 @@ extension LibraryStore {
   /// Seen episodes of the subscription that have no file yet (sync's unfinished work).
   public func undownloadedEpisodes(subscriptionId: Int64) throws -> [SeenEpisode] {
     try read { db in
-      try SeenEpisode.filter(
-        Column("subscriptionId") == subscriptionId && Column("downloadedFile") == nil
-      ).order(Column("id")).fetchAll(db)
+      try Array(
+        SeenEpisodeRow.filter(
+          Column("subscriptionId") == subscriptionId && Column("downloadedFile") == nil
+        ).order(Column("id")).fetchCursor(db).map(\.episode))
     }
   }
 

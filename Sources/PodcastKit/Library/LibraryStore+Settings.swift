@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Per-subscription settings, one JSON document per subscription.
 extension LibraryStore {
@@ -45,21 +45,23 @@ extension LibraryStore {
     if let keep, keep < 1 { throw LibraryError.invalidKeep(keep) }
     return try write { db in
       try Self.refuseDuplicate(db, name: name, feedURL: feedURL, except: nil)
-      var subscription = Subscription(
-        name: name, feedURL: feedURL, title: title, keep: keep,
-        etag: firstRefresh?.validators.etag, lastModified: firstRefresh?.validators.lastModified)
-      try subscription.insert(db)
-      guard let id = subscription.id else { return subscription }
+      var row = SubscriptionRow(
+        Subscription(
+          name: name, feedURL: feedURL, title: title, keep: keep,
+          etag: firstRefresh?.validators.etag,
+          lastModified: firstRefresh?.validators.lastModified))
+      try row.insert(db)
+      guard let id = row.subscription.id else { return row.subscription }
       if !settings.isEmpty { try Self.save(db, settings, subscriptionId: id) }
       if let firstRefresh { try record(firstRefresh, db, subscriptionId: id) }
-      return subscription
+      return row.subscription
     }
   }
 
   static func save(_ db: Database, _ settings: SubscriptionSettings, subscriptionId: Int64)
     throws
   {
-    guard try Subscription.exists(db, key: subscriptionId) else {
+    guard try SubscriptionRow.exists(db, key: subscriptionId) else {
       throw LibraryError.unknownSubscription(id: subscriptionId)
     }
     let text = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Subscriptions, and how a user's word ("3", "hardcore", "Hardcore History") picks one.
 extension LibraryStore {
@@ -25,14 +25,16 @@ extension LibraryStore {
             "DELETE FROM downloads WHERE feedURL = ? AND state = ? AND bytes = 0 AND pid IS NULL",
           arguments: [feedURL, DownloadState.queued.rawValue])
       }
-      return try Subscription.deleteOne(db, key: id)
+      return try SubscriptionRow.deleteOne(db, key: id)
     }
     if !deleted { throw LibraryError.unknownSubscription(id: id) }
   }
 
   /// In the order they were added; a subscription's number is its 1-based position here.
   public func subscriptions() throws -> [Subscription] {
-    try read { db in try Subscription.order(Column("id")).fetchAll(db) }
+    try read { db in
+      try Array(SubscriptionRow.order(Column("id")).fetchCursor(db).map(\.subscription))
+    }
   }
 
   /// Saves every field of an existing subscription (sync's validators, errors, renames).
@@ -45,10 +47,10 @@ extension LibraryStore {
     try write { db in
       try Self.refuseDuplicate(
         db, name: subscription.name, feedURL: subscription.feedURL, except: id)
-      guard try Subscription.exists(db, key: id) else {
+      guard try SubscriptionRow.exists(db, key: id) else {
         throw LibraryError.unknownSubscription(id: id)
       }
-      try subscription.update(db)
+      try SubscriptionRow(subscription).update(db)
     }
   }
 

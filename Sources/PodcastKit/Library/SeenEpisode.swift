@@ -1,11 +1,8 @@
 import Foundation
-import GRDB
 
 /// An episode that appeared in a subscription's feed at least once. Sync compares a fresh feed
 /// against these to find what is new; `key` is the `EpisodeIdentity.key` of the episode.
-public struct SeenEpisode: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-  public static let databaseTableName = "episodes"
-
+public struct SeenEpisode: Codable, Sendable, Equatable {
   public var id: Int64?
   public var subscriptionId: Int64
   public var key: String
@@ -49,9 +46,5 @@ public struct SeenEpisode: Codable, Sendable, Equatable, FetchableRecord, Mutabl
   public var identityKeys: [String] {
     EpisodeIdentity.identityKeys(
       guid: guid, enclosureURL: enclosureURL, title: title, published: published)
-  }
-
-  public mutating func didInsert(_ inserted: InsertionSuccess) {
-    id = inserted.rowID
   }
 }

@@ -1,11 +1,7 @@
 import Foundation
-import GRDB
 
 /// A feed the library follows. `name` is the short handle users type; `id` is assigned on insert.
-public struct Subscription: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord
-{
-  public static let databaseTableName = "subscriptions"
-
+public struct Subscription: Codable, Sendable, Equatable {
   public var id: Int64?
   public var name: String
   public var feedURL: String
@@ -36,26 +32,6 @@ public struct Subscription: Codable, Sendable, Equatable, FetchableRecord, Mutab
     self.lastError = lastError
   }
 
-  public mutating func didInsert(_ inserted: InsertionSuccess) {
-    id = inserted.rowID
-  }
-
   /// The name as duplicates are compared: case-insensitive, Unicode-aware.
   static func nameKey(_ name: String) -> String { name.lowercased() }
-
-  /// The stored columns, plus `nameKey`, kept beside the name so the duplicate check is an
-  /// index lookup (see "v3-indexes").
-  public func encode(to container: inout PersistenceContainer) {
-    container["id"] = id
-    container["name"] = name
-    container["nameKey"] = Self.nameKey(name)
-    container["feedURL"] = feedURL
-    container["title"] = title
-    container["keep"] = keep
-    container["addedAt"] = addedAt
-    container["lastChecked"] = lastChecked
-    container["etag"] = etag
-    container["lastModified"] = lastModified
-    container["lastError"] = lastError
-  }
 }
