@@ -22,7 +22,7 @@ extension LibraryStore {
   public func queueDownloads(_ records: [DownloadRecord]) throws {
     try write { db in
       for record in records {
-        guard var existing = try DownloadRecordRow.fetchOne(db, key: record.url)?.record else {
+        guard var existing = try DownloadRecordRow.find(db, url: record.url)?.record else {
           try DownloadRecordRow(record).insert(db)
           continue
         }
@@ -53,15 +53,12 @@ extension LibraryStore {
   {
     try read { db in
       var candidates: [DownloadRecord] = []
-      if let byURL = try DownloadRecordRow.fetchOne(db, key: url) {
+      if let byURL = try DownloadRecordRow.find(db, url: url) {
         candidates.append(byURL.record)
       }
       if let feedURL, !keys.isEmpty {
-        candidates += try Array(
-          DownloadRecordRow.filter(keys.contains(Column("episodeKey")))
-            .filter(Column("feedURL") == feedURL)
-            .filter(Column("state") == DownloadState.done.rawValue).fetchCursor(db)
-            .map(\.record))
+        candidates += try DownloadRecordRow.finished(db, feedURL: feedURL, keys: keys)
+          .map(\.record)
       }
       return candidates.first { record in
         record.state == .done
@@ -97,8 +94,9 @@ extension LibraryStore {
   /// Whether a finished download other than `url`'s owns the file at `path`.
   public func isFileOfAnotherDownload(_ path: String, url: String) throws -> Bool {
     try read { db in
-      try DownloadRecordRow.filter(Column("file") == path && Column("url") != url)
-        .fetchCount(db) > 0
+      let other = try db.cachedStatement(
+        sql: "SELECT 1 FROM downloads WHERE file = ? AND url != ? LIMIT 1")
+      return try Int.fetchOne(other, arguments: [path, url]) != nil
     }
   }
 
@@ -109,12 +107,9 @@ extension LibraryStore {
       try DownloadRecordRow(record).save(db)
       if let episode, let file = record.file {
         // A subscription removed while its episode downloaded has no row to update.
-        _ =
-          try SeenEpisodeRow
-          .filter(
-            Column("subscriptionId") == episode.subscriptionId && Column("key") == episode.key
-          )
-          .updateAll(db, Column("downloadedFile").set(to: file))
+        try db.cachedStatement(
+          sql: "UPDATE episodes SET downloadedFile = ? WHERE subscriptionId = ? AND key = ?"
+        ).execute(arguments: [file, episode.subscriptionId, episode.key])
       }
     }
   }
@@ -171,11 +166,14 @@ extension LibraryStore {
     // A range on the indexed path rather than LIKE, whose % and _ a folder name may contain:
     // "0" is the character after "/", so the range is exactly the paths that start "folder/".
     try read { db in
-      try Array(
-        DownloadRecordRow.filter(
-          Column("file") > folder + "/" && Column("file") < folder + "0"
-            && Column("state") == DownloadState.done.rawValue
-        ).fetchCursor(db).map(\.record))
+      let statement = try db.cachedStatement(
+        sql: """
+          SELECT \(DownloadRecordRow.selection) FROM downloads
+          WHERE file > ? AND file < ? AND state = ?
+          """)
+      return try DownloadRecordRow.fetchAll(
+        statement, arguments: [folder + "/", folder + "0", DownloadState.done.rawValue]
+      ).map(\.record)
     }
   }
 

@@ -4,7 +4,7 @@ internal import GRDB
 /// The persisted progress buffer: one row per remote URL.
 extension LibraryStore {
   public func download(url: String) throws -> DownloadRecord? {
-    try read { db in try DownloadRecordRow.fetchOne(db, key: url)?.record }
+    try read { db in try DownloadRecordRow.find(db, url: url)?.record }
   }
 
   /// Inserts the record, or replaces the one with the same URL: a running download's own

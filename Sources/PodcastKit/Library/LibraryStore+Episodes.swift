@@ -76,7 +76,9 @@ extension LibraryStore {
   /// Whether the subscription has recorded any episode (`subscribe` records what it saw).
   public func hasSeenEpisodes(subscriptionId: Int64) throws -> Bool {
     try read { db in
-      try SeenEpisodeRow.filter(Column("subscriptionId") == subscriptionId).fetchCount(db) > 0
+      let any = try db.cachedStatement(
+        sql: "SELECT 1 FROM episodes WHERE subscriptionId = ? LIMIT 1")
+      return try Int.fetchOne(any, arguments: [subscriptionId]) != nil
     }
   }
 
@@ -84,12 +86,14 @@ extension LibraryStore {
   private func insertSeen(_ db: Database, subscriptionId: Int64, episodes: [SeenEpisode]) throws
     -> [SeenEpisode]
   {
-    guard try SubscriptionRow.exists(db, key: subscriptionId) else {
+    // Statements prepared once per connection: this runs for every feed a sync reads.
+    let subscription = try db.cachedStatement(sql: "SELECT 1 FROM subscriptions WHERE id = ?")
+    guard try Int.fetchOne(subscription, arguments: [subscriptionId]) != nil else {
       throw LibraryError.unknownSubscription(id: subscriptionId)
     }
-    let stored = try Array(
-      SeenEpisodeRow.filter(Column("subscriptionId") == subscriptionId).fetchCursor(db)
-        .map(\.episode))
+    let seen = try db.cachedStatement(
+      sql: "SELECT \(SeenEpisodeRow.selection) FROM episodes WHERE subscriptionId = ?")
+    let stored = try SeenEpisodeRow.fetchAll(seen, arguments: [subscriptionId]).map(\.episode)
     var relisted = RelistedEpisodes(stored: stored, incoming: episodes)
     var known = Set(stored.map(\.key))
     var added: [SeenEpisode] = []

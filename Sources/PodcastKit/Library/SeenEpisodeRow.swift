@@ -7,6 +7,12 @@ struct SeenEpisodeRow: FetchableRecord, MutablePersistableRecord {
 
   var episode: SeenEpisode
 
+  /// The columns `init(row:)` reads, named: a statement kept prepared must not depend on the
+  /// order `*` had when it was prepared.
+  static let selection = """
+    id, subscriptionId, key, guid, enclosureURL, title, published, firstSeen, downloadedFile
+    """
+
   init(_ episode: SeenEpisode) {
     self.episode = episode
   }
