@@ -10,13 +10,29 @@ import Synchronization
 /// instead of the process's memory, and the listing stays within a few tens of MB. The file
 /// is an `AnonymousFile`, so nothing is left behind by a crash.
 final class ShowNotesSpool: Sendable {
+  private struct Window {
+    var address: UInt
+    var offset: Int
+    var count: Int
+
+    func covers(_ range: Range<Int>) -> Bool {
+      range.lowerBound >= offset && range.upperBound <= offset + count
+    }
+  }
+
+  /// Episodes are read back mostly in the order they were written, so a window moves along
+  /// the file a few times per listing; 4 MiB keeps the mapped part well inside the memory
+  /// budget of a large listing.
+  private static let windowSize = 4 << 20
+
   private struct State {
     var buffer: [UInt8] = []
     /// Bytes already in the file; `buffer` follows them.
     var flushed = 0
-    /// The file mapped for reading back: one `pread` per episode was 18,000 system calls in a
-    /// 20,000-episode listing. Its address and length, remapped when the file has grown.
-    var mapping: (address: UInt, count: Int)?
+    /// A window of the file mapped for reading back: one `pread` per episode was 18,000 system
+    /// calls in a 20,000-episode listing, and mapping the whole file counted all of it as the
+    /// process's memory. Its address, the file offset it starts at, and its length.
+    var mapping: Window?
   }
 
   private let descriptor: Int32
@@ -57,8 +73,12 @@ final class ShowNotesSpool: Sendable {
         return Array(state.buffer[start..<start + range.count])
       }
       guard range.upperBound <= state.flushed else { return nil }
-      if let base = mapped(&state) {
-        return Array(UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count))
+      if let window = window(covering: range, &state),
+        let base = UnsafeRawPointer(bitPattern: window.address)
+      {
+        return Array(
+          UnsafeRawBufferPointer(
+            start: base + (range.lowerBound - window.offset), count: range.count))
       }
       var bytes = [UInt8](repeating: 0, count: range.count)
       let count = bytes.withUnsafeMutableBytes {
@@ -68,22 +88,24 @@ final class ShowNotesSpool: Sendable {
     }
   }
 
-  /// The start of the file's mapping, covering every flushed byte; nil when it cannot be
-  /// mapped (then `pread` does the job).
-  private func mapped(_ state: inout State) -> UnsafeRawPointer? {
-    if let mapping = state.mapping, mapping.count >= state.flushed {
-      return UnsafeRawPointer(bitPattern: mapping.address)
-    }
-    if let mapping = state.mapping { Self.unmap(mapping) }
+  /// A mapped window of flushed bytes that holds `range`; nil when it cannot be mapped (then
+  /// `pread` does the job).
+  private func window(covering range: Range<Int>, _ state: inout State) -> Window? {
+    if let window = state.mapping, window.covers(range) { return window }
+    if let window = state.mapping { Self.unmap(window) }
     state.mapping = nil
-    let address = mmap(nil, state.flushed, PROT_READ, MAP_SHARED, descriptor, 0)
+    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+    let offset = range.lowerBound / page * page
+    let count = min(max(Self.windowSize, range.upperBound - offset), state.flushed - offset)
+    let address = mmap(nil, count, PROT_READ, MAP_SHARED, descriptor, off_t(offset))
     guard let address, address != MAP_FAILED else { return nil }
-    state.mapping = (UInt(bitPattern: address), state.flushed)
-    return UnsafeRawPointer(address)
+    let window = Window(address: UInt(bitPattern: address), offset: offset, count: count)
+    state.mapping = window
+    return window
   }
 
-  private static func unmap(_ mapping: (address: UInt, count: Int)) {
-    munmap(UnsafeMutableRawPointer(bitPattern: mapping.address), mapping.count)
+  private static func unmap(_ window: Window) {
+    munmap(UnsafeMutableRawPointer(bitPattern: window.address), window.count)
   }
 
   private func flush(_ state: inout State) -> Bool {
