@@ -240,7 +240,10 @@ final class FeedBuilder {
     guard let written = attributes.value(url), let absolute = resolved(written) else { return nil }
     return ItemDraft.MediaFile(
       url: absolute, length: attributes.value(length), type: attributes.value("type"),
-      isRelativeToFile: FeedURL.isFileURL(absolute) && FeedURL.isRelative(written))
+      // Only a feed read from a file lists file URLs: an `xml:base="file:…"` in a feed from
+      // the web must not turn its relative links into paths on this machine.
+      isRelativeToFile: FeedURL.isFileURL(absolute) && FeedURL.isRelative(written)
+        && baseURL.map(FeedURL.isFileURL) == true)
   }
 
   private func closeItem() {

@@ -119,6 +119,21 @@ final class FeedWorldQuirksTests: XCTestCase {
       ])
   }
 
+  /// Found by `make fuzz`: a feed from the web whose `xml:base` names a file URL listed
+  /// `file:ep1.mp3` as an episode. Only a feed read from a file may list file URLs.
+  func testAFileXMLBaseInAWebFeedListsNoFileURLs() throws {
+    let feed = try S.parse(
+      S.rss(
+        """
+        <item xml:base="file:/etc/"><title>Sneaky</title><enclosure url="passwd" type="audio/mpeg"/></item>
+        <item xml:base="file:le"><title>Fuzzed</title><enclosure url="ep1.mp3?aid=r" type="audio/mpeg"/></item>
+        <item><title>Plain</title><enclosure url="media/ep3.mp3" type="audio/mpeg"/></item>
+        """),
+      baseURL: "https://feeds.example.com/shows/feed.xml")
+    XCTAssertEqual(
+      feed.episodes.map(\.enclosure.url), ["https://feeds.example.com/shows/media/ep3.mp3"])
+  }
+
   func testALocalFeedListsRelativeEpisodesAsFileURLs() throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("feed-\(UUID().uuidString)")
