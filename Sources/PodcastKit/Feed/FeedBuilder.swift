@@ -60,7 +60,12 @@ final class FeedBuilder {
     depth += 1
     let ns = isBareAtom && ns == .rss ? FeedNamespace.atom : ns
     if let base = attributes.xmlBase {
-      bases.append((depth, FeedURL.resolve(base, against: currentBase) ?? base))
+      let resolved = FeedURL.resolve(base, against: currentBase) ?? base
+      // Only a feed read from a file may point its links at files: an `xml:base="file:…"`
+      // in a feed from the web would turn every relative link below it into a local path.
+      if FeedURL.hasWebScheme(resolved) || isLocalFeed {
+        bases.append((depth, resolved))
+      }
     }
     if depth == 1 {
       rootElement = name
@@ -240,10 +245,7 @@ final class FeedBuilder {
     guard let written = attributes.value(url), let absolute = resolved(written) else { return nil }
     return ItemDraft.MediaFile(
       url: absolute, length: attributes.value(length), type: attributes.value("type"),
-      // Only a feed read from a file lists file URLs: an `xml:base="file:…"` in a feed from
-      // the web must not turn its relative links into paths on this machine.
-      isRelativeToFile: FeedURL.isFileURL(absolute) && FeedURL.isRelative(written)
-        && baseURL.map(FeedURL.isFileURL) == true)
+      isRelativeToFile: FeedURL.isFileURL(absolute) && FeedURL.isRelative(written))
   }
 
   private func closeItem() {
@@ -363,6 +365,7 @@ final class FeedBuilder {
   // MARK: - URLs
 
   private var currentBase: String? { bases.last?.url ?? baseURL }
+  private var isLocalFeed: Bool { baseURL.map(FeedURL.isFileURL) == true }
 
   private func resolved(_ url: String) -> String? {
     FeedURL.resolve(url, against: currentBase)

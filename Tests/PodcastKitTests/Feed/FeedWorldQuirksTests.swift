@@ -120,7 +120,8 @@ final class FeedWorldQuirksTests: XCTestCase {
   }
 
   /// Found by `make fuzz`: a feed from the web whose `xml:base` names a file URL listed
-  /// `file:ep1.mp3` as an episode. Only a feed read from a file may list file URLs.
+  /// `file:ep1.mp3` as an episode. Only a feed read from a file may point links at files; in a
+  /// web feed such a base is ignored, for every link below it.
   func testAFileXMLBaseInAWebFeedListsNoFileURLs() throws {
     let feed = try S.parse(
       S.rss(
@@ -128,10 +129,24 @@ final class FeedWorldQuirksTests: XCTestCase {
         <item xml:base="file:/etc/"><title>Sneaky</title><enclosure url="passwd" type="audio/mpeg"/></item>
         <item xml:base="file:le"><title>Fuzzed</title><enclosure url="ep1.mp3?aid=r" type="audio/mpeg"/></item>
         <item><title>Plain</title><enclosure url="media/ep3.mp3" type="audio/mpeg"/></item>
+        <item xml:base="file:/home/"><title>Side files</title><link>me</link>
+        <itunes:image href="art.jpg"/><podcast:transcript url="t.vtt" type="text/vtt"/>
+        <enclosure url="https://cdn.example.com/ep4.mp3" type="audio/mpeg"/></item>
         """),
       baseURL: "https://feeds.example.com/shows/feed.xml")
+    // The file base is ignored, as if it were not there: links resolve against the feed.
     XCTAssertEqual(
-      feed.episodes.map(\.enclosure.url), ["https://feeds.example.com/shows/media/ep3.mp3"])
+      feed.episodes.map(\.enclosure.url),
+      [
+        "https://feeds.example.com/shows/passwd", "https://feeds.example.com/shows/ep1.mp3?aid=r",
+        "https://feeds.example.com/shows/media/ep3.mp3", "https://cdn.example.com/ep4.mp3",
+      ])
+    XCTAssertFalse(feed.episodes.contains { FeedURL.isFileURL($0.enclosure.url) })
+    // Not only enclosures: no link of the feed points at a file.
+    let last = try XCTUnwrap(feed.episodes.last)
+    XCTAssertEqual(last.link, "https://feeds.example.com/shows/me")
+    XCTAssertEqual(last.imageURL, "https://feeds.example.com/shows/art.jpg")
+    XCTAssertEqual(last.transcripts.map(\.url), ["https://feeds.example.com/shows/t.vtt"])
   }
 
   func testALocalFeedListsRelativeEpisodesAsFileURLs() throws {
