@@ -11,10 +11,9 @@ struct ConfigFile {
   let path: String
   private let entries: [TOMLSubset.Entry]
 
-  static let commands: Swift.Set<String> = [
-    "search", "episodes", "download", "sync", "status", "subscribe", "unsubscribe",
-    "subscriptions", "import", "export", "set", "mark",
-  ]
+  /// The subcommands, so a new one gets its `[section]` without a second list to keep.
+  static let commands = Swift.Set(
+    PodcastCommand.configuration.subcommands.map { $0.configuration.commandName ?? "" })
 
   /// The file for this environment; nil when there is none.
   static func load(environment: [String: String]) throws -> ConfigFile? {

@@ -2,15 +2,20 @@ import Foundation
 
 /// The config file of this run, read once before the arguments are parsed.
 enum Configuration {
+  /// The file read, parsed and checked once per run: every command starts here.
+  private static let loaded = Result<ConfigFile?, any Error> {
+    try ConfigFile.load(environment: ProcessInfo.processInfo.environment)
+  }
+
   /// Nil when there is no file (or it failed, which `main` has already reported).
-  static let file: ConfigFile? = try? ConfigFile.load(
-    environment: ProcessInfo.processInfo.environment)
+  static var file: ConfigFile? { try? loaded.get() }
 
   /// Checks the file, then adds its defaults to the arguments: `[program, command, words...]`
   /// becomes `[program, command, words..., defaults...]` (before a `--`, if there is one).
   static func arguments(_ arguments: [String]) throws -> [String] {
-    _ = try ConfigFile.load(environment: ProcessInfo.processInfo.environment)
-    guard let file, arguments.count >= 2, ConfigFile.commands.contains(arguments[1]) else {
+    guard let file = try loaded.get(), arguments.count >= 2,
+      ConfigFile.commands.contains(arguments[1])
+    else {
       return arguments
     }
     let given = Array(arguments.dropFirst(2))
