@@ -44,11 +44,7 @@ struct Download: AsyncParsableCommand {
     let modes = [!selection.isEmpty, latest != nil, all].filter { $0 }.count
     if modes > 1 { throw ValidationError("use a selection, --latest or --all, not several") }
     if let latest, latest < 1 { throw ValidationError("--latest must be at least 1") }
-    do {
-      _ = try EpisodeSelection(parsing: selection)
-    } catch {
-      throw ValidationError(CommandFailure.message(for: error))
-    }
+    _ = try EpisodeSelection(usage: selection)
   }
 
   func run() async throws {
@@ -128,12 +124,7 @@ struct Download: AsyncParsableCommand {
     if all { return matching }
     if let latest { return Array(matching.prefix(latest)) }
     guard !selection.isEmpty else { return Array(matching.prefix(1)) }
-    let chosen = try EpisodeSelection(parsing: selection)
-    do {
-      try chosen.validate(episodeCount: episodes.count)
-    } catch {
-      throw ValidationError(CommandFailure.message(for: error))
-    }
+    let chosen = try EpisodeSelection.checked(selection, episodeCount: episodes.count)
     guard let predicate else { return chosen.indexes }
     return chosen.indexes.filter { predicate.accepts(episodes[$0 - 1]) }
   }

@@ -42,14 +42,8 @@ struct Mark: AsyncParsableCommand {
   @Flag(exclusivity: .exclusive) var choice: Choice
 
   func validate() throws {
-    do {
-      if try EpisodeSelection(parsing: selection).indexes.isEmpty {
-        throw ValidationError("give the episodes to mark, e.g. 3-40")
-      }
-    } catch let error as ValidationError {
-      throw error
-    } catch {
-      throw ValidationError(CommandFailure.message(for: error))
+    if try EpisodeSelection(usage: selection).indexes.isEmpty {
+      throw ValidationError("give the episodes to mark, e.g. 3-40")
     }
   }
 
@@ -57,12 +51,7 @@ struct Mark: AsyncParsableCommand {
     let context = CommandContext(libraryOptions: libraryOptions)
     let resolved = try await context.resolve(feed)
     let episodes = resolved.feed.episodes
-    let chosen = try EpisodeSelection(parsing: selection)
-    do {
-      try chosen.validate(episodeCount: episodes.count)
-    } catch {
-      throw ValidationError(CommandFailure.message(for: error))
-    }
+    let chosen = try EpisodeSelection.checked(selection, episodeCount: episodes.count)
     let library = try context.openLibrary()
     let subscription = try subscription(resolved, store: library.store)
     let state: EpisodeMark.State? =

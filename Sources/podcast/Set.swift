@@ -49,13 +49,13 @@ struct SetCommand: ParsableCommand {
     var subscription = try store.subscription(matching: name)
     guard let id = subscription.id else { throw LibraryError.noSubscription(name, count: 0) }
     let given = try settingsOptions.settings(episodesDir: libraryOptions.episodesDir)
-    var settings = try store.settings(subscriptionId: id).overridden(by: given)
+    let before = try store.settings(subscriptionId: id)
+    var settings = before.overridden(by: given)
     if let keep { subscription.keep = keep }
     for option in unset.map(Self.bare) {
       try settings.unset(option)
       if option == "keep" { subscription.keep = nil }
     }
-    let before = try store.settings(subscriptionId: id)
     try store.updateSubscription(subscription)
     // Before its first sync, a subscription's choice is still open: what `subscribe` chose
     // with the old filters or `--first` gives way to what the first sync decides with these.
