@@ -50,7 +50,9 @@ final class TransferEngine: @unchecked Sendable {
     let done = DispatchSemaphore(value: 0)
     inbox.withLock { $0.cancelAll.append(done) }
     curl_multi_wakeup(multi)
-    let nanoseconds = timeout.components.seconds * 1_000_000_000
+    // The whole duration: `components.seconds` alone turned half a second into no wait.
+    let (seconds, attoseconds) = timeout.components
+    let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     _ = done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
   }
 
