@@ -133,10 +133,15 @@ final class FeedStream {
   fileprivate func entity(named name: UnsafePointer<xmlChar>) -> xmlEntityPtr? {
     keepEntitiesFlowing()
     let key = String(cString: name)
-    if htmlEntityLookup(name) != nil { sawLooseReference = true }
-    if let known = htmlEntities[key] { return known }
-    guard htmlEntities.count < 512, let description = htmlEntityLookup(name),
-      let scalar = Unicode.Scalar(description.pointee.value)
+    // An HTML name anywhere means the attributes may hold one libxml2 cuts short: the repair
+    // pass runs. Looked up once per reference, not again for names already answered.
+    if let known = htmlEntities[key] {
+      sawLooseReference = true
+      return known
+    }
+    guard let description = htmlEntityLookup(name) else { return nil }
+    sawLooseReference = true
+    guard htmlEntities.count < 512, let scalar = Unicode.Scalar(description.pointee.value)
     else { return nil }
     let entity = UnsafeMutablePointer<xmlEntity>.allocate(capacity: 1)
     entity.initialize(to: xmlEntity())
