@@ -66,7 +66,7 @@ struct Subscribe: AsyncParsableCommand {
     // downloads what the first-sync policy chose here.
     let firstRefresh = try SyncPlanner.firstRefresh(
       of: resolved.feed, feedURL: location, name: chosenName, settings: settings,
-      validators: resolved.validators, store: store)
+      validators: resolved.validators, store: store, namer: try syncNamer())
     let subscription = try store.addSubscription(
       name: chosenName, feedURL: location, title: title, keep: keep, settings: settings,
       firstRefresh: firstRefresh)
@@ -122,4 +122,14 @@ struct Subscribe: AsyncParsableCommand {
     }
     return url
   }
+
+  /// The names the first sync would give: the config file's `name-template` for `sync`, so
+  /// what `subscribe` queues is filed where a first sync on its own would have put it.
+  private func syncNamer() throws -> FileNamer {
+    guard let template = Configuration.file?.text(of: "name-template", for: "sync") else {
+      return try FileNamer()
+    }
+    return try FileNamer(template: template)
+  }
+
 }

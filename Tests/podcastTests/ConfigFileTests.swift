@@ -52,6 +52,26 @@ final class ConfigFileTests: LibraryTestCase {
     XCTAssertTrue(FileManager.default.fileExists(atPath: fileLibrary + "/.podcast"))
   }
 
+  /// What `subscribe` queues for the first sync is named as that sync would name it: by the
+  /// file's `name-template` for sync, even though the sync itself only gets a 304.
+  func testSubscribeNamesTheFirstSyncsEpisodesByTheFilesTemplate() throws {
+    try writeConfig(
+      """
+      [sync]
+      name-template = "{podcast}/picked {title}.{ext}"
+      """)
+    let show = Show("templated", episodes: 2, on: server)
+    try subscribe(show)
+    let sync = try podcast("sync")
+    XCTAssertEqual(sync.status, 0, sync.stderr)
+    XCTAssertEqual(server.requests(for: show.feedPath).last?.header("if-none-match"), show.etag)
+    XCTAssertEqual(
+      binary.episodeFiles().map { ($0 as NSString).lastPathComponent },
+      [
+        "picked templated episode 2.mp3"
+      ])
+  }
+
   func testABadKeyOrValueIsOneLineNamingTheFileLineAndKey() throws {
     for (text, line, key) in [
       ("library = \"/tmp/x\"\n\ncolour = \"red\"\n", 3, "colour"),

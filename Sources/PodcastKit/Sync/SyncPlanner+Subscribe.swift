@@ -7,10 +7,11 @@ extension SyncPlanner {
   /// exactly what it would have. Nothing is written here.
   public static func firstRefresh(
     of feed: Feed, feedURL: String, name: String, settings: SubscriptionSettings,
-    validators: Validators, store: LibraryStore
+    validators: Validators, store: LibraryStore, namer: FileNamer? = nil
   ) throws -> FirstRefresh {
     let rules = try SyncRules(
-      runFilter: nil, settings: settings, marks: try store.marks(), defaultNamer: FileNamer())
+      runFilter: nil, settings: settings, marks: try store.marks(),
+      defaultNamer: try namer ?? FileNamer())
     let seen = feed.episodes.map {
       SeenEpisode(
         guid: $0.guid, enclosureURL: $0.enclosure.url, title: $0.title, published: $0.published)
@@ -22,7 +23,8 @@ extension SyncPlanner {
     // (`itunes:new-feed-url`): a 304 from the old address would hide the move.
     let moving = feed.podcast.newFeedURL.map { $0 != feedURL && URLPolicy.isAllowed($0) } ?? false
     var refresh = FirstRefresh(
-      validators: feedURL.contains("://") && !moving ? validators : Validators(), episodes: seen)
+      validators: FeedSource.isRemote(feedURL) && !moving ? validators : Validators(),
+      episodes: seen)
     let subscription = Subscription(name: name, feedURL: feedURL, title: feed.podcast.title)
     for offset in chosen {
       let episode = feed.episodes[offset]

@@ -58,17 +58,29 @@ struct ConfigFile {
 
   /// The words to add to `command`'s arguments for the options the user did not give.
   func arguments(for command: String, given: [String]) -> [String] {
+    var words: [String] = []
+    for (key, entry) in entries(for: command).sorted(by: { $0.key < $1.key })
+    where !Self.gives(key, given) {
+      words += (try? ConfigOption.all[key]?.arguments(key, entry.value)) ?? []
+    }
+    return words
+  }
+
+  /// The text `key` has for `command` (its own section beats the top level); nil for none.
+  func text(of key: String, for command: String) -> String? {
+    guard case .string(let text)? = entries(for: command)[key]?.value else { return nil }
+    return text
+  }
+
+  /// The entries that apply to `command`, one per key: its own section beats the top level.
+  private func entries(for command: String) -> [String: TOMLSubset.Entry] {
     var chosen: [String: TOMLSubset.Entry] = [:]
     for entry in entries where ConfigOption.all[entry.key]?.commands.contains(command) == true {
       if entry.section == command || (entry.section == nil && chosen[entry.key] == nil) {
         chosen[entry.key] = entry
       }
     }
-    var words: [String] = []
-    for (key, entry) in chosen.sorted(by: { $0.key < $1.key }) where !Self.gives(key, given) {
-      words += (try? ConfigOption.all[key]?.arguments(key, entry.value)) ?? []
-    }
-    return words
+    return chosen
   }
 
   private static func gives(_ key: String, _ arguments: [String]) -> Bool {
