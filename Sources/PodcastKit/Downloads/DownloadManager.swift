@@ -191,12 +191,7 @@ public final class DownloadManager: Sendable {
   }
 
   private func queuedRecord(_ job: DownloadJob) -> DownloadRecord {
-    var record = store.newDownloadRecord(
-      url: job.url, podcastTitle: job.podcastTitle, episodeTitle: job.title)
-    record.feedURL = job.feedURL
-    record.episodeKey = job.identityKeys.first
-    record.published = job.published
-    record.details = DownloadDetails(of: job).encoded
+    var record = store.queuedRecord(for: job)
     // So a queue this process leaves behind (killed) reads as paused, not waiting forever.
     record.pid = ProcessInfo.processInfo.processIdentifier
     return record

@@ -9,20 +9,15 @@ import Foundation
 /// may still change what that sync takes, by forgetting all of this (`forgetFirstRefresh`).
 public struct FirstRefresh: Sendable {
   public var validators: Validators
-  /// The feed's episodes (their `subscriptionId` is set on insert).
+  /// The feed's episodes (their `subscriptionId` is set on insert); a chosen one the library
+  /// already has carries its file.
   public var episodes: [SeenEpisode]
   /// Downloads queued for the first sync.
   public var queued: [DownloadRecord]
-  /// Chosen episodes the library already has, by episode key: the file they are in.
-  public var files: [String: String]
 
-  public init(
-    validators: Validators, episodes: [SeenEpisode],
-    queued: [DownloadRecord] = [], files: [String: String] = [:]
-  ) {
+  public init(validators: Validators, episodes: [SeenEpisode], queued: [DownloadRecord] = []) {
     self.validators = validators
     self.episodes = episodes
     self.queued = queued
-    self.files = files
   }
 }

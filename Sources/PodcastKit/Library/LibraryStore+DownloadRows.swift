@@ -17,6 +17,18 @@ extension LibraryStore {
       partialPath: paths.partial(for: url))
   }
 
+  /// The row that shows `job` queued, with what a run after a 304 needs to make the same
+  /// download (its details). One place for sync, `subscribe` and the download manager.
+  func queuedRecord(for job: DownloadJob) -> DownloadRecord {
+    var record = newDownloadRecord(
+      url: job.url, podcastTitle: job.podcastTitle, episodeTitle: job.title)
+    record.feedURL = job.feedURL
+    record.episodeKey = job.identityKeys.first
+    record.published = job.published
+    record.details = DownloadDetails(of: job).encoded
+    return record
+  }
+
   /// Shows `records` as queued: new ones are added; failed, paused or abandoned ones wait
   /// again. A row that is done, or being downloaded by a live process, is left alone.
   public func queueDownloads(_ records: [DownloadRecord]) throws {

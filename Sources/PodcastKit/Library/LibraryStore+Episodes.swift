@@ -30,13 +30,8 @@ extension LibraryStore {
   /// The episodes `subscribe` saw, and what it chose for the first sync (see `FirstRefresh`).
   func record(_ refresh: FirstRefresh, _ db: Database, subscriptionId: Int64) throws {
     try insertSeen(db, subscriptionId: subscriptionId, episodes: refresh.episodes)
-    for (key, file) in refresh.files {
-      try SeenEpisodeRow.filter(
-        Column("subscriptionId") == subscriptionId && Column("key") == key
-      ).updateAll(db, Column("downloadedFile").set(to: file))
-    }
     for record in refresh.queued {
-      guard var existing = try DownloadRecordRow.fetchOne(db, key: record.url)?.record else {
+      guard var existing = try DownloadRecordRow.find(db, url: record.url)?.record else {
         try DownloadRecordRow(record).insert(db)
         continue
       }

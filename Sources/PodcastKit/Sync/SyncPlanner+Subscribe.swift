@@ -32,7 +32,7 @@ extension SyncPlanner {
       if let had = try store.finishedDownload(url: url, keys: [keys[offset]], feedURL: feedURL),
         let file = had.file
       {
-        refresh.files[keys[offset]] = file
+        refresh.episodes[offset].downloadedFile = file
         continue
       }
       // The job sync would plan from this feed: its details go with the queued row, so the
@@ -41,12 +41,7 @@ extension SyncPlanner {
         episode, podcast: feed.podcast, index: offset + 1, subscription: subscription,
         key: keys[offset], namer: rules.namer
       ).job
-      var record = store.newDownloadRecord(
-        url: url, podcastTitle: job.podcastTitle, episodeTitle: episode.title)
-      record.feedURL = feedURL
-      record.episodeKey = keys[offset]
-      record.details = DownloadDetails(of: job).encoded
-      refresh.queued.append(record)
+      refresh.queued.append(store.queuedRecord(for: job))
     }
     return refresh
   }

@@ -272,7 +272,7 @@ public struct SyncPlanner: Sendable {
     // or left the downloads queued for the next run.
     try store.recordSeen(subscriptionId: id, episodes: seen) { added in
       planned = wanted(added)
-      return planned.map(self.queuedEntry)
+      return planned.map { store.queuedRecord(for: $0.job) }
     }
     return planned
   }
@@ -280,17 +280,6 @@ public struct SyncPlanner: Sendable {
   private func alreadyHad(_ planned: SyncPlan.PlannedDownload) throws -> Bool {
     try store.finishedDownload(
       url: planned.job.url, keys: planned.job.identityKeys, feedURL: planned.job.feedURL) != nil
-  }
-
-  private func queuedEntry(_ planned: SyncPlan.PlannedDownload) -> DownloadRecord {
-    var record = store.newDownloadRecord(
-      url: planned.job.url, podcastTitle: planned.job.podcastTitle,
-      episodeTitle: planned.job.title)
-    record.feedURL = planned.job.feedURL
-    record.episodeKey = planned.job.subscriptionEpisode?.key
-    record.published = planned.job.published
-    record.details = DownloadDetails(of: planned.job).encoded
-    return record
   }
 
   /// Downloads an earlier sync wanted but did not finish (failed, interrupted, killed).
