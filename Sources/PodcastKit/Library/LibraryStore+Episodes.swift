@@ -89,16 +89,10 @@ extension LibraryStore {
     let seen = try db.cachedStatement(
       sql: "SELECT \(SeenEpisodeRow.selection) FROM episodes WHERE subscriptionId = ?")
     let stored = try SeenEpisodeRow.fetchAll(seen, arguments: [subscriptionId]).map(\.episode)
-    var relisted = RelistedEpisodes(stored: stored, incoming: episodes)
-    var known = Set(stored.map(\.key))
+    let sorted = Self.classify(episodes, stored: stored)
+    for previous in sorted.relisted { try SeenEpisodeRow(previous).update(db) }
     var added: [SeenEpisode] = []
-    for var episode in episodes where !known.contains(episode.key) {
-      known.insert(episode.key)
-      if var previous = relisted.claim(episode) {
-        previous.adopt(identityOf: episode)
-        try SeenEpisodeRow(previous).update(db)
-        continue
-      }
+    for var episode in sorted.added {
       episode.id = nil
       episode.subscriptionId = subscriptionId
       var row = SeenEpisodeRow(episode)
@@ -106,6 +100,29 @@ extension LibraryStore {
       added.append(row.episode)
     }
     return added
+  }
+
+  /// Which of `incoming` a subscription that has `stored` has never seen (`added`), and the
+  /// stored rows that some of the others re-list under a new GUID or URL, with that identity
+  /// taken over (`relisted`; see `RelistedEpisodes`). What `recordSeen` writes and what
+  /// `sync --dry-run` reports both come from here, so the two never disagree.
+  static func classify(_ incoming: [SeenEpisode], stored: [SeenEpisode])
+    -> (added: [SeenEpisode], relisted: [SeenEpisode])
+  {
+    var relisting = RelistedEpisodes(stored: stored, incoming: incoming)
+    var known = Set(stored.map(\.key))
+    var added: [SeenEpisode] = []
+    var relisted: [SeenEpisode] = []
+    for episode in incoming where !known.contains(episode.key) {
+      known.insert(episode.key)
+      if var previous = relisting.claim(episode) {
+        previous.adopt(identityOf: episode)
+        relisted.append(previous)
+      } else {
+        added.append(episode)
+      }
+    }
+    return (added, relisted)
   }
 
   /// Oldest first: the order they were first seen in.

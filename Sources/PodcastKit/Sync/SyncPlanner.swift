@@ -264,8 +264,9 @@ public struct SyncPlanner: Sendable {
       }
     }
     if dryRun {
-      let known = Set(try store.seenEpisodes(subscriptionId: id).flatMap(\.identityKeys))
-      return wanted(seen.filter { Set($0.identityKeys).isDisjoint(with: known) })
+      // What the real run would count as new, without writing it.
+      let stored = try store.seenEpisodes(subscriptionId: id)
+      return wanted(LibraryStore.classify(seen, stored: stored).added)
     }
     var planned: [SyncPlan.PlannedDownload] = []
     // Seen and queued in one transaction: a run killed at any moment either saw nothing new

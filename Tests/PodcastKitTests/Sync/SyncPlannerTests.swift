@@ -193,4 +193,31 @@ final class SyncPlannerTests: XCTestCase {
     XCTAssertNil(stored.etag)
     XCTAssertNil(try store.download(url: enclosure("/feed", 3)), "nothing queued")
   }
+
+  /// A host whose links differ only in the query (`download.php?id=N`): the dry run must see a
+  /// new GUID as new, as the real run does, not as the episode that shares its link.
+  func testADryRunCountsAsNewWhatTheRealRunDownloads() async throws {
+    func feed(_ count: Int) -> String {
+      let items = (1...count).reversed().map { number in
+        """
+        <item><title>Episode \(number)</title><guid>g\(number)</guid>
+        <pubDate>\(String(format: "%02d", number)) May 2024 10:00:00 GMT</pubDate>
+        <enclosure url="\(server.url("/shared/download.php?id=\(number)"))" length="1000" type="audio/mpeg"/></item>
+        """
+      }
+      return "<rss version=\"2.0\"><channel><title>Shared</title>\(items.joined())</channel></rss>"
+    }
+    server.set("/shared", .text(feed(2), contentType: "application/rss+xml"))
+    try subscribe("shared", at: "/shared", first: .all)
+    _ = try await plan()
+
+    server.set("/shared", .text(feed(3), contentType: "application/rss+xml"))
+    let preview = try await plan(dryRun: true)
+    let real = try await plan()
+    let new = server.url("/shared/download.php?id=3")
+    XCTAssertEqual(real.downloads.map(\.job.url).first, new)
+    XCTAssertEqual(preview.downloads.map(\.job.url).first, new, "the dry run agrees")
+    XCTAssertEqual(
+      newEpisodes(preview.feeds.first?.outcome), newEpisodes(real.feeds.first?.outcome))
+  }
 }
