@@ -10,7 +10,8 @@ enum EnclosureChoice {
     -> ItemDraft.MediaFile?
   {
     var best: (file: ItemDraft.MediaFile, rank: Int)?
-    for file in enclosures + mediaContents where file.isFetchable {
+    // Joined, not concatenated: no new array for every item of every feed.
+    for file in [enclosures, mediaContents].joined() where file.isFetchable {
       guard let rank = rank(file), rank < (best?.rank ?? Int.max) else { continue }
       best = (file, rank)
       if rank == 0 { break }
