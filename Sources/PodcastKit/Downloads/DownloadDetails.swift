@@ -40,7 +40,6 @@ struct DownloadDetails: Codable, Equatable {
     /// Nil for the usual "Podcast".
     var genre: String?
     var comment: String?
-    var chapters: [Mark]?
     var coverURLs: [String]?
     var chaptersURL: String?
 
@@ -53,21 +52,8 @@ struct DownloadDetails: Codable, Equatable {
       case season = "s"
       case genre = "g"
       case comment = "c"
-      case chapters = "k"
       case coverURLs = "u"
       case chaptersURL = "h"
-    }
-  }
-
-  struct Mark: Codable, Equatable {
-    var start: UInt32
-    var end: UInt32?
-    var title: String
-
-    enum CodingKeys: String, CodingKey {
-      case start = "s"
-      case end = "e"
-      case title = "t"
     }
   }
 
@@ -144,9 +130,6 @@ extension DownloadDetails.Tagging {
     season = tags.season
     genre = tags.genre == EpisodeTags().genre ? nil : tags.genre
     comment = tags.comment
-    chapters =
-      tags.chapters.isEmpty
-      ? nil : tags.chapters.map { .init(start: $0.start, end: $0.end, title: $0.title) }
     coverURLs = request.coverURLs.isEmpty ? nil : request.coverURLs
     chaptersURL = request.chaptersURL
   }
@@ -154,8 +137,7 @@ extension DownloadDetails.Tagging {
   var request: TagRequest {
     var tags = EpisodeTags(
       title: title, podcast: podcast, author: author, published: published, number: number,
-      season: season, comment: comment,
-      chapters: (chapters ?? []).map { ChapterMark(start: $0.start, end: $0.end, title: $0.title) })
+      season: season, comment: comment)
     if let genre { tags.genre = genre }
     return TagRequest(tags: tags, coverURLs: coverURLs ?? [], chaptersURL: chaptersURL)
   }

@@ -107,7 +107,7 @@ struct EpisodeTagging {
     guard let url = request.chaptersURL,
       case .success(let body) = await sideFiles.chapters(url, feedURL: feedURL),
       let marks = try? ChapterMark.parse(json: body)
-    else { return request.tags.chapters }
+    else { return [] }
     return marks
   }
 
