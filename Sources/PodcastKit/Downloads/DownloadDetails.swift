@@ -41,7 +41,6 @@ struct DownloadDetails: Codable, Equatable {
     var genre: String?
     var comment: String?
     var coverURLs: [String]?
-    var chaptersURL: String?
 
     enum CodingKeys: String, CodingKey {
       case title = "t"
@@ -53,7 +52,6 @@ struct DownloadDetails: Codable, Equatable {
       case genre = "g"
       case comment = "c"
       case coverURLs = "u"
-      case chaptersURL = "h"
     }
   }
 
@@ -131,7 +129,6 @@ extension DownloadDetails.Tagging {
     genre = tags.genre == EpisodeTags().genre ? nil : tags.genre
     comment = tags.comment
     coverURLs = request.coverURLs.isEmpty ? nil : request.coverURLs
-    chaptersURL = request.chaptersURL
   }
 
   var request: TagRequest {
@@ -139,6 +136,6 @@ extension DownloadDetails.Tagging {
       title: title, podcast: podcast, author: author, published: published, number: number,
       season: season, comment: comment)
     if let genre { tags.genre = genre }
-    return TagRequest(tags: tags, coverURLs: coverURLs ?? [], chaptersURL: chaptersURL)
+    return TagRequest(tags: tags, coverURLs: coverURLs ?? [])
   }
 }

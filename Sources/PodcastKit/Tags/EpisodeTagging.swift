@@ -27,6 +27,9 @@ struct EpisodeTagging {
   /// The chapters file comes from here, so the side file beside the episode is the same
   /// body, fetched once.
   let sideFiles: SideFileWriter
+  /// The job's Podcasting 2.0 chapters file, whose chapters go into the tag (ID3 CHAP/CTOC for
+  /// MP3, CHAPTERnnn comments for Ogg); nil, or one that cannot be had or read, leaves them out.
+  let chaptersURL: String?
   /// The feed: a private feed's credentials go to a chapters file on its host.
   let feedURL: String?
 
@@ -104,7 +107,7 @@ struct EpisodeTagging {
   /// The chapters to write, or none when the feed links none or the file is not usable (the
   /// side-file step says why).
   private func chapters() async -> [ChapterMark] {
-    guard let url = request.chaptersURL,
+    guard let url = chaptersURL,
       case .success(let body) = await sideFiles.chapters(url, feedURL: feedURL),
       let marks = try? ChapterMark.parse(json: body)
     else { return [] }

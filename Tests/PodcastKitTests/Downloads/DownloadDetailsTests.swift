@@ -53,12 +53,16 @@ final class DownloadDetailsTests: XCTestCase {
     XCTAssertEqual(DownloadDetails(of: tagged).encoded, #"{"p":"S\/1.mp3","t":{"t":"One"}}"#)
   }
 
-  /// Rows queued by an older build kept the tag's chapters (always none) under "k": they
-  /// still read, with their tags.
+  /// Rows queued by an older build kept the tag's chapters (always none) under "k" and the
+  /// chapters URL a second time under the tagging's "h": they still read, with their tags and
+  /// the one chapters URL.
   func testDetailsAnOlderBuildWroteStillRead() throws {
-    let text = #"{"p":"S\/1.mp3","t":{"t":"One","k":[{"s":0,"e":1000,"t":"Opening"}]}}"#
+    let text =
+      #"{"h":"https:\/\/a.example\/1.json","p":"S\/1.mp3","#
+      + #""t":{"h":"https:\/\/a.example\/1.json","k":[{"e":1000,"s":0,"t":"Opening"}],"t":"One"}}"#
     let details = try XCTUnwrap(DownloadDetails(encoded: text))
     XCTAssertEqual(details.relativePath, "S/1.mp3")
+    XCTAssertEqual(details.chaptersURL, "https://a.example/1.json")
     XCTAssertEqual(details.tagging?.request.tags.title, "One")
   }
 
