@@ -29,12 +29,12 @@ struct DownloadDetails: Codable, Equatable {
     case chaptersURL = "h"
   }
 
-  /// `TagRequest` and its `EpisodeTags`, flattened.
+  /// `TagRequest` and its `EpisodeTags`, flattened. The tag's date is the details' own
+  /// `published`: every job takes both from the episode's date.
   struct Tagging: Codable, Equatable {
     var title: String?
     var podcast: String?
     var author: String?
-    var published: Date?
     var number: Int?
     var season: Int?
     /// Nil for the usual "Podcast".
@@ -46,7 +46,6 @@ struct DownloadDetails: Codable, Equatable {
       case title = "t"
       case podcast = "a"
       case author = "r"
-      case published = "d"
       case number = "n"
       case season = "s"
       case genre = "g"
@@ -88,7 +87,7 @@ struct DownloadDetails: Codable, Equatable {
     job.mimeType = mimeType
     job.declaredLength = declaredLength
     job.published = published ?? job.published
-    job.tagging = tagging?.request
+    job.tagging = tagging?.request(published: published)
     job.folderCoverURL = folderCoverURL
     job.transcripts = (transcripts ?? []).map {
       Transcript(url: $0.url, type: $0.type, language: $0.language)
@@ -123,7 +122,6 @@ extension DownloadDetails.Tagging {
     title = tags.title
     podcast = tags.podcast
     author = tags.author
-    published = tags.published
     number = tags.number
     season = tags.season
     genre = tags.genre == EpisodeTags().genre ? nil : tags.genre
@@ -131,7 +129,7 @@ extension DownloadDetails.Tagging {
     coverURLs = request.coverURLs.isEmpty ? nil : request.coverURLs
   }
 
-  var request: TagRequest {
+  func request(published: Date?) -> TagRequest {
     var tags = EpisodeTags(
       title: title, podcast: podcast, author: author, published: published, number: number,
       season: season, comment: comment)

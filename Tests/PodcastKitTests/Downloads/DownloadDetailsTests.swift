@@ -63,7 +63,7 @@ final class DownloadDetailsTests: XCTestCase {
     let details = try XCTUnwrap(DownloadDetails(encoded: text))
     XCTAssertEqual(details.relativePath, "S/1.mp3")
     XCTAssertEqual(details.chaptersURL, "https://a.example/1.json")
-    XCTAssertEqual(details.tagging?.request.tags.title, "One")
+    XCTAssertEqual(details.tagging?.request(published: nil).tags.title, "One")
   }
 
   func testDetailsThisBuildCannotReadAreNone() {
