@@ -60,7 +60,10 @@ struct EpisodeTagging {
     } catch {
       return Outcome(copy: nil, note: SideFileReport(note: "not tagged: \(error)"))
     }
-    if case .other(let name) = kind {
+    let format: AudioFormat
+    switch kind {
+    case .audio(let audio): format = audio
+    case .other(let name):
       guard let name else {
         // The feed's claim is no name for bytes that are not what it says.
         let claimed = hint.name.map { " (the feed says \($0))" } ?? ""
@@ -74,7 +77,7 @@ struct EpisodeTagging {
     var tags = request.tags
     tags.chapters = await chapters()
     let copy = Self.copyPath(of: source)
-    let (hint, finalTags) = (hint, tags)
+    let finalTags = tags
     let result = await Self.offThePool { () -> Result<TagResult, TagFailure> in
       do {
         try Self.copyFile(source, to: copy)
@@ -83,7 +86,8 @@ struct EpisodeTagging {
       }
       do {
         return .success(
-          try Tagger().tag(fileAt: copy, as: hint, with: finalTags, cover: cover))
+          // The copy has the partial's bytes: the format sniffed above is the copy's.
+          try Tagger().tag(fileAt: copy, format: format, with: finalTags, cover: cover))
       } catch {
         return .failure(TagFailure(description: String(describing: error)))
       }
