@@ -141,26 +141,13 @@ struct EpisodeTagging {
     let output = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard output >= 0 else { throw TagFailure(description: "cannot create \(target)") }
     defer { close(output) }
-    let chunk = 1 << 20
-    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
-    defer { scratch.deallocate() }
-    guard let base = scratch.baseAddress else { return }
-    while true {
-      let count = read(input, base, chunk)
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw TagFailure(description: "cannot read \(source) to tag it")
-      }
-      if count == 0 { break }
-      var done = 0
-      while done < count {
-        let written = write(output, base + done, count - done)
-        if written < 0 {
-          if errno == EINTR { continue }
-          throw TagFailure(
-            description: "cannot write \(target): \(String(cString: strerror(errno)))")
-        }
-        done += written
+    do {
+      try PartialFile.copyAll(from: input, to: output)
+    } catch {
+      switch error {
+      case .reading: throw TagFailure(description: "cannot read \(source) to tag it")
+      case .writing(let code):
+        throw TagFailure(description: "cannot write \(target): \(String(cString: strerror(code)))")
       }
     }
   }
