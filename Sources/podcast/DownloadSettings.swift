@@ -53,10 +53,7 @@ struct DownloadSettings: ParsableArguments {
     } else if !allTranscripts {
       job.transcripts = Array(job.transcripts.prefix(1))
     }
-    if noChapters {
-      job.chaptersURL = nil
-      job.tagging?.chaptersURL = nil
-    }
+    if noChapters { job.chaptersURL = nil }
     if noCover { job.folderCoverURL = nil }
     return job
   }

@@ -29,45 +29,28 @@ struct DownloadDetails: Codable, Equatable {
     case chaptersURL = "h"
   }
 
-  /// `TagRequest` and its `EpisodeTags`, flattened.
+  /// `TagRequest` and its `EpisodeTags`, flattened. The tag's date is the details' own
+  /// `published`: every job takes both from the episode's date.
   struct Tagging: Codable, Equatable {
     var title: String?
     var podcast: String?
     var author: String?
-    var published: Date?
     var number: Int?
     var season: Int?
     /// Nil for the usual "Podcast".
     var genre: String?
     var comment: String?
-    var chapters: [Mark]?
     var coverURLs: [String]?
-    var chaptersURL: String?
 
     enum CodingKeys: String, CodingKey {
       case title = "t"
       case podcast = "a"
       case author = "r"
-      case published = "d"
       case number = "n"
       case season = "s"
       case genre = "g"
       case comment = "c"
-      case chapters = "k"
       case coverURLs = "u"
-      case chaptersURL = "h"
-    }
-  }
-
-  struct Mark: Codable, Equatable {
-    var start: UInt32
-    var end: UInt32?
-    var title: String
-
-    enum CodingKeys: String, CodingKey {
-      case start = "s"
-      case end = "e"
-      case title = "t"
     }
   }
 
@@ -104,7 +87,7 @@ struct DownloadDetails: Codable, Equatable {
     job.mimeType = mimeType
     job.declaredLength = declaredLength
     job.published = published ?? job.published
-    job.tagging = tagging?.request
+    job.tagging = tagging?.request(published: published)
     job.folderCoverURL = folderCoverURL
     job.transcripts = (transcripts ?? []).map {
       Transcript(url: $0.url, type: $0.type, language: $0.language)
@@ -139,24 +122,18 @@ extension DownloadDetails.Tagging {
     title = tags.title
     podcast = tags.podcast
     author = tags.author
-    published = tags.published
     number = tags.number
     season = tags.season
     genre = tags.genre == EpisodeTags().genre ? nil : tags.genre
     comment = tags.comment
-    chapters =
-      tags.chapters.isEmpty
-      ? nil : tags.chapters.map { .init(start: $0.start, end: $0.end, title: $0.title) }
     coverURLs = request.coverURLs.isEmpty ? nil : request.coverURLs
-    chaptersURL = request.chaptersURL
   }
 
-  var request: TagRequest {
+  func request(published: Date?) -> TagRequest {
     var tags = EpisodeTags(
       title: title, podcast: podcast, author: author, published: published, number: number,
-      season: season, comment: comment,
-      chapters: (chapters ?? []).map { ChapterMark(start: $0.start, end: $0.end, title: $0.title) })
+      season: season, comment: comment)
     if let genre { tags.genre = genre }
-    return TagRequest(tags: tags, coverURLs: coverURLs ?? [], chaptersURL: chaptersURL)
+    return TagRequest(tags: tags, coverURLs: coverURLs ?? [])
   }
 }

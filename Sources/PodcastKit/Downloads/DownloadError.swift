@@ -8,7 +8,6 @@ import Foundation
 public enum DownloadError: Error, Equatable, CustomStringConvertible {
   case htmlInsteadOfMedia(url: String)
   case lengthMismatch(url: String, expected: Int64, received: Int64)
-  case badContentRange(url: String, header: String)
   case diskFull(path: String)
   case cannotWrite(path: String, reason: String)
   case busyElsewhere(url: String)
@@ -24,8 +23,6 @@ public enum DownloadError: Error, Equatable, CustomStringConvertible {
       return "\(url): the server sent an HTML page instead of the episode"
     case .lengthMismatch(let url, let expected, let received):
       return "\(url): got \(received) bytes, but the server announced \(expected)"
-    case .badContentRange(let url, let header):
-      return "\(url): the server answered the resume request with a wrong Content-Range (\(header))"
     case .diskFull(let path): return "\(path): no space left on the device"
     case .cannotWrite(let path, let reason): return "\(path): cannot write: \(reason)"
     case .busyElsewhere(let url):
@@ -53,7 +50,7 @@ public enum DownloadError: Error, Equatable, CustomStringConvertible {
   /// A retry (resuming from what is on disk) may succeed.
   var isTransient: Bool {
     switch self {
-    case .lengthMismatch, .badContentRange, .changedOnServer, .emptyBody, .tooSmall, .compressed:
+    case .lengthMismatch, .changedOnServer, .emptyBody, .tooSmall, .compressed:
       return true
     default: return false
     }

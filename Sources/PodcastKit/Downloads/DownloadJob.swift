@@ -26,7 +26,8 @@ public struct DownloadJob: Sendable, Hashable {
   public var folderCoverURL: String?
   /// Transcripts to keep beside the episode file, in the feed's order; empty for none.
   public var transcripts: [Transcript]
-  /// The Podcasting 2.0 chapters file to keep beside the episode file; nil for none.
+  /// The Podcasting 2.0 chapters file to keep beside the episode file and, when tagging, to
+  /// write into its tag (fetched once for both); nil for none.
   public var chaptersURL: String?
   /// When the feed says the episode came out: playlists list the newest first.
   public var published: Date?

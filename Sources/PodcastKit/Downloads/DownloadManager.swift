@@ -55,6 +55,7 @@ public final class DownloadManager: Sendable {
       }
     }
     let sharedPaths = Self.pathsOfSeveral(unique)
+    for job in unique { covers.claim(Self.pictures(of: job)) }
     let slots = HostSlots(total: options.concurrency, perHost: options.perHost)
     return await withTaskGroup(of: (Int, DownloadResult).self) { group in
       for (index, job) in unique.enumerated() {
@@ -64,6 +65,7 @@ public final class DownloadManager: Sendable {
           let fetched = await self.fetch(job, mayAdopt: !sharedPaths.contains(job.relativePath))
           await slots.release(host: host)
           let result = await self.addingSideFiles(to: fetched)
+          self.covers.release(Self.pictures(of: job))
           onFinish(result)
           return (index, result)
         }
@@ -72,6 +74,11 @@ public final class DownloadManager: Sendable {
       for await result in group { results.append(result) }
       return results.sorted { $0.0 < $1.0 }.map(\.1)
     }
+  }
+
+  /// The pictures `job` looks up in the cover cache: its tag's covers and its folder's.
+  private static func pictures(of job: DownloadJob) -> [String] {
+    (job.tagging?.coverURLs ?? []) + [job.folderCoverURL].compactMap { $0 }
   }
 
   /// One job, and once more under the feed's current link when the server refused the one

@@ -163,7 +163,8 @@ struct EpisodeDownload {
     let name = (job.relativePath as NSString).pathExtension
     let hint = FormatHint(mimeType: job.mimeType, fileExtension: name.isEmpty ? nil : name)
     return await EpisodeTagging(
-      request: request, hint: hint, covers: covers, sideFiles: sideFiles, feedURL: job.feedURL
+      request: request, hint: hint, covers: covers, sideFiles: sideFiles,
+      chaptersURL: job.chaptersURL, feedURL: job.feedURL
     ).run(on: file)
   }
 

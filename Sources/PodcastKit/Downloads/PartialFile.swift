@@ -102,16 +102,35 @@ final class PartialFile {
   /// reads and writes, so a failure is an errno (a full disk says so), not a Foundation error.
   func copy(to target: Int32, targetPath: String) throws {
     try flush()
+    do {
+      try Self.copyAll(from: descriptor, to: target)
+    } catch {
+      switch error {
+      case .reading(let code): throw DownloadError.writing(path, errno: code)
+      case .writing(let code): throw DownloadError.writing(targetPath, errno: code)
+      }
+    }
+  }
+
+  /// Which side of `copyAll` failed, with its errno: only the caller knows the paths.
+  enum CopyFailure: Error {
+    case reading(Int32)
+    case writing(Int32)
+  }
+
+  /// Copies all of `source`, from its start whatever its position, to `target` at its
+  /// position, in 1 MiB reads and writes that retry when a signal interrupts them.
+  static func copyAll(from source: Int32, to target: Int32) throws(CopyFailure) {
     let chunk = 1 << 20
     let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
     defer { scratch.deallocate() }
     guard let base = scratch.baseAddress else { return }
     var offset: off_t = 0
     while true {
-      let read = pread(descriptor, base, chunk, offset)
+      let read = pread(source, base, chunk, offset)
       if read < 0 {
         if errno == EINTR { continue }
-        throw DownloadError.writing(path)
+        throw .reading(errno)
       }
       if read == 0 { return }
       var done = 0
@@ -119,7 +138,7 @@ final class PartialFile {
         let written = write(target, base + done, read - done)
         if written < 0 {
           if errno == EINTR { continue }
-          throw DownloadError.writing(targetPath)
+          throw .writing(errno)
         }
         done += written
       }

@@ -62,10 +62,7 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
     if tags == false { job.tagging = nil }
     if cover == false { job.folderCoverURL = nil }
     if transcripts == false { job.transcripts = [] }
-    if chapters == false {
-      job.chaptersURL = nil
-      job.tagging?.chaptersURL = nil
-    }
+    if chapters == false { job.chaptersURL = nil }
     return job
   }
 

@@ -5,6 +5,10 @@ import Synchronization
 /// one show share the show's picture. Fetched like any side file (retried, resumed, checked);
 /// a picture that cannot be had (an error, a page that is no JPEG or PNG, too big) is
 /// remembered as missing, and only costs the episode its cover.
+///
+/// A picture is held only while a download of the batch still claims it: an episode's own
+/// picture (up to `maxBytes`) leaves memory once that episode is tagged and its side files
+/// are written, the show's once its last episode is. Lookups nothing claimed are kept.
 final class CoverCache: Sendable {
   /// Covers are a few hundred KB; a larger answer is not one worth holding in memory.
   static let maxBytes: Int64 = 8 << 20
@@ -12,12 +16,41 @@ final class CoverCache: Sendable {
   private let http: HTTPClient
   private let options: DownloadOptions
   private let scratchDirectory: String
-  private let fetches = Mutex<[String: Task<Result<CoverImage, SideFileError>, Never>]>([:])
+  private let state = Mutex(State())
+
+  private struct State {
+    var fetches: [String: Task<Result<CoverImage, SideFileError>, Never>] = [:]
+    /// How many downloads of the batch will still look each URL up.
+    var claims: [String: Int] = [:]
+  }
 
   init(http: HTTPClient, options: DownloadOptions, scratchDirectory: String) {
     self.http = http
     self.options = options
     self.scratchDirectory = scratchDirectory
+  }
+
+  /// One more download will look up `urls` (its tag's covers and its folder's picture).
+  func claim(_ urls: [String]) {
+    state.withLock { state in
+      for url in Set(urls) { state.claims[url, default: 0] += 1 }
+    }
+  }
+
+  /// A download that claimed `urls` is done with them: a picture no download claims any more
+  /// is dropped (a later lookup fetches it again).
+  func release(_ urls: [String]) {
+    state.withLock { state in
+      for url in Set(urls) {
+        guard let count = state.claims[url] else { continue }
+        if count > 1 {
+          state.claims[url] = count - 1
+        } else {
+          state.claims[url] = nil
+          state.fetches[url] = nil
+        }
+      }
+    }
   }
 
   /// The first of `urls` that is a usable picture.
@@ -30,8 +63,8 @@ final class CoverCache: Sendable {
 
   /// The picture at `url`, or why there is none.
   func image(at url: String) async -> Result<CoverImage, SideFileError> {
-    let task = fetches.withLock { fetches in
-      if let task = fetches[url] { return task }
+    let task = state.withLock { state in
+      if let task = state.fetches[url] { return task }
       let download = SideFileDownload(
         url: url, fileExtension: "image", feedURL: nil, http: http, options: options,
         limit: Self.maxBytes, scratchDirectory: scratchDirectory)
@@ -44,7 +77,7 @@ final class CoverCache: Sendable {
           return .failure(error)
         }
       }
-      fetches[url] = task
+      state.fetches[url] = task
       return task
     }
     return await task.value

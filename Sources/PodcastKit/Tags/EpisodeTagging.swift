@@ -27,6 +27,9 @@ struct EpisodeTagging {
   /// The chapters file comes from here, so the side file beside the episode is the same
   /// body, fetched once.
   let sideFiles: SideFileWriter
+  /// The job's Podcasting 2.0 chapters file, whose chapters go into the tag (ID3 CHAP/CTOC for
+  /// MP3, CHAPTERnnn comments for Ogg); nil, or one that cannot be had or read, leaves them out.
+  let chaptersURL: String?
   /// The feed: a private feed's credentials go to a chapters file on its host.
   let feedURL: String?
 
@@ -57,7 +60,10 @@ struct EpisodeTagging {
     } catch {
       return Outcome(copy: nil, note: SideFileReport(note: "not tagged: \(error)"))
     }
-    if case .other(let name) = kind {
+    let format: AudioFormat
+    switch kind {
+    case .audio(let audio): format = audio
+    case .other(let name):
       guard let name else {
         // The feed's claim is no name for bytes that are not what it says.
         let claimed = hint.name.map { " (the feed says \($0))" } ?? ""
@@ -71,7 +77,7 @@ struct EpisodeTagging {
     var tags = request.tags
     tags.chapters = await chapters()
     let copy = Self.copyPath(of: source)
-    let (hint, finalTags) = (hint, tags)
+    let finalTags = tags
     let result = await Self.offThePool { () -> Result<TagResult, TagFailure> in
       do {
         try Self.copyFile(source, to: copy)
@@ -80,7 +86,8 @@ struct EpisodeTagging {
       }
       do {
         return .success(
-          try Tagger().tag(fileAt: copy, as: hint, with: finalTags, cover: cover))
+          // The copy has the partial's bytes: the format sniffed above is the copy's.
+          try Tagger().tag(fileAt: copy, format: format, with: finalTags, cover: cover))
       } catch {
         return .failure(TagFailure(description: String(describing: error)))
       }
@@ -104,10 +111,10 @@ struct EpisodeTagging {
   /// The chapters to write, or none when the feed links none or the file is not usable (the
   /// side-file step says why).
   private func chapters() async -> [ChapterMark] {
-    guard let url = request.chaptersURL,
+    guard let url = chaptersURL,
       case .success(let body) = await sideFiles.chapters(url, feedURL: feedURL),
       let marks = try? ChapterMark.parse(json: body)
-    else { return request.tags.chapters }
+    else { return [] }
     return marks
   }
 
@@ -134,26 +141,13 @@ struct EpisodeTagging {
     let output = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard output >= 0 else { throw TagFailure(description: "cannot create \(target)") }
     defer { close(output) }
-    let chunk = 1 << 20
-    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
-    defer { scratch.deallocate() }
-    guard let base = scratch.baseAddress else { return }
-    while true {
-      let count = read(input, base, chunk)
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw TagFailure(description: "cannot read \(source) to tag it")
-      }
-      if count == 0 { break }
-      var done = 0
-      while done < count {
-        let written = write(output, base + done, count - done)
-        if written < 0 {
-          if errno == EINTR { continue }
-          throw TagFailure(
-            description: "cannot write \(target): \(String(cString: strerror(errno)))")
-        }
-        done += written
+    do {
+      try PartialFile.copyAll(from: input, to: output)
+    } catch {
+      switch error {
+      case .reading: throw TagFailure(description: "cannot read \(source) to tag it")
+      case .writing(let code):
+        throw TagFailure(description: "cannot write \(target): \(String(cString: strerror(code)))")
       }
     }
   }

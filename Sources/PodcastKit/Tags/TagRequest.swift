@@ -6,14 +6,10 @@ public struct TagRequest: Sendable, Hashable {
   /// Images to try as the front cover, best first: the episode's own, then the podcast's.
   /// The first one that downloads as a JPEG or PNG is used; none at all only skips the cover.
   public var coverURLs: [String]
-  /// A Podcasting 2.0 chapters file whose chapters go into the tag (ID3 CHAP/CTOC for MP3,
-  /// CHAPTERnnn comments for Ogg); one that cannot be had or read only leaves them out.
-  public var chaptersURL: String?
 
-  public init(tags: EpisodeTags, coverURLs: [String] = [], chaptersURL: String? = nil) {
+  public init(tags: EpisodeTags, coverURLs: [String] = []) {
     self.tags = tags
     self.coverURLs = coverURLs
-    self.chaptersURL = chaptersURL
   }
 
   /// The tags for `episode` of `podcast`, its image (else the podcast's) as the cover.
@@ -22,8 +18,6 @@ public struct TagRequest: Sendable, Hashable {
     for url in [episode.imageURL, podcast.imageURL].compactMap({ $0 }) where !urls.contains(url) {
       urls.append(url)
     }
-    self.init(
-      tags: EpisodeTags(podcast: podcast, episode: episode), coverURLs: urls,
-      chaptersURL: episode.chapters?.url)
+    self.init(tags: EpisodeTags(podcast: podcast, episode: episode), coverURLs: urls)
   }
 }

@@ -22,11 +22,17 @@ public struct Tagger: Sendable {
   public func tag(
     fileAt path: String, as hint: FormatHint, with tags: EpisodeTags, cover: CoverImage?
   ) throws(TagError) -> TagResult {
-    let format: AudioFormat
     switch try ContentSniffer.kind(ofFileAt: path) {
-    case .audio(let audio): format = audio
+    case .audio(let format): return try tag(fileAt: path, format: format, with: tags, cover: cover)
     case .other(let name): return .unsupported(name ?? hint.name ?? "an unrecognised format")
     }
+  }
+
+  /// Tags the file at `path`, whose bytes the caller already found to be `format` (the
+  /// download path sniffs the partial before copying it): the file is not read twice for it.
+  func tag(
+    fileAt path: String, format: AudioFormat, with tags: EpisodeTags, cover: CoverImage?
+  ) throws(TagError) -> TagResult {
     let status = write(tags, cover: cover, to: path, as: format)
     switch status {
     case PODCAST_TAG_OK: return .tagged(format)

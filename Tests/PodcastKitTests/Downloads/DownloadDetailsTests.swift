@@ -22,7 +22,6 @@ final class DownloadDetailsTests: XCTestCase {
     episode.episodeType = "full"
     var tagging = TagRequest(podcast: podcast, episode: episode)
     tagging.tags.genre = "Talk"
-    tagging.tags.chapters = [ChapterMark(start: 0, end: 1_000, title: "Opening")]
     return DownloadJob(
       url: episode.enclosure.url, title: episode.title, podcastTitle: podcast.title,
       relativePath: "Detail Show/2024-05-11 Tones & Things.mp3", mimeType: "audio/mpeg",
@@ -52,6 +51,19 @@ final class DownloadDetailsTests: XCTestCase {
       url: "https://a.example/1.mp3", title: "One", podcastTitle: "Show",
       relativePath: "S/1.mp3", mimeType: nil, tagging: TagRequest(tags: EpisodeTags(title: "One")))
     XCTAssertEqual(DownloadDetails(of: tagged).encoded, #"{"p":"S\/1.mp3","t":{"t":"One"}}"#)
+  }
+
+  /// Rows queued by an older build kept the tag's chapters (always none) under "k" and the
+  /// chapters URL a second time under the tagging's "h": they still read, with their tags and
+  /// the one chapters URL.
+  func testDetailsAnOlderBuildWroteStillRead() throws {
+    let text =
+      #"{"h":"https:\/\/a.example\/1.json","p":"S\/1.mp3","#
+      + #""t":{"h":"https:\/\/a.example\/1.json","k":[{"e":1000,"s":0,"t":"Opening"}],"t":"One"}}"#
+    let details = try XCTUnwrap(DownloadDetails(encoded: text))
+    XCTAssertEqual(details.relativePath, "S/1.mp3")
+    XCTAssertEqual(details.chaptersURL, "https://a.example/1.json")
+    XCTAssertEqual(details.tagging?.request(published: nil).tags.title, "One")
   }
 
   func testDetailsThisBuildCannotReadAreNone() {

@@ -34,9 +34,8 @@ final class DownloadTaggingTests: XCTestCase {
       url: server.url(path), title: "Episode Seven", podcastTitle: "The Show",
       relativePath: "The Show/" + name, mimeType: "audio/mpeg",
       feedURL: server.url("/feed.xml"), identityKeys: ["guid:7"],
-      tagging: TagRequest(
-        tags: tags, coverURLs: covers.map { server.url($0) }, chaptersURL: chapters.map(server.url))
-    )
+      tagging: TagRequest(tags: tags, coverURLs: covers.map { server.url($0) }),
+      chaptersURL: chapters.map(server.url))
   }
 
   private func download(_ jobs: [DownloadJob]) async throws -> [DownloadOutcome] {
@@ -78,7 +77,13 @@ final class DownloadTaggingTests: XCTestCase {
     ).int64Value
     XCTAssertEqual(
       outcomes,
-      [.downloaded(file: file, bytes: size, report: SideFileReport(tagged: true, cover: true))])
+      [
+        .downloaded(
+          file: file, bytes: size,
+          report: SideFileReport(
+            tagged: true, cover: true,
+            files: [library.paths.episodes + "/The Show/Seven.chapters.json"]))
+      ], "the job's one chapters URL feeds both the tag and the side file")
     let read = try fields(file)
     XCTAssertEqual(read["ID3v2:TIT2"], "Episode Seven")
     XCTAssertEqual(read["ID3v2:TALB"], "The Show")
