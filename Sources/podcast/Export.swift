@@ -45,11 +45,12 @@ struct Export: ParsableCommand {
       Console.write(document, to: STDOUT_FILENO)
       return
     }
-    do {
-      try Data(document.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
-      if includePrivate { chmod(file, 0o600) }  // it may hold private feeds' passwords
-    } catch {
-      throw ExportError(file: file, reason: error.localizedDescription)
+    // Created 0600 when it may hold private feeds' passwords, not chmod-ed after the write.
+    if let code = AtomicFile.write(
+      Data(document.utf8), to: file, mode: includePrivate ? 0o600 : 0o644,
+      prefix: ".podcast-export-")
+    {
+      throw ExportError(file: file, reason: String(cString: strerror(code)))
     }
     if json {
       Console.print(

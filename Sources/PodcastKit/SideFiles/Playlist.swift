@@ -59,21 +59,11 @@ public struct Playlist: Sendable, Equatable {
   private func place(_ data: Data, at path: String, from folder: String, crossingIsFailure: Bool)
     throws(PlaylistError) -> Bool
   {
-    let temporary = folder + "/\(Self.temporaryPrefix)\(getpid())-\(UUID().uuidString).tmp"
-    do {
-      try data.write(to: URL(fileURLWithPath: temporary))
-    } catch {
-      unlink(temporary)
-      if !crossingIsFailure { return false }
-      throw .cannotWrite(path: path, reason: (error as NSError).localizedDescription)
-    }
-    guard rename(temporary, path) == 0 else {
-      let code = errno
-      unlink(temporary)
-      if code == EXDEV && !crossingIsFailure { return false }
-      throw .cannotWrite(path: path, reason: String(cString: strerror(code)))
-    }
-    return true
+    // Synced before the rename: a power cut never leaves an empty playlist in its place.
+    guard let code = AtomicFile.write(data, to: path, prefix: Self.temporaryPrefix, in: folder)
+    else { return true }
+    if !crossingIsFailure { return false }
+    throw .cannotWrite(path: path, reason: String(cString: strerror(code)))
   }
 }
 

@@ -86,29 +86,9 @@ final class SideFileWriter: Sendable {
 
   /// Writes `data` to `target` so that the name only ever holds a complete file.
   func place(_ data: Data, at target: String) throws(SideFileError) {
-    let folder = (target as NSString).deletingLastPathComponent
-    sweepOnce(folder)
-    let temporary = folder + "/\(Self.temporaryPrefix)\(getpid())-\(UUID().uuidString).tmp"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw Self.cannotWrite(target) }
-    let written = data.withUnsafeBytes { AnonymousFile.write(descriptor, $0, at: 0) }
-    let synced = written && fsync(descriptor) == 0
-    let failure = synced ? nil : Self.cannotWrite(target)
-    close(descriptor)
-    if let failure {
-      unlink(temporary)
-      throw failure
-    }
-    guard rename(temporary, target) == 0 else {
-      let failure = Self.cannotWrite(target)
-      unlink(temporary)
-      throw failure
-    }
-    // Best effort: the file itself is synced; this makes its new name survive a power cut.
-    let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if directory >= 0 {
-      fsync(directory)
-      close(directory)
+    sweepOnce((target as NSString).deletingLastPathComponent)
+    if let code = AtomicFile.write(data, to: target, prefix: Self.temporaryPrefix) {
+      throw Self.cannotWrite(target, errno: code)
     }
   }
 
