@@ -27,12 +27,18 @@ public struct LibraryPaths: Sendable, Equatable {
   /// The partial file of the download of `url`: the one place its name is made. Named after
   /// the URL, so even without the database a rerun finds it.
   public func partial(for url: String) -> String {
+    partials + "/" + Self.hashName(url) + ".part"
+  }
+
+  /// A short file name made from `text` (a URL, a path: long, with slashes): its 64-bit FNV-1a
+  /// hash in hex. Stable across runs and versions, as names already on disk depend on it.
+  static func hashName(_ text: String) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in url.utf8 {
+    for byte in text.utf8 {
       hash ^= UInt64(byte)
       hash = hash &* 0x100_0000_01b3
     }
-    return partials + "/" + String(hash, radix: 16) + ".part"
+    return String(hash, radix: 16)
   }
 
   /// Creates every directory the library writes to, so later failures are about content,

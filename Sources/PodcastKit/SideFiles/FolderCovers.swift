@@ -73,11 +73,6 @@ final class FolderCovers: Sendable {
 
   /// A file name for the folder's record: the folder path can be long and has slashes.
   private static func key(_ folder: String) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in folder.utf8 {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x100_0000_01b3
-    }
-    return String(hash, radix: 16) + ".url"
+    LibraryPaths.hashName(folder) + ".url"
   }
 }

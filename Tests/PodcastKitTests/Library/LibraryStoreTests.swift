@@ -14,6 +14,17 @@ final class LibraryStoreTests: XCTestCase {
     XCTAssertEqual(LibraryPaths(root: "/tmp/lib", episodes: "/media/eps").episodes, "/media/eps")
   }
 
+  /// Partial files already on disk are found again only while their names are made the same
+  /// way: 64-bit FNV-1a in hex (the published test vectors of "a" and "foobar").
+  func testPartialAndRecordNamesAreTheFNV1aHashOfTheirKey() {
+    let paths = LibraryPaths(root: "/tmp/lib")
+    XCTAssertEqual(paths.partial(for: "a"), "/tmp/lib/.podcast/partial/af63dc4c8601ec8c.part")
+    XCTAssertEqual(
+      paths.partial(for: "https://example.com/ep1.mp3"),
+      "/tmp/lib/.podcast/partial/e9ad52250a94e2fc.part")
+    XCTAssertEqual(LibraryPaths.hashName("foobar"), "85944171f73967e8")
+  }
+
   func testPrepareNamesTheDirectoryThatCannotBeCreated() throws {
     let library = try TemporaryLibrary()
     let blocker = library.directory.appendingPathComponent("file")
