@@ -13,11 +13,9 @@ let package = Package(
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
-    .systemLibrary(
-      name: "CCurl",
-      pkgConfig: "libcurl",
-      providers: [.apt(["libcurl4-openssl-dev"])]
-    ),
+    // libcurl's headers at build time; the library itself is opened on the first transfer
+    // (see CCurl/include/CurlLibrary.h), so `podcast --help` does not load it.
+    .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
     .systemLibrary(
       name: "CLibXML2",
       pkgConfig: "libxml-2.0",

@@ -30,7 +30,7 @@ final class CurlTransfer: @unchecked Sendable {
   var resumeAt: ContinuousClock.Instant?
 
   init(request: TransferRequest, sink: TransferSink) throws {
-    guard let handle = curl_easy_init() else {
+    guard let handle = podcast_easy_init() else {
       throw TransferError.network(url: request.url, reason: "libcurl could not start a transfer")
     }
     self.handle = handle
@@ -41,8 +41,8 @@ final class CurlTransfer: @unchecked Sendable {
   }
 
   deinit {
-    curl_easy_cleanup(handle)
-    curl_slist_free_all(headerList)
+    podcast_easy_cleanup(handle)
+    podcast_slist_free_all(headerList)
     errorBuffer.deallocate()
   }
 
@@ -111,7 +111,7 @@ final class CurlTransfer: @unchecked Sendable {
       lines.append("If-Range: \(ifRange)")
     }
     for line in lines where !line.contains("\r") && !line.contains("\n") {
-      headerList = curl_slist_append(headerList, line)
+      headerList = podcast_slist_append(headerList, line)
     }
     if headerList != nil {
       try check(
@@ -138,7 +138,7 @@ final class CurlTransfer: @unchecked Sendable {
     guard code == CURLE_OK else {
       throw TransferError.setup(
         url: request.url,
-        reason: "libcurl refused \(what): \(String(cString: curl_easy_strerror(code)))")
+        reason: "libcurl refused \(what): \(String(cString: podcast_easy_strerror(code)))")
     }
   }
 
@@ -267,7 +267,7 @@ final class CurlTransfer: @unchecked Sendable {
   private func error(for code: CURLcode) -> TransferError {
     let url = request.url
     let detail = String(cString: errorBuffer)
-    let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+    let reason = detail.isEmpty ? String(cString: podcast_easy_strerror(code)) : detail
     if stalled { return .timedOut(url: url, seconds: request.options.stallTimeout) }
     switch code {
     case CURLE_OPERATION_TIMEDOUT:

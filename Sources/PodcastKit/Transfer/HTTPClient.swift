@@ -33,12 +33,14 @@ public final class HTTPClient: Sendable {
   /// Stops every transfer in this process, returning once what each had received is written
   /// to its sink (or after `timeout`): for Ctrl-C, so the next run resumes from every byte.
   public static func stopAllTransfers(timeout: Duration = .seconds(2)) {
+    guard CurlLibrary.isOpen else { return }
     TransferEngine.shared.cancelAllAndWait(timeout: timeout)
   }
 
   /// Runs one transfer to completion on the transfer thread. Cancelling the task aborts it.
   func perform(_ request: TransferRequest, into sink: TransferSink) async throws -> ResponseHead {
     try URLPolicy.check(request.url)
+    try CurlLibrary.prepare(for: request.url)
     let transfer = try CurlTransfer(request: request, sink: sink)
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in

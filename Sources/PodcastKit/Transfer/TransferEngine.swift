@@ -23,8 +23,8 @@ final class TransferEngine: @unchecked Sendable {
   private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
 
   private init() {
-    curl_global_init(Int(CURL_GLOBAL_ALL))
-    guard let multi = curl_multi_init() else {
+    podcast_global_init(Int(CURL_GLOBAL_ALL))
+    guard let multi = podcast_multi_init() else {
       // Only fails when malloc fails; nothing sensible can continue.
       preconditionFailure("curl_multi_init failed: out of memory")
     }
@@ -36,12 +36,12 @@ final class TransferEngine: @unchecked Sendable {
 
   func start(_ transfer: CurlTransfer) {
     inbox.withLock { $0.toStart.append(transfer) }
-    curl_multi_wakeup(multi)
+    podcast_multi_wakeup(multi)
   }
 
   func cancel(_ transfer: CurlTransfer) {
     inbox.withLock { $0.toCancel.append(transfer) }
-    curl_multi_wakeup(multi)
+    podcast_multi_wakeup(multi)
   }
 
   /// Stops every transfer and returns once their sinks hold everything received (the Ctrl-C
@@ -49,7 +49,7 @@ final class TransferEngine: @unchecked Sendable {
   func cancelAllAndWait(timeout: Duration) {
     let done = DispatchSemaphore(value: 0)
     inbox.withLock { $0.cancelAll.append(done) }
-    curl_multi_wakeup(multi)
+    podcast_multi_wakeup(multi)
     // The whole duration: `components.seconds` alone turned half a second into no wait.
     let (seconds, attoseconds) = timeout.components
     let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
@@ -61,10 +61,10 @@ final class TransferEngine: @unchecked Sendable {
     while true {
       takeInbox()
       resumeDue()
-      let performed = curl_multi_perform(multi, &stillRunning)
+      let performed = podcast_multi_perform(multi, &stillRunning)
       if performed != CURLM_OK { failAll(performed, in: "curl_multi_perform") }
       collectFinished()
-      let polled = curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+      let polled = podcast_multi_poll(multi, pollTimeout())
       if polled != CURLM_OK {
         failAll(polled, in: "curl_multi_poll")
         // Never spin: whatever broke the poll gets a moment before the next one.
@@ -75,9 +75,9 @@ final class TransferEngine: @unchecked Sendable {
 
   /// The multi handle itself failed: no running transfer can be trusted to finish.
   private func failAll(_ code: CURLMcode, in call: String) {
-    let reason = "libcurl \(call) failed: \(String(cString: curl_multi_strerror(code)))"
+    let reason = "libcurl \(call) failed: \(String(cString: podcast_multi_strerror(code)))"
     for transfer in Array(running.values) {
-      curl_multi_remove_handle(multi, transfer.handle)
+      podcast_multi_remove_handle(multi, transfer.handle)
       running[transfer.handle] = nil
       transfer.fail(TransferError.network(url: transfer.request.url, reason: reason))
     }
@@ -108,9 +108,9 @@ final class TransferEngine: @unchecked Sendable {
       return inbox
     }
     for transfer in work.toStart {
-      let added = curl_multi_add_handle(multi, transfer.handle)
+      let added = podcast_multi_add_handle(multi, transfer.handle)
       guard added == CURLM_OK else {
-        let reason = String(cString: curl_multi_strerror(added))
+        let reason = String(cString: podcast_multi_strerror(added))
         transfer.fail(
           TransferError.setup(url: transfer.request.url, reason: "libcurl refused it: \(reason)"))
         continue
@@ -146,7 +146,7 @@ final class TransferEngine: @unchecked Sendable {
 
   private func collectFinished() {
     var queued: Int32 = 0
-    while let message = curl_multi_info_read(multi, &queued) {
+    while let message = podcast_multi_info_read(multi, &queued) {
       guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
         let transfer = running[easy]
       else { continue }
@@ -155,7 +155,7 @@ final class TransferEngine: @unchecked Sendable {
   }
 
   private func finish(_ transfer: CurlTransfer, code: CURLcode, cancelled: Bool) {
-    curl_multi_remove_handle(multi, transfer.handle)
+    podcast_multi_remove_handle(multi, transfer.handle)
     running[transfer.handle] = nil
     if transfer.request.options.rateLimit != nil { rebalance() }
     transfer.didComplete(code: code, cancelled: cancelled)
