@@ -63,12 +63,14 @@ enum Console {
   }
 
   static func write(_ bytes: [UInt8], to descriptor: Int32) {
+    bytes.withUnsafeBytes { write($0, to: descriptor) }
+  }
+
+  static func write(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) {
+    guard let base = buffer.baseAddress else { return }
     var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { buffer in
-        guard let base = buffer.baseAddress else { return 0 }
-        return Glibc.write(descriptor, base + offset, buffer.count - offset)
-      }
+    while offset < buffer.count {
+      let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
       if written < 0 {
         if errno == EINTR { continue }
         return

@@ -118,7 +118,7 @@ private struct JSONMembers {
     self.indent = indent
   }
 
-  mutating func next(_ key: String, _ writer: inout JSONWriter) {
+  mutating func next(_ key: StaticString, _ writer: inout JSONWriter) {
     writer.element(first: first, indent: indent + 2)
     writer.key(key)
     first = false
