@@ -23,21 +23,25 @@ final class FeedBuilder {
   /// A root `<feed>` without the Atom namespace: its plain elements are read as Atom.
   private var isBareAtom = false
   private var channelDepth: Int?
-  private var item: ItemDraft?
+  // The open item and the xml:base stack are touched by every element event; like `capture`
+  // and `text` below, only this class's methods touch them, on the one thread that parses,
+  // and none of those methods calls back into the builder while it holds one of them, so the
+  // run-time exclusivity checks (a call into the runtime per access) can go.
+  @exclusivity(unchecked) private var item: ItemDraft?
   private var itemDepth = 0
   private var imageDepth: Int?
   private var groupDepth: Int?
   private var authorDepth: Int?
-  private var bases: [(depth: Int, url: String)] = []
+  @exclusivity(unchecked) private var bases: [(depth: Int, url: String)] = []
   // The two properties libxml2's text callback touches, thousands of times per item: their
   // run-time exclusivity checks were 4% of a listing. Only this class's own methods, on the
   // one thread that parses, ever access them.
   @exclusivity(unchecked) private var capture: TextField?
   private var captureDepth = 0
-  @exclusivity(unchecked) private var text: [UInt8] = []
+  @exclusivity(unchecked) private var text = ByteBuffer(capacity: 1 << 12)
   /// The open item's `<description>` as raw bytes. Real feeds put it before
   /// `<content:encoded>`, which wins, so it becomes a string only if the item ends without one.
-  private var pendingDescription: [UInt8] = []
+  private var pendingDescription = ByteBuffer(capacity: 1 << 12)
   /// Episode image URLs seen so far: feeds give every episode the show's artwork or one of a
   /// few, and sharing one string per URL saves an allocation per episode.
   private var imageURLs: Set<String> = []
@@ -95,7 +99,7 @@ final class FeedBuilder {
 
   func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard capture != nil, text.count + bytes.count <= Self.textLimit else { return }
-    text.append(contentsOf: bytes)
+    text.append(bytes)
   }
 
   func end() {
@@ -251,9 +255,10 @@ final class FeedBuilder {
   private func closeItem() {
     if !pendingDescription.isEmpty {
       if item?.contentEncoded == nil {
-        item?.descriptionText = showNotes(FeedText.trimmed(pendingDescription))
+        item?.descriptionText = showNotes(
+          pendingDescription.withUnsafeBufferPointer(FeedText.trimmed))
       }
-      pendingDescription.removeAll(keepingCapacity: true)
+      pendingDescription.removeAll()
     }
     if let episode = item?.episode() {
       if episodes.count == episodes.capacity { reserveForExpectedEpisodes() }
@@ -293,18 +298,20 @@ final class FeedBuilder {
     guard let field = capture else { return }
     capture = nil
     if field == .description {
-      if !FeedText.isBlank(text) { swap(&text, &pendingDescription) }
-      text.removeAll(keepingCapacity: true)
+      if !text.withUnsafeBufferPointer(FeedText.isBlank) {
+        text.swapContents(with: &pendingDescription)
+      }
+      text.removeAll()
       return
     }
     if field == .contentEncoded {
-      let notes = FeedText.trimmed(text)
-      text.removeAll(keepingCapacity: true)
+      let notes = text.withUnsafeBufferPointer(FeedText.trimmed)
+      text.removeAll()
       if !notes.isEmpty { item?.contentEncoded = showNotes(notes) }
       return
     }
     let value = text.withUnsafeBufferPointer { FeedText.trimmedString($0) }
-    text.removeAll(keepingCapacity: true)
+    text.removeAll()
     store(field, value)
   }
 

@@ -14,18 +14,16 @@ enum FeedText {
   /// The bytes without leading and trailing ASCII whitespace, in an array of their own size.
   /// (`Array(bytes[...])` of a whole array shares its buffer: a reused capture buffer's
   /// capacity then stayed with every episode, 45 MB on a 20,000-episode feed.)
-  static func trimmed(_ bytes: [UInt8]) -> [UInt8] {
-    bytes.withUnsafeBufferPointer { buffer in
-      var start = 0
-      var end = buffer.count
-      while start < end && isWhitespace(buffer[start]) { start += 1 }
-      while end > start && isWhitespace(buffer[end - 1]) { end -= 1 }
-      return Array(UnsafeBufferPointer(rebasing: buffer[start..<end]))
-    }
+  static func trimmed(_ buffer: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    var start = 0
+    var end = buffer.count
+    while start < end && isWhitespace(buffer[start]) { start += 1 }
+    while end > start && isWhitespace(buffer[end - 1]) { end -= 1 }
+    return Array(UnsafeBufferPointer(rebasing: buffer[start..<end]))
   }
 
   /// Whether the bytes are empty or only ASCII whitespace (what trimming would leave empty).
-  static func isBlank(_ bytes: [UInt8]) -> Bool {
+  static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     !bytes.contains { !isWhitespace($0) }
   }
 
