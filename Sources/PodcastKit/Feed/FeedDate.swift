@@ -127,12 +127,15 @@ public enum FeedDate {
       {
         offset = zone  // "GMT-0500": the number is the real offset
         offsetIsGMT = false
-      } else if isLetter(byte), let word = scanner.word() {
-        if let m = monthNumber(word), month == nil {
+      } else if isLetter(byte) {
+        let word = scanner.wordRange()
+        if let m = monthNumber(b[word]), month == nil {
           month = m
-        } else if word == "am" || word == "pm" {
-          pm = word == "pm"
-        } else if time != nil, offset == nil, let zone = namedZoneOffset(word) {
+        } else if let meridiem = Self.meridiem(b[word]) {
+          pm = meridiem
+        } else if time != nil, offset == nil,
+          let zone = namedZoneOffset(String(decoding: b[word], as: UTF8.self).lowercased())
+        {
           offset = zone
           offsetIsGMT = zone == 0
         }  // weekday names (right, wrong or invented) and noise are ignored
@@ -191,6 +194,56 @@ public enum FeedDate {
   }
 
   // MARK: - Names
+
+  /// `monthNumber` of a run of letters, read on the bytes when they are ASCII (every date
+  /// of a large feed): making a lowercased `String` of every weekday and month name was most
+  /// of the cost of reading a date.
+  private static func monthNumber(_ word: ArraySlice<UInt8>) -> Int? {
+    guard word.allSatisfy({ $0 < 0x80 }) else {
+      return monthNumber(String(decoding: word, as: UTF8.self).lowercased())
+    }
+    guard word.count >= 3 else { return nil }
+    // Letters only, so setting 0x20 lowercases each byte.
+    let start = word.startIndex
+    let first3 =
+      UInt32(word[start] | 0x20) << 16 | UInt32(word[start + 1] | 0x20) << 8
+      | UInt32(word[start + 2] | 0x20)
+    if word.count >= 4 && first3 == Self.packed("jui") {
+      switch word[start + 3] | 0x20 {
+      case UInt8(ascii: "n"): return 6
+      case UInt8(ascii: "l"): return 7
+      default: break
+      }
+    }
+    return asciiMonths.first { $0.prefix == first3 }?.month
+  }
+
+  /// The ASCII names `monthNumber(_: String)` knows, by their first three letters packed.
+  private static let asciiMonths: [(prefix: UInt32, month: Int)] =
+    ([
+      ("jan", 1), ("ene", 1), ("gen", 1), ("feb", 2), ("fev", 2), ("mar", 3), ("mrz", 3),
+      ("apr", 4), ("abr", 4), ("avr", 4), ("may", 5), ("mai", 5), ("mag", 5), ("jun", 6),
+      ("giu", 6), ("jul", 7), ("lug", 7), ("aug", 8), ("ago", 8), ("aou", 8), ("sep", 9),
+      ("set", 9), ("oct", 10), ("okt", 10), ("out", 10), ("ott", 10), ("nov", 11), ("dec", 12),
+      ("dez", 12), ("dic", 12),
+    ] as [(StaticString, Int)]).map { (packed($0.0), $0.1) }
+
+  private static func packed(_ three: StaticString) -> UInt32 {
+    let bytes = UnsafeBufferPointer(start: three.utf8Start, count: three.utf8CodeUnitCount)
+    return bytes.prefix(3).reduce(0) { $0 << 8 | UInt32($1) }
+  }
+
+  /// true for `pm`, false for `am` (any case), nil for any other word.
+  private static func meridiem(_ word: ArraySlice<UInt8>) -> Bool? {
+    guard word.count == 2, word[word.startIndex + 1] | 0x20 == UInt8(ascii: "m") else {
+      return nil
+    }
+    switch word[word.startIndex] | 0x20 {
+    case UInt8(ascii: "a"): return false
+    case UInt8(ascii: "p"): return true
+    default: return nil
+    }
+  }
 
   /// English month names and abbreviations, plus the few other languages real feeds use.
   private static func monthNumber(_ word: String) -> Int? {
@@ -349,11 +402,17 @@ private struct ByteScanner {
     return sign * (hours * 3600 + minutes * 60)
   }
 
-  /// A run of letters, lowercased.
-  mutating func word() -> String? {
+  /// A run of letters (none when not at a letter).
+  mutating func wordRange() -> Range<Int> {
     let start = position
     while !atEnd, isLetter(peek) { position += 1 }
-    guard position > start else { return nil }
-    return String(decoding: bytes[start..<position], as: UTF8.self).lowercased()
+    return start..<position
+  }
+
+  /// A run of letters, lowercased.
+  mutating func word() -> String? {
+    let range = wordRange()
+    guard !range.isEmpty else { return nil }
+    return String(decoding: bytes[range], as: UTF8.self).lowercased()
   }
 }

@@ -38,21 +38,59 @@ public enum SecretMask {
 
   /// False only when `text` surely has nothing to mask: no `@` after a `://`, no secret
   /// parameter name followed by `=`.
+  /// On the bytes: walking `String.UTF8View` and lowercasing the whole text was most of
+  /// what printing a URL cost.
   private static func mayHoldSecret(_ text: String) -> Bool {
-    var sawScheme = false
-    var previous: (UInt8, UInt8) = (0, 0)
-    var sawEquals = false
-    for byte in text.utf8 {
-      if byte == UInt8(ascii: "/") && previous == (UInt8(ascii: ":"), UInt8(ascii: "/")) {
-        sawScheme = true
+    var text = text
+    return text.withUTF8 { bytes in
+      var sawScheme = false
+      var sawEquals = false
+      var isASCII = true
+      for index in bytes.indices {
+        switch bytes[index] {
+        case UInt8(ascii: "/"):
+          if index >= 2 && bytes[index - 1] == UInt8(ascii: "/")
+            && bytes[index - 2] == UInt8(ascii: ":")
+          {
+            sawScheme = true
+          }
+        case UInt8(ascii: "@"): if sawScheme { return true }
+        case UInt8(ascii: "="): sawEquals = true
+        case 0x80...: isASCII = false
+        default: break
+        }
       }
-      if byte == UInt8(ascii: "@") && sawScheme { return true }
-      if byte == UInt8(ascii: "=") { sawEquals = true }
-      previous = (previous.1, byte)
+      guard sawEquals else { return false }
+      // Lowercasing can turn a non-ASCII letter into an ASCII one (the Kelvin sign into `k`).
+      guard isASCII else {
+        let lowered = String(decoding: bytes, as: UTF8.self).lowercased()
+        return secretParameters.contains { lowered.contains($0 + "=") }
+      }
+      return bytes.indices.contains { index in
+        bytes[index] == UInt8(ascii: "=") && endsWithSecretName(bytes[..<index])
+      }
     }
-    guard sawEquals else { return false }
-    let lowered = text.lowercased()
-    return secretParameters.contains { lowered.contains($0 + "=") }
+  }
+
+  /// Whether the ASCII bytes end with a secret parameter's name, in any case.
+  private static func endsWithSecretName(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+    secretNames.contains { name in
+      guard bytes.count >= name.count else { return false }
+      return zip(bytes.suffix(name.count), name).allSatisfy { lowercased($0) == $1 }
+    }
+  }
+
+  /// Whether the ASCII bytes are a secret parameter's name, in any case.
+  private static func isSecretName(_ bytes: ArraySlice<UInt8>) -> Bool {
+    secretNames.contains { name in
+      bytes.count == name.count && zip(bytes, name).allSatisfy { lowercased($0) == $1 }
+    }
+  }
+
+  private static let secretNames: [[UInt8]] = secretParameters.map { Array($0.utf8) }
+
+  private static func lowercased(_ byte: UInt8) -> UInt8 {
+    byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
   }
 
   /// Whether `url` carries a secret (userinfo or a secret parameter).
@@ -106,8 +144,13 @@ public enum SecretMask {
     guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "="), cursor > index + 1 else {
       return nil
     }
-    let name = String(decoding: bytes[index + 1..<cursor], as: UTF8.self).lowercased()
-    guard secretParameters.contains(name) else { return nil }
+    let nameBytes = bytes[index + 1..<cursor]
+    if nameBytes.allSatisfy({ $0 < 0x80 }) {
+      guard isSecretName(nameBytes) else { return nil }
+    } else {
+      let name = String(decoding: nameBytes, as: UTF8.self).lowercased()
+      guard secretParameters.contains(name) else { return nil }
+    }
     let valueStart = cursor + 1
     var valueEnd = valueStart
     while valueEnd < bytes.count, !endsValue(bytes[valueEnd]), bytes[valueEnd] != UInt8(ascii: "&"),
