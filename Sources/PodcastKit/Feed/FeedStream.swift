@@ -21,6 +21,9 @@ final class FeedStream {
 
   private var context: xmlParserCtxtPtr?
   private var namespaces: [UnsafeRawPointer: FeedNamespace] = [:]
+  // Touched by every start tag. Only `startElement` uses it, on the parsing thread, and
+  // nothing it calls reaches back into the stream: no run-time exclusivity check needed.
+  @exclusivity(unchecked) private var names = ElementNameCache()
   private var htmlEntities: [String: UnsafeMutablePointer<xmlEntity>] = [:]
 
   init(builder: FeedBuilder) {
@@ -90,13 +93,25 @@ final class FeedStream {
     _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
   ) {
     keepEntitiesFlowing()
-    let ns = namespace(uri: uri, prefix: prefix)
-    var name = String(cString: localName)
-    if ns == .rss || ns == .itunes, ElementName.hasCapital(localName) {
-      name = ElementName.canonical(name, in: ns)
+    let (ns, name) = names.element(
+      localName, prefix.map(UnsafeRawPointer.init), uri.map(UnsafeRawPointer.init)
+    ) {
+      resolveElement(localName, prefix, uri)
     }
     builder.start(ns, name, attributes: XMLAttributes(attributes, count: attributeCount))
     if builder.rootElement == name && !isFeedRoot(name) { stop() }
+  }
+
+  private func resolveElement(
+    _ localName: UnsafePointer<xmlChar>, _ prefix: UnsafePointer<xmlChar>?,
+    _ uri: UnsafePointer<xmlChar>?
+  ) -> (FeedNamespace, String) {
+    let ns = namespace(uri: uri, prefix: prefix)
+    let name = String(cString: localName)
+    if ns == .rss || ns == .itunes, ElementName.hasCapital(localName) {
+      return (ns, ElementName.canonical(name, in: ns))
+    }
+    return (ns, name)
   }
 
   fileprivate func endElement() {
