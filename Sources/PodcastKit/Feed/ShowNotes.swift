@@ -31,6 +31,17 @@ public struct ShowNotes: Sendable, Equatable {
     }
   }
 
+  /// The same bytes as `utf8`, lent for the call: spooled notes are read where they lie
+  /// instead of copied into an array first (an allocation and copy per episode of a large
+  /// listing).
+  public func withUTF8(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    switch storage {
+    case .inline(let bytes): bytes.withUnsafeBufferPointer(body)
+    case .spooled(let spool, let range):
+      spool.withBytes(range) { body($0 ?? UnsafeBufferPointer(start: nil, count: 0)) }
+    }
+  }
+
   public var text: String { String(decoding: utf8, as: UTF8.self) }
 
   public static func == (a: ShowNotes, b: ShowNotes) -> Bool { a.utf8 == b.utf8 }

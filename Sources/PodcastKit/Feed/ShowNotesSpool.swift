@@ -66,25 +66,36 @@ final class ShowNotesSpool: Sendable {
   }
 
   func read(_ range: Range<Int>) -> [UInt8]? {
+    var bytes: [UInt8]?
+    withBytes(range) { bytes = $0.map { Array($0) } }
+    return bytes
+  }
+
+  /// `body` gets the bytes of `range` where they lie (the write buffer or the mapped window),
+  /// or nil when they cannot be read; they are valid only during the call. (No result: what
+  /// leaves the lock must be `sending`.)
+  func withBytes(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
     state.withLock { state in
       if range.lowerBound >= state.flushed {
         let start = range.lowerBound - state.flushed
-        guard range.upperBound - state.flushed <= state.buffer.count else { return nil }
-        return Array(state.buffer[start..<start + range.count])
+        guard range.upperBound - state.flushed <= state.buffer.count else { return body(nil) }
+        return state.buffer.withUnsafeBufferPointer {
+          body(UnsafeBufferPointer(rebasing: $0[start..<start + range.count]))
+        }
       }
-      guard range.upperBound <= state.flushed else { return nil }
+      guard range.upperBound <= state.flushed else { return body(nil) }
       if let window = window(covering: range, &state),
         let base = UnsafeRawPointer(bitPattern: window.address)
       {
-        return Array(
-          UnsafeRawBufferPointer(
-            start: base + (range.lowerBound - window.offset), count: range.count))
+        let start = (base + (range.lowerBound - window.offset)).assumingMemoryBound(to: UInt8.self)
+        return body(UnsafeBufferPointer(start: start, count: range.count))
       }
       var bytes = [UInt8](repeating: 0, count: range.count)
       let count = bytes.withUnsafeMutableBytes {
         pread(descriptor, $0.baseAddress, range.count, off_t(range.lowerBound))
       }
-      return count == range.count ? bytes : nil
+      guard count == range.count else { return body(nil) }
+      return bytes.withUnsafeBufferPointer { body($0) }
     }
   }
 
@@ -97,7 +108,10 @@ final class ShowNotesSpool: Sendable {
     let page = Int(sysconf(Int32(_SC_PAGESIZE)))
     let offset = range.lowerBound / page * page
     let count = min(max(Self.windowSize, range.upperBound - offset), state.flushed - offset)
-    let address = mmap(nil, count, PROT_READ, MAP_SHARED, descriptor, off_t(offset))
+    // Populated at once: every byte of the window is read in turn, and one call filling
+    // the mapping costs less than a page fault every few pages.
+    let address = mmap(
+      nil, count, PROT_READ, MAP_SHARED | MAP_POPULATE, descriptor, off_t(offset))
     guard let address, address != MAP_FAILED else { return nil }
     let window = Window(address: UInt(bitPattern: address), offset: offset, count: count)
     state.mapping = window

@@ -71,7 +71,11 @@ enum EpisodeListJSON {
     members.next("link", &writer)
     writer.value(url: episode.link)
     members.next("description", &writer)
-    writer.value(utf8: episode.showNotes?.utf8)
+    if let notes = episode.showNotes {
+      notes.withUTF8 { writer.value(utf8Buffer: $0) }
+    } else {
+      writer.value(utf8: nil)
+    }
     members.next("season", &writer)
     writer.value(episode.season)
     members.next("number", &writer)

@@ -161,6 +161,10 @@ struct JSONWriter: ~Copyable {
     utf8.withUnsafeBufferPointer { string(utf8: $0) }
   }
 
+  mutating func value(utf8Buffer: UnsafeBufferPointer<UInt8>) {
+    string(utf8: utf8Buffer)
+  }
+
   mutating func finish() {
     bytes.append(UInt8(ascii: "\n"))
     flush()
