@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Hides the secret parts of URLs in text meant for people: a private feed's URL is its
 /// password (`https://www.patreon.com/rss/show?auth=3f9c…`), and so are Basic-auth userinfo and
 /// the signature of an expiring link. They are masked in tables, messages and logs, and in
@@ -43,26 +47,14 @@ public enum SecretMask {
   private static func mayHoldSecret(_ text: String) -> Bool {
     var text = text
     return text.withUTF8 { bytes in
-      var sawScheme = false
-      var sawEquals = false
-      var isASCII = true
-      for index in bytes.indices {
-        switch bytes[index] {
-        case UInt8(ascii: "/"):
-          if index >= 2 && bytes[index - 1] == UInt8(ascii: "/")
-            && bytes[index - 2] == UInt8(ascii: ":")
-          {
-            sawScheme = true
-          }
-        case UInt8(ascii: "@"): if sawScheme { return true }
-        case UInt8(ascii: "="): sawEquals = true
-        case 0x80...: isASCII = false
-        default: break
-        }
+      // `memchr` for the two bytes that matter: most URLs have neither.
+      guard let base = bytes.baseAddress else { return false }
+      if memchr(base, Int32(UInt8(ascii: "@")), bytes.count) != nil, hasUserinfo(bytes) {
+        return true
       }
-      guard sawEquals else { return false }
+      guard memchr(base, Int32(UInt8(ascii: "=")), bytes.count) != nil else { return false }
       // Lowercasing can turn a non-ASCII letter into an ASCII one (the Kelvin sign into `k`).
-      guard isASCII else {
+      guard bytes.allSatisfy({ $0 < 0x80 }) else {
         let lowered = String(decoding: bytes, as: UTF8.self).lowercased()
         return secretParameters.contains { lowered.contains($0 + "=") }
       }
@@ -70,6 +62,21 @@ public enum SecretMask {
         bytes[index] == UInt8(ascii: "=") && endsWithSecretName(bytes[..<index])
       }
     }
+  }
+
+  /// Whether `://` occurs in the bytes.
+  private static func hasSchemeSeparator(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+    guard bytes.count >= 3 else { return false }
+    return (bytes.startIndex...bytes.endIndex - 3).contains { index in
+      bytes[index] == UInt8(ascii: ":") && bytes[index + 1] == UInt8(ascii: "/")
+        && bytes[index + 2] == UInt8(ascii: "/")
+    }
+  }
+
+  /// Whether some `@` comes after a `://` (then the last one does).
+  private static func hasUserinfo(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let at = bytes.lastIndex(of: UInt8(ascii: "@")) else { return false }
+    return hasSchemeSeparator(bytes[..<at])
   }
 
   /// Whether the ASCII bytes end with a secret parameter's name, in any case.

@@ -28,6 +28,18 @@ final class SecretMaskTests: XCTestCase {
       "mail me: ada@example.com, see https://example.com/a?b=c")
   }
 
+  func testSecretsAreFoundWhereverTheyStandInText() {
+    // An address before the URL does not hide the URL's userinfo.
+    XCTAssertEqual(
+      SecretMask.masked("from ada@example.com: https://u:pw@feeds.example.com/p.xml"),
+      "from ada@example.com: https://u:…@feeds.example.com/p.xml")
+    // Names in any case, among non-ASCII text.
+    XCTAssertEqual(
+      SecretMask.masked("Épisode https://a.example/x?API_KEY=k1&épisode=2"),
+      "Épisode https://a.example/x?API_KEY=…&épisode=2")
+    XCTAssertTrue(SecretMask.hasSecret("https://a.example/x?lang=fr&Token=t"))
+  }
+
   func testTextWithoutSecretsIsUnchanged() {
     for text in ["", "Episode 3: Q&A", "https://example.com/a.mp3?aid=rss_feed&feed=x", "x=y"] {
       XCTAssertEqual(SecretMask.masked(text), text)
