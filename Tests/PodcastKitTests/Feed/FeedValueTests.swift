@@ -36,6 +36,20 @@ final class FeedValueTests: XCTestCase {
     }
   }
 
+  func testMonthNamesInOtherLanguagesAndAnyCaseAndTwelveOClock() {
+    let cases: [(String, String)] = [
+      ("5 juin 2019 08:00:00 +0200", "2019-06-05T06:00:00Z"),
+      ("5 JUIL 2019 08:00 +0000", "2019-07-05T08:00:00Z"),
+      ("12 févr. 2021 10:00:00 GMT", "2021-02-12T10:00:00Z"),
+      ("12 DÉC 2021 10:00:00 GMT", "2021-12-12T10:00:00Z"),
+      ("3 Mrz 2021 12:00 AM", "2021-03-03T00:00:00Z"),
+      ("3 mar 2021 12:30 pm", "2021-03-03T12:30:00Z"),
+    ]
+    for (text, iso) in cases {
+      XCTAssertEqual(FeedDate.parse(text), FeedTestSupport.utc(iso), text)
+    }
+  }
+
   func testFractionalSecondsAreKept() {
     let expected = FeedTestSupport.utc("2020-01-06T10:00:00Z")?.addingTimeInterval(0.25)
     XCTAssertEqual(FeedDate.parse("2020-01-06T12:00:00.250+02:00"), expected)
