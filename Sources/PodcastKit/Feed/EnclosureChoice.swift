@@ -9,6 +9,10 @@ enum EnclosureChoice {
   static func best(enclosures: [ItemDraft.MediaFile], mediaContents: [ItemDraft.MediaFile])
     -> ItemDraft.MediaFile?
   {
+    // Nearly every item has one enclosure and nothing else: no joined collection to build.
+    if mediaContents.isEmpty && enclosures.count == 1, let only = enclosures.first {
+      return only.isFetchable && rank(only) != nil ? only : nil
+    }
     var best: (file: ItemDraft.MediaFile, rank: Int)?
     // Joined, not concatenated: no new array for every item of every feed.
     for file in [enclosures, mediaContents].joined() where file.isFetchable {

@@ -52,12 +52,12 @@ struct ItemDraft {
     else { return nil }
     let enclosure = Enclosure(
       url: file.url, length: file.length.flatMap(EnclosureLength.bytes),
-      type: nonEmpty(file.type))
+      type: Self.nonEmpty(file.type))
     var episode = Episode(
       guid: guid, title: title ?? fallbackTitle, published: publishedDate(),
       duration: duration.flatMap(EpisodeDuration.seconds),
       enclosure: enclosure, link: link ?? permaLink,
-      season: season.flatMap(positiveInt), number: episodeNumber.flatMap(positiveInt),
+      season: season.flatMap(Self.positiveInt), number: episodeNumber.flatMap(Self.positiveInt),
       episodeType: episodeType?.lowercased(), explicit: explicit.flatMap(Self.explicitFlag),
       imageURL: imageURL, transcripts: transcripts, chapters: chapters)
     episode.showNotes = contentEncoded ?? descriptionText ?? summary.map(ShowNotes.init)
@@ -89,13 +89,15 @@ struct ItemDraft {
     }
   }
 
-  private func positiveInt(_ text: String) -> Int? {
+  // Static: passing an instance method to `flatMap` made a closure holding a copy of the
+  // whole draft, twice per item.
+  private static func positiveInt(_ text: String) -> Int? {
     let trimmed = FeedText.isSurelyTrimmed(text) ? text : text.trimmingCharacters(in: .whitespaces)
     guard let value = Int(trimmed), value >= 0 else { return nil }
     return value
   }
 
-  private func nonEmpty(_ text: String?) -> String? {
+  private static func nonEmpty(_ text: String?) -> String? {
     guard let text, !text.isEmpty else { return nil }
     return text
   }
