@@ -171,6 +171,19 @@ extension LibraryStore {
     }
   }
 
+  /// A pruned file, forgotten in one transaction: the episode has no file any more and the
+  /// finished download of it goes, so a kill never leaves one of the two saying otherwise.
+  func forgetPrunedFile(_ file: String, subscriptionId: Int64, key: String) throws {
+    try write { db in
+      let changed =
+        try SeenEpisodeRow
+        .filter(Column("subscriptionId") == subscriptionId && Column("key") == key)
+        .updateAll(db, Column("downloadedFile").set(to: nil))
+      if changed == 0 { throw LibraryError.unknownEpisode(key: key) }
+      _ = try DownloadRecordRow.filter(Column("file") == file).deleteAll(db)
+    }
+  }
+
   /// How many episodes each subscription has seen, by subscription id.
   public func episodeCounts() throws -> [Int64: Int] {
     try read { db in
