@@ -56,14 +56,20 @@ public final class DownloadManager: Sendable {
     }
     let sharedPaths = Self.pathsOfSeveral(unique)
     for job in unique { covers.claim(Self.pictures(of: job)) }
-    let slots = HostSlots(total: options.concurrency, perHost: options.perHost)
+    // The per-host cap is on connections: a job holds a transfer slot only while its bytes
+    // come in (`TransferTurn`), so one episode's fsync, link and record overlap the next
+    // one's transfer. Jobs begun at once are capped too (twice the transfers, so as many can
+    // finish as fetch), which keeps open partial files bounded.
+    let transfers = HostSlots(total: options.concurrency, perHost: options.perHost)
+    let begun = HostSlots(total: 2 * options.concurrency, perHost: 2 * options.perHost)
     return await withTaskGroup(of: (Int, DownloadResult).self) { group in
       for (index, job) in unique.enumerated() {
         group.addTask {
           let host = URL(string: job.url)?.host ?? ""
-          await slots.acquire(host: host)
-          let fetched = await self.fetch(job, mayAdopt: !sharedPaths.contains(job.relativePath))
-          await slots.release(host: host)
+          await begun.acquire(host: host)
+          let fetched = await self.fetch(
+            job, mayAdopt: !sharedPaths.contains(job.relativePath), transfers: transfers)
+          await begun.release(host: host)
           let result = await self.addingSideFiles(to: fetched)
           self.covers.release(Self.pictures(of: job))
           onFinish(result)
@@ -83,8 +89,10 @@ public final class DownloadManager: Sendable {
 
   /// One job, and once more under the feed's current link when the server refused the one
   /// the job had (an expired signature): the bytes already on disk come along.
-  private func fetch(_ job: DownloadJob, mayAdopt: Bool) async -> DownloadResult {
-    let first = await episodeDownload(job, mayAdopt: mayAdopt).attempt()
+  private func fetch(_ job: DownloadJob, mayAdopt: Bool, transfers: HostSlots) async
+    -> DownloadResult
+  {
+    let first = await episodeDownload(job, mayAdopt: mayAdopt, transfers: transfers).attempt()
     guard case .failed = first.outcome, let refresher, Self.isRefusedLink(first.error),
       let fresh = await refresher.currentURL(for: job), fresh != job.url, URLPolicy.isAllowed(fresh)
     else { return DownloadResult(job: job, outcome: first.outcome) }
@@ -92,7 +100,7 @@ public final class DownloadManager: Sendable {
     renewed.url = fresh
     carryOver(from: job.url, to: fresh)
     _ = progress.enqueue(fresh, title: job.title, podcast: job.podcastTitle)
-    let second = await episodeDownload(renewed, mayAdopt: mayAdopt).run()
+    let second = await episodeDownload(renewed, mayAdopt: mayAdopt, transfers: transfers).run()
     return DownloadResult(job: renewed, outcome: second)
   }
 
@@ -211,9 +219,11 @@ public final class DownloadManager: Sendable {
     return Set(counts.filter { $0.value > 1 }.keys)
   }
 
-  private func episodeDownload(_ job: DownloadJob, mayAdopt: Bool) -> EpisodeDownload {
+  private func episodeDownload(_ job: DownloadJob, mayAdopt: Bool, transfers: HostSlots)
+    -> EpisodeDownload
+  {
     EpisodeDownload(
       job: job, paths: paths, http: http, store: store, progress: progress, options: options,
-      mayAdoptFileAtTarget: mayAdopt, covers: covers, sideFiles: sideFiles)
+      mayAdoptFileAtTarget: mayAdopt, covers: covers, sideFiles: sideFiles, transfers: transfers)
   }
 }

@@ -68,6 +68,18 @@ final class DownloadRow: @unchecked Sendable {
     }
   }
 
+  /// The body came in whole: noted in memory only, for `finish` or `fail` to write with the
+  /// rest (one write per download fewer). Nothing is lost to a kill before either: the head's
+  /// validators and size are saved already (`noteHead`), and a resume starts from the bytes
+  /// on disk, never from this count.
+  func noteCompleted(head: (ResponseHead, Int64?)?, bytes: Int64) {
+    lock.withLock {
+      guard !ended else { return }
+      if let (head, total) = head { Self.note(head, total: total, in: &record) }
+      record.bytes = bytes
+    }
+  }
+
   /// The bytes on disk belong to no known version any more.
   func forgetValidators() throws {
     try change { record in

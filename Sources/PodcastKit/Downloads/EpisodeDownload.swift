@@ -30,6 +30,8 @@ struct EpisodeDownload {
   let covers: CoverCache
   /// The batch's side files: the chapters for the tag come from it.
   let sideFiles: SideFileWriter
+  /// The batch's connections per host, held only for the transfer itself.
+  let transfers: HostSlots
 
   /// Finishing (link + record) and recognising a file at the target are one step within this
   /// process, so a download never adopts another's file in the moment between its link and
@@ -121,7 +123,14 @@ struct EpisodeDownload {
   private func fetchAndFinish(_ file: PartialFile, row: DownloadRow) async throws
     -> DownloadOutcome
   {
-    try row.begin(job, bytesOnDisk: file.size)
+    let turn = TransferTurn(slots: transfers, host: URL(string: job.url)?.host ?? "")
+    await turn.take()
+    do {
+      try row.begin(job, bytesOnDisk: file.size)
+    } catch {
+      await turn.giveBack()
+      throw error
+    }
     let reporter = Task { [progress, job] in
       // Live progress for `podcast status` in another process; once a second keeps the
       // database out of the hot path.
@@ -134,8 +143,10 @@ struct EpisodeDownload {
     }
     let bytes: Int64
     do {
-      bytes = try await fetchWithRetries(into: file, row: row)
+      bytes = try await fetchWithRetries(into: file, row: row, turn: turn)
+      await turn.giveBack()
     } catch {
+      await turn.giveBack()
       reporter.cancel()
       await reporter.value
       throw error
@@ -168,12 +179,14 @@ struct EpisodeDownload {
     ).run(on: file)
   }
 
-  private func fetchWithRetries(into file: PartialFile, row: DownloadRow) async throws -> Int64 {
+  private func fetchWithRetries(into file: PartialFile, row: DownloadRow, turn: TransferTurn)
+    async throws -> Int64
+  {
     var attempt = 1
     var restarts = 0
     while true {
       do {
-        return try await fetchOnce(into: file, row: row)
+        return try await fetchOnce(into: file, row: row, turn: turn)
       } catch DownloadError.changedOnServer where restarts < 2 {
         // The bytes on disk were dropped; starting over is not a failed attempt.
         restarts += 1
@@ -201,7 +214,9 @@ struct EpisodeDownload {
       offset: onDisk, total: known.total, etag: known.etag, lastModified: known.lastModified)
   }
 
-  private func fetchOnce(into file: PartialFile, row: DownloadRow) async throws -> Int64 {
+  private func fetchOnce(into file: PartialFile, row: DownloadRow, turn: TransferTurn)
+    async throws -> Int64
+  {
     let basis = try plan(file, row: row)
     if let basis, let total = basis.total, basis.offset == total {
       // Complete on disk: a run was stopped between the last byte and the finish.
@@ -233,7 +248,7 @@ struct EpisodeDownload {
     }
     defer { arrival.finish() }
     do {
-      _ = try await http.perform(request, into: sink)
+      try await transfer(request, into: sink, turn: turn)
     } catch TransferError.httpStatus(_, 416, _) where basis != nil {
       arrival.finish()
       await headWriter.value
@@ -249,11 +264,26 @@ struct EpisodeDownload {
     }
     arrival.finish()
     await headWriter.value
-    try row.noteAttempt(head: seen.value, bytes: sink.written)
+    row.noteCompleted(head: seen.value, bytes: sink.written)
     try row.check()
     let size = try verifyLength(sink, file: file)
     try verifyBody(file, size: size, contentType: sink.contentType)
     return size
+  }
+
+  /// One request under the host's connection cap (taken again for a retry); the slot goes
+  /// back as soon as the bytes are in, or the attempt failed (a retry's pause holds none).
+  private func transfer(_ request: TransferRequest, into sink: DownloadSink, turn: TransferTurn)
+    async throws
+  {
+    await turn.take()
+    do {
+      _ = try await http.perform(request, into: sink)
+    } catch {
+      await turn.giveBack()
+      throw error
+    }
+    await turn.giveBack()
   }
 
   private func verifyLength(_ sink: DownloadSink, file: PartialFile) throws -> Int64 {

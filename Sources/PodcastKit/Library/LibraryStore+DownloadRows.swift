@@ -63,20 +63,24 @@ extension LibraryStore {
   public func finishedDownload(url: String, keys: [String], feedURL: String?) throws
     -> DownloadRecord?
   {
-    try read { db in
-      var candidates: [DownloadRecord] = []
-      if let byURL = try DownloadRecordRow.find(db, url: url) {
-        candidates.append(byURL.record)
-      }
-      if let feedURL, !keys.isEmpty {
-        candidates += try DownloadRecordRow.finished(db, feedURL: feedURL, keys: keys)
-          .map(\.record)
-      }
-      return candidates.first { record in
-        record.state == .done
-          && record.file.map { FileManager.default.fileExists(atPath: $0) }
-            == true
-      }
+    try read { db in try Self.finishedDownload(db, url: url, keys: keys, feedURL: feedURL) }
+  }
+
+  static func finishedDownload(_ db: Database, url: String, keys: [String], feedURL: String?)
+    throws -> DownloadRecord?
+  {
+    var candidates: [DownloadRecord] = []
+    if let byURL = try DownloadRecordRow.find(db, url: url) {
+      candidates.append(byURL.record)
+    }
+    if let feedURL, !keys.isEmpty {
+      candidates += try DownloadRecordRow.finished(db, feedURL: feedURL, keys: keys)
+        .map(\.record)
+    }
+    return candidates.first { record in
+      record.state == .done
+        && record.file.map { FileManager.default.fileExists(atPath: $0) }
+          == true
     }
   }
 

@@ -16,14 +16,39 @@ extension LibraryStore {
     subscriptionId: Int64, episodes: [SeenEpisode],
     queueing: ([SeenEpisode]) -> [DownloadRecord] = { _ in [] }
   ) throws -> [SeenEpisode] {
+    var added: [SeenEpisode] = []
+    _ = try recordSeen(subscriptionId: subscriptionId, episodes: episodes) { new, _ in
+      added = new
+      return queueing(new)
+    }
+    return added
+  }
+
+  /// `recordSeen` as sync's planner needs it, with what it would otherwise read in two more
+  /// transactions per feed taken from this one: `planning` learns whether the subscription
+  /// had no episode stored before (the first-sync rule), and the answer is the URLs of the
+  /// queued downloads the library already has a finished file of (`finishedDownload`): news
+  /// to record, not to report.
+  func recordSeen(
+    subscriptionId: Int64, episodes: [SeenEpisode],
+    planning: (_ added: [SeenEpisode], _ hadNone: Bool) -> [DownloadRecord]
+  ) throws -> Set<String> {
     try relaxedWrite { db in
-      let added = try insertSeen(db, subscriptionId: subscriptionId, episodes: episodes)
+      let (added, hadNone) = try insertSeen(db, subscriptionId: subscriptionId, episodes: episodes)
       let known = try db.cachedStatement(sql: "SELECT 1 FROM downloads WHERE url = ?")
-      for record in queueing(added)
-      where try Int.fetchOne(known, arguments: [record.url]) == nil {
-        try DownloadRecordRow(record).insert(db)
+      var alreadyHad: Set<String> = []
+      for record in planning(added, hadNone) {
+        if try Self.finishedDownload(
+          db, url: record.url, keys: [record.episodeKey].compactMap { $0 },
+          feedURL: record.feedURL) != nil
+        {
+          alreadyHad.insert(record.url)
+        }
+        if try Int.fetchOne(known, arguments: [record.url]) == nil {
+          try DownloadRecordRow(record).insert(db)
+        }
       }
-      return added
+      return alreadyHad
     }
   }
 
@@ -77,9 +102,10 @@ extension LibraryStore {
     }
   }
 
+  /// The episodes never seen before, and whether none was stored before this call.
   @discardableResult
   private func insertSeen(_ db: Database, subscriptionId: Int64, episodes: [SeenEpisode]) throws
-    -> [SeenEpisode]
+    -> (added: [SeenEpisode], hadNone: Bool)
   {
     // Statements prepared once per connection: this runs for every feed a sync reads.
     let subscription = try db.cachedStatement(sql: "SELECT 1 FROM subscriptions WHERE id = ?")
@@ -99,7 +125,7 @@ extension LibraryStore {
       try row.insert(db, onConflict: .ignore)
       added.append(row.episode)
     }
-    return added
+    return (added, stored.isEmpty)
   }
 
   /// Which of `incoming` a subscription that has `stored` has never seen (`added`), and the
@@ -142,6 +168,19 @@ extension LibraryStore {
         .filter(Column("subscriptionId") == subscriptionId && Column("key") == key)
         .updateAll(db, Column("downloadedFile").set(to: file))
       if changed == 0 { throw LibraryError.unknownEpisode(key: key) }
+    }
+  }
+
+  /// A pruned file, forgotten in one transaction: the episode has no file any more and the
+  /// finished download of it goes, so a kill never leaves one of the two saying otherwise.
+  func forgetPrunedFile(_ file: String, subscriptionId: Int64, key: String) throws {
+    try write { db in
+      let changed =
+        try SeenEpisodeRow
+        .filter(Column("subscriptionId") == subscriptionId && Column("key") == key)
+        .updateAll(db, Column("downloadedFile").set(to: nil))
+      if changed == 0 { throw LibraryError.unknownEpisode(key: key) }
+      _ = try DownloadRecordRow.filter(Column("file") == file).deleteAll(db)
     }
   }
 

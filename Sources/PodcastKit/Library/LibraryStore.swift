@@ -143,9 +143,14 @@ public final class LibraryStore: Sendable {
   func relaxedWrite<T>(_ body: (Database) throws -> T) throws -> T {
     try guarded {
       try pool.writeWithoutTransaction { db in
-        let previous = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 2
-        try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        defer { try? db.execute(sql: "PRAGMA synchronous = \(previous)") }
+        // GRDB opens a WAL pool at NORMAL already: then there is nothing to switch, and the
+        // two statements (parsed anew each time) ran for every feed of a sync.
+        let current = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA synchronous")) ?? 2
+        let normal = 1
+        if current != normal { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        defer {
+          if current != normal { try? db.execute(sql: "PRAGMA synchronous = \(current)") }
+        }
         try db.beginTransaction(.immediate)
         do {
           let result = try body(db)

@@ -122,7 +122,7 @@ public struct SyncPlanner: Sendable {
         subscription.etag = movedFrom == nil ? newValidators.etag : nil
         subscription.lastModified = movedFrom == nil ? newValidators.lastModified : nil
         if subscription.title == nil { subscription.title = feed.podcast.title }
-        let fresh = try newEpisodes(in: feed, for: subscription, rules: rules)
+        let (fresh, alreadyHad) = try newEpisodes(in: feed, for: subscription, rules: rules)
         let freshURLs = Set(fresh.map(\.job.url))
         plan.downloads =
           try fresh
@@ -135,7 +135,7 @@ public struct SyncPlanner: Sendable {
         }
         // An episode the library already has (`download` fetched it) is planned so the
         // subscription learns its file, but it is not news: the run reports it as skipped.
-        let news = try fresh.filter { try !alreadyHad($0) }.count
+        let news = fresh.filter { !alreadyHad.contains($0.job.url) }.count
         let outcome: SyncPlan.FeedOutcome = news == 0 ? .unchanged : .updated(newEpisodes: news)
         plan.feeds.append(
           .init(
@@ -241,22 +241,24 @@ public struct SyncPlanner: Sendable {
   /// first sync only the newest is wanted (or what its `--first` policy says), so subscribing
   /// to a 700-episode feed does not fetch 700 files. Filtered-out episodes are still recorded
   /// as seen: a later change of filter applies to what is published after it.
+  ///
+  /// Also returns the URLs of those the library already has (`download` fetched them), found
+  /// in the same transaction.
   private func newEpisodes(in feed: Feed, for subscription: Subscription, rules: SyncRules) throws
-    -> [SyncPlan.PlannedDownload]
+    -> (planned: [SyncPlan.PlannedDownload], alreadyHad: Set<String>)
   {
-    guard let id = subscription.id else { return [] }
+    guard let id = subscription.id else { return ([], []) }
     let seen = feed.episodes.map {
       SeenEpisode(
         subscriptionId: id, guid: $0.guid, enclosureURL: $0.enclosure.url, title: $0.title,
         published: $0.published)
     }
-    // Never synced, and nothing recorded by `subscribe` either: the backlog rule applies.
-    let firstRefresh =
-      try subscription.lastChecked == nil && !store.hasSeenEpisodes(subscriptionId: id)
-    let wanted = { (added: [SeenEpisode]) -> [SyncPlan.PlannedDownload] in
+    // Never synced, and nothing recorded by `subscribe` either (`hadNone`): the backlog rule
+    // applies.
+    let wanted = { (added: [SeenEpisode], hadNone: Bool) -> [SyncPlan.PlannedDownload] in
       rules.selection(
         of: feed.episodes, keys: seen.map(\.key), added: Set(added.map(\.key)),
-        firstRefresh: firstRefresh
+        firstRefresh: subscription.lastChecked == nil && hadNone
       ).map { offset in
         Self.plannedDownload(
           feed.episodes[offset], podcast: feed.podcast, index: offset + 1,
@@ -266,16 +268,17 @@ public struct SyncPlanner: Sendable {
     if dryRun {
       // What the real run would count as new, without writing it.
       let stored = try store.seenEpisodes(subscriptionId: id)
-      return wanted(LibraryStore.classify(seen, stored: stored).added)
+      let planned = wanted(LibraryStore.classify(seen, stored: stored).added, stored.isEmpty)
+      return (planned, try Set(planned.filter(alreadyHad).map(\.job.url)))
     }
     var planned: [SyncPlan.PlannedDownload] = []
     // Seen and queued in one transaction: a run killed at any moment either saw nothing new
     // or left the downloads queued for the next run.
-    try store.recordSeen(subscriptionId: id, episodes: seen) { added in
-      planned = wanted(added)
+    let had = try store.recordSeen(subscriptionId: id, episodes: seen) { added, hadNone in
+      planned = wanted(added, hadNone)
       return planned.map { store.queuedRecord(for: $0.job) }
     }
-    return planned
+    return (planned, had)
   }
 
   private func alreadyHad(_ planned: SyncPlan.PlannedDownload) throws -> Bool {
@@ -292,9 +295,16 @@ public struct SyncPlanner: Sendable {
   ) throws -> [SyncPlan.PlannedDownload] {
     guard let id = subscription.id, !pending.isEmpty else { return [] }
     let podcast = feed?.podcast ?? Podcast(title: subscription.title, feedURL: subscription.feedURL)
-    let listedKeys = feed?.episodes.map {
-      EpisodeIdentity.key(
-        guid: $0.guid, enclosureURL: $0.enclosure.url, title: $0.title, published: $0.published)
+    // Looked up by URL, else by key, once per waiting episode: the first listing of each, as
+    // `firstIndex` found it, without a scan of the feed per episode.
+    var byURL: [String: Int] = [:]
+    var byKey: [String: Int] = [:]
+    for (offset, listed) in (feed?.episodes ?? []).enumerated() {
+      if byURL[listed.enclosure.url] == nil { byURL[listed.enclosure.url] = offset }
+      let key = EpisodeIdentity.key(
+        guid: listed.guid, enclosureURL: listed.enclosure.url, title: listed.title,
+        published: listed.published)
+      if byKey[key] == nil { byKey[key] = offset }
     }
     return try store.undownloadedEpisodes(subscriptionId: id).compactMap {
       seen -> SyncPlan.PlannedDownload? in
@@ -303,9 +313,7 @@ public struct SyncPlanner: Sendable {
       else {
         return nil
       }
-      let index =
-        feed?.episodes.firstIndex { $0.enclosure.url == url }
-        ?? listedKeys?.firstIndex(of: seen.key)
+      let index = byURL[url] ?? byKey[seen.key]
       // Listed in the feed: the filters (this run's, the subscription's as it is now) apply.
       if let index, let listed = feed?.episodes[index], !rules.passes(listed) { return nil }
       var episode =

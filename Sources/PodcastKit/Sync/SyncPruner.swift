@@ -27,8 +27,7 @@ public struct SyncPruner: Sendable {
             outcome.failures.append(.cannotRemove(failure))
             continue
           }
-          try store.markEpisodeDownloaded(subscriptionId: id, key: episode.key, file: nil)
-          try store.forgetFinishedDownloads(files: [file])
+          try store.forgetPrunedFile(file, subscriptionId: id, key: episode.key)
           outcome.removed.append(file)
         }
       } catch {
