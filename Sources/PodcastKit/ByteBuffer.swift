@@ -79,20 +79,10 @@ public struct ByteBuffer: ~Copyable {
     used = 0
   }
 
-  /// Drops the last `k` bytes.
-  public mutating func removeLast(_ k: Int) {
-    used -= min(k, used)
-  }
-
   public func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R)
     rethrows -> R
   {
     try body(UnsafeBufferPointer(start: base, count: used))
-  }
-
-  /// The bytes in an array of their own size.
-  public var array: [UInt8] {
-    Array(UnsafeBufferPointer(start: base, count: used))
   }
 
   /// Exchanges contents with `other` without copying bytes.
