@@ -124,32 +124,55 @@ public final class LibraryStore: Sendable {
     try guarded { try pool.read(body) }
   }
 
-  /// Writes in one transaction; for changes the typed methods do not cover.
+  /// Writes in one transaction that is on disk when this returns; for changes the typed
+  /// methods do not cover, and for the ones that must survive a power cut: a download recorded
+  /// done before its partial file goes (`recordFinished`), a subscription added or removed.
+  ///
+  /// GRDB opens a WAL pool at `synchronous=NORMAL`, where no commit is fsynced (the WAL is
+  /// synced only at checkpoints), so this commits at FULL: the WAL is synced before it
+  /// returns, and with it every earlier relaxed commit, in order.
   func write<T>(_ body: (Database) throws -> T) throws -> T {
-    try guarded { try pool.write(body) }
+    try transaction(synchronous: .full, body)
   }
 
   /// Writes in one transaction that is atomic but not fsynced on its own, for sync's
-  /// bookkeeping of many feeds (what each feed listed, its validators).
+  /// bookkeeping of many feeds (what each feed listed, its validators) and a running
+  /// download's progress.
   ///
   /// Why this keeps every guarantee: in WAL mode with `synchronous=NORMAL` a commit is in the
   /// WAL file before this returns, so a killed process (the soak test's `kill -9`) loses
   /// nothing; only a power cut or kernel crash can lose it. Even then the library stays
   /// consistent: the WAL is replayed in order and only up to its last synced frame, so such a
   /// transaction is lost only together with everything written after it, and every write that
-  /// must survive a power cut (a download recorded done before its partial file goes, see
-  /// `recordFinished`) uses `write`, whose fsync also makes every earlier relaxed commit
+  /// must survive a power cut uses `write`, whose sync also makes every earlier relaxed commit
   /// durable. What a lost relaxed commit costs is the next sync reading those feeds again.
   func relaxedWrite<T>(_ body: (Database) throws -> T) throws -> T {
+    try transaction(synchronous: .normal, body)
+  }
+
+  /// SQLite's `synchronous` levels this store commits at.
+  private enum Synchronous: Int {
+    case normal = 1
+    case full = 2
+  }
+
+  /// One immediate transaction committed at `level`, the connection's own level restored
+  /// after, so a relaxed and a durable write never leak into each other.
+  private func transaction<T>(synchronous level: Synchronous, _ body: (Database) throws -> T)
+    throws -> T
+  {
     try guarded {
       try pool.writeWithoutTransaction { db in
-        // GRDB opens a WAL pool at NORMAL already: then there is nothing to switch, and the
-        // two statements (parsed anew each time) ran for every feed of a sync.
+        // Read, not assumed: a pool configured otherwise keeps its own level between writes.
+        // Cached statements: this runs once per feed of a sync.
         let current = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA synchronous")) ?? 2
-        let normal = 1
-        if current != normal { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        if current != level.rawValue {
+          try db.cachedStatement(sql: "PRAGMA synchronous = \(level.rawValue)").execute()
+        }
         defer {
-          if current != normal { try? db.execute(sql: "PRAGMA synchronous = \(current)") }
+          if current != level.rawValue {
+            try? db.execute(sql: "PRAGMA synchronous = \(current)")
+          }
         }
         try db.beginTransaction(.immediate)
         do {

@@ -62,6 +62,20 @@ final class LibraryStoreTests: XCTestCase {
     XCTAssertEqual(try library.store().subscriptions().map(\.name), ["one"])
   }
 
+  /// A download recorded done must outlive a power cut before its partial file is removed:
+  /// `write` commits at FULL (the WAL synced), sync's per-feed bookkeeping at NORMAL, and
+  /// neither leaves its level behind for the next write. GRDB's pool alone is at NORMAL,
+  /// where no commit is synced.
+  func testDurableWritesCommitAtFullAndRelaxedOnesAtNormal() throws {
+    let library = try TemporaryLibrary()
+    let store = try library.store()
+    let level = "PRAGMA synchronous"
+    for _ in 0..<2 {
+      XCTAssertEqual(try store.write { db in try Int.fetchOne(db, sql: level) }, 2)
+      XCTAssertEqual(try store.relaxedWrite { db in try Int.fetchOne(db, sql: level) }, 1)
+    }
+  }
+
   func testDatabaseFromANewerVersionIsRefusedAndLeftUnchanged() throws {
     let library = try TemporaryLibrary()
     try library.store().addSubscription(
