@@ -163,11 +163,7 @@ extension LibraryStore {
   /// Records where the episode's file is; nil when the file was pruned.
   public func markEpisodeDownloaded(subscriptionId: Int64, key: String, file: String?) throws {
     try write { db in
-      let changed =
-        try SeenEpisodeRow
-        .filter(Column("subscriptionId") == subscriptionId && Column("key") == key)
-        .updateAll(db, Column("downloadedFile").set(to: file))
-      if changed == 0 { throw LibraryError.unknownEpisode(key: key) }
+      try Self.setDownloadedFile(file, subscriptionId: subscriptionId, key: key, in: db)
     }
   }
 
@@ -175,13 +171,19 @@ extension LibraryStore {
   /// finished download of it goes, so a kill never leaves one of the two saying otherwise.
   func forgetPrunedFile(_ file: String, subscriptionId: Int64, key: String) throws {
     try write { db in
-      let changed =
-        try SeenEpisodeRow
-        .filter(Column("subscriptionId") == subscriptionId && Column("key") == key)
-        .updateAll(db, Column("downloadedFile").set(to: nil))
-      if changed == 0 { throw LibraryError.unknownEpisode(key: key) }
+      try Self.setDownloadedFile(nil, subscriptionId: subscriptionId, key: key, in: db)
       _ = try DownloadRecordRow.filter(Column("file") == file).deleteAll(db)
     }
+  }
+
+  private static func setDownloadedFile(
+    _ file: String?, subscriptionId: Int64, key: String, in db: Database
+  ) throws {
+    let changed =
+      try SeenEpisodeRow
+      .filter(Column("subscriptionId") == subscriptionId && Column("key") == key)
+      .updateAll(db, Column("downloadedFile").set(to: file))
+    if changed == 0 { throw LibraryError.unknownEpisode(key: key) }
   }
 
   /// How many episodes each subscription has seen, by subscription id.
