@@ -8,44 +8,37 @@ extension LibraryStore {
   /// episode re-listed under a new GUID or URL (see `RelistedEpisodes`); such a stored row takes
   /// the new identity so it keeps its downloaded file.
   ///
-  /// `queueing` turns the new episodes into downloads to queue; they are written in the same
-  /// transaction, so a run killed at any moment either saw nothing or queued the work too.
   /// The transaction is a relaxed one (see `relaxedWrite`): nothing here is a finished file.
   @discardableResult
-  public func recordSeen(
-    subscriptionId: Int64, episodes: [SeenEpisode],
-    queueing: ([SeenEpisode]) -> [DownloadRecord] = { _ in [] }
-  ) throws -> [SeenEpisode] {
-    var added: [SeenEpisode] = []
-    _ = try recordSeen(subscriptionId: subscriptionId, episodes: episodes) { new, _ in
-      added = new
-      return queueing(new)
+  public func recordSeen(subscriptionId: Int64, episodes: [SeenEpisode]) throws -> [SeenEpisode] {
+    try relaxedWrite { db in
+      try insertSeen(db, subscriptionId: subscriptionId, episodes: episodes).added
     }
-    return added
   }
 
-  /// `recordSeen` as sync's planner needs it, with what it would otherwise read in two more
-  /// transactions per feed taken from this one: `planning` learns whether the subscription
-  /// had no episode stored before (the first-sync rule), and the answer is the URLs of the
-  /// queued downloads the library already has a finished file of (`finishedDownload`): news
-  /// to record, not to report.
+  /// `recordSeen` as sync's planner needs it: `planning` turns the new episodes into jobs,
+  /// queued in the same transaction, so a run killed at any moment either saw nothing or
+  /// queued the work too. What it would otherwise read in two more transactions per feed
+  /// comes from this one: `planning` learns whether the subscription had no episode stored
+  /// before (the first-sync rule), and the answer is the URLs of the jobs the library already
+  /// has a finished file of (`finishedDownload`, by every identity key, as `sync --dry-run`
+  /// asks it): news to record, not to report.
   func recordSeen(
     subscriptionId: Int64, episodes: [SeenEpisode],
-    planning: (_ added: [SeenEpisode], _ hadNone: Bool) -> [DownloadRecord]
+    planning: (_ added: [SeenEpisode], _ hadNone: Bool) -> [DownloadJob]
   ) throws -> Set<String> {
     try relaxedWrite { db in
       let (added, hadNone) = try insertSeen(db, subscriptionId: subscriptionId, episodes: episodes)
       let known = try db.cachedStatement(sql: "SELECT 1 FROM downloads WHERE url = ?")
       var alreadyHad: Set<String> = []
-      for record in planning(added, hadNone) {
+      for job in planning(added, hadNone) {
         if try Self.finishedDownload(
-          db, url: record.url, keys: [record.episodeKey].compactMap { $0 },
-          feedURL: record.feedURL) != nil
+          db, url: job.url, keys: job.identityKeys, feedURL: job.feedURL) != nil
         {
-          alreadyHad.insert(record.url)
+          alreadyHad.insert(job.url)
         }
-        if try Int.fetchOne(known, arguments: [record.url]) == nil {
-          try DownloadRecordRow(record).insert(db)
+        if try Int.fetchOne(known, arguments: [job.url]) == nil {
+          try DownloadRecordRow(queuedRecord(for: job)).insert(db)
         }
       }
       return alreadyHad

@@ -276,7 +276,7 @@ public struct SyncPlanner: Sendable {
     // or left the downloads queued for the next run.
     let had = try store.recordSeen(subscriptionId: id, episodes: seen) { added, hadNone in
       planned = wanted(added, hadNone)
-      return planned.map { store.queuedRecord(for: $0.job) }
+      return planned.map(\.job)
     }
     return (planned, had)
   }
