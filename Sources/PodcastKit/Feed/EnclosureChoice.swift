@@ -9,18 +9,23 @@ enum EnclosureChoice {
   static func best(enclosures: [ItemDraft.MediaFile], mediaContents: [ItemDraft.MediaFile])
     -> ItemDraft.MediaFile?
   {
-    // Nearly every item has one enclosure and nothing else: no joined collection to build.
-    if mediaContents.isEmpty && enclosures.count == 1, let only = enclosures.first {
-      return only.isFetchable && rank(only) != nil ? only : nil
-    }
+    // The two lists one after the other, without a collection of both built for every item.
     var best: (file: ItemDraft.MediaFile, rank: Int)?
-    // Joined, not concatenated: no new array for every item of every feed.
-    for file in [enclosures, mediaContents].joined() where file.isFetchable {
+    if !consider(enclosures, &best) { _ = consider(mediaContents, &best) }
+    return best?.file
+  }
+
+  /// Keeps in `best` the best-ranked of `files` that beats it; true once one ranks 0, when
+  /// nothing after it can be better.
+  private static func consider(
+    _ files: [ItemDraft.MediaFile], _ best: inout (file: ItemDraft.MediaFile, rank: Int)?
+  ) -> Bool {
+    for file in files where file.isFetchable {
       guard let rank = rank(file), rank < (best?.rank ?? Int.max) else { continue }
       best = (file, rank)
-      if rank == 0 { break }
+      if rank == 0 { return true }
     }
-    return best?.file
+    return false
   }
 
   /// 0 is best; nil when the file can never be the episode.
