@@ -208,7 +208,7 @@ public enum FeedDate {
     let first3 =
       UInt32(word[start] | 0x20) << 16 | UInt32(word[start + 1] | 0x20) << 8
       | UInt32(word[start + 2] | 0x20)
-    if word.count >= 4 && first3 == Self.packed("jui") {
+    if word.count >= 4 && first3 == Self.juiPrefix {
       switch word[start + 3] | 0x20 {
       case UInt8(ascii: "n"): return 6
       case UInt8(ascii: "l"): return 7
@@ -218,19 +218,26 @@ public enum FeedDate {
     return asciiMonths.first { $0.prefix == first3 }?.month
   }
 
-  /// The ASCII names `monthNumber(_: String)` knows, by their first three letters packed.
-  private static let asciiMonths: [(prefix: UInt32, month: Int)] =
-    ([
-      ("jan", 1), ("ene", 1), ("gen", 1), ("feb", 2), ("fev", 2), ("mar", 3), ("mrz", 3),
-      ("apr", 4), ("abr", 4), ("avr", 4), ("may", 5), ("mai", 5), ("mag", 5), ("jun", 6),
-      ("giu", 6), ("jul", 7), ("lug", 7), ("aug", 8), ("ago", 8), ("aou", 8), ("sep", 9),
-      ("set", 9), ("oct", 10), ("okt", 10), ("out", 10), ("ott", 10), ("nov", 11), ("dec", 12),
-      ("dez", 12), ("dic", 12),
-    ] as [(StaticString, Int)]).map { (packed($0.0), $0.1) }
+  /// English month names and abbreviations, plus the few other languages real feeds use, by
+  /// their first three letters (French "juin" and "juillet" need a fourth).
+  private static let monthPrefixes: [(prefix: String, month: Int)] = [
+    ("jan", 1), ("ene", 1), ("gen", 1), ("feb", 2), ("fev", 2), ("fév", 2), ("mar", 3),
+    ("mrz", 3), ("mär", 3), ("apr", 4), ("abr", 4), ("avr", 4), ("may", 5), ("mai", 5),
+    ("mag", 5), ("jun", 6), ("giu", 6), ("jul", 7), ("lug", 7), ("aug", 8), ("ago", 8),
+    ("aoû", 8), ("aou", 8), ("sep", 9), ("set", 9), ("oct", 10), ("okt", 10), ("out", 10),
+    ("ott", 10), ("nov", 11), ("dec", 12), ("dez", 12), ("dic", 12), ("déc", 12),
+  ]
 
-  private static func packed(_ three: StaticString) -> UInt32 {
-    let bytes = UnsafeBufferPointer(start: three.utf8Start, count: three.utf8CodeUnitCount)
-    return bytes.prefix(3).reduce(0) { $0 << 8 | UInt32($1) }
+  /// The ASCII ones of `monthPrefixes`, their three letters packed into one number.
+  private static let asciiMonths: [(prefix: UInt32, month: Int)] = monthPrefixes.compactMap {
+    let bytes = Array($0.prefix.utf8)
+    return bytes.count == 3 ? (packed(bytes), $0.month) : nil
+  }
+
+  private static let juiPrefix = packed("jui".utf8)
+
+  private static func packed(_ bytes: some Sequence<UInt8>) -> UInt32 {
+    bytes.prefix(3).reduce(0) { $0 << 8 | UInt32($1) }
   }
 
   /// true for `pm`, false for `am` (any case), nil for any other word.
@@ -245,25 +252,12 @@ public enum FeedDate {
     }
   }
 
-  /// English month names and abbreviations, plus the few other languages real feeds use.
+  /// `monthNumber` of a lowercased word.
   private static func monthNumber(_ word: String) -> Int? {
     if word.hasPrefix("juin") { return 6 }
     if word.hasPrefix("juil") { return 7 }
-    switch String(word.prefix(3)) {
-    case "jan", "ene", "gen": return 1
-    case "feb", "fev", "fév": return 2
-    case "mar", "mrz", "mär": return 3
-    case "apr", "abr", "avr": return 4
-    case "may", "mai", "mag": return 5
-    case "jun", "giu": return 6
-    case "jul", "lug": return 7
-    case "aug", "ago", "aoû", "aou": return 8
-    case "sep", "set": return 9
-    case "oct", "okt", "out", "ott": return 10
-    case "nov": return 11
-    case "dec", "dez", "dic", "déc": return 12
-    default: return nil
-    }
+    let first3 = String(word.prefix(3))
+    return monthPrefixes.first { $0.prefix == first3 }?.month
   }
 
   /// Seconds east of UTC for the zone names feeds use (RFC 822 names and common others).
