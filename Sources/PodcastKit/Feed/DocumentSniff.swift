@@ -33,7 +33,7 @@ struct DocumentSniff {
         continue  // byte order marks
       }
       hasContent = true
-      head.append(byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0))
+      head.append(byte.asciiLowercased)
       if head.count >= 14 { decide() }
     }
     if !isDecided && head.count >= 5 && !chunk.isEmpty { decideIfPossible() }

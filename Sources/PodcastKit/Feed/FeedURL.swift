@@ -32,16 +32,11 @@ enum FeedURL {
     var text = text
     return text.withUTF8 { bytes in
       guard bytes.count >= expected.count else { return false }
-      // Fold case for letters only: `| 0x20` on every byte would read 0x0F as "/" and 0x1A as ":".
-      for index in expected.indices where Self.lowercased(bytes[index]) != expected[index] {
+      for index in expected.indices where bytes[index].asciiLowercased != expected[index] {
         return false
       }
       return true
     }
-  }
-
-  private static func lowercased(_ byte: UInt8) -> UInt8 {
-    (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
   }
 
   /// Whether `text` names no scheme: a path or `//host/path` to resolve against a base.

@@ -83,22 +83,18 @@ public enum SecretMask {
   private static func endsWithSecretName(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
     secretNames.contains { name in
       guard bytes.count >= name.count else { return false }
-      return zip(bytes.suffix(name.count), name).allSatisfy { lowercased($0) == $1 }
+      return zip(bytes.suffix(name.count), name).allSatisfy { $0.asciiLowercased == $1 }
     }
   }
 
   /// Whether the ASCII bytes are a secret parameter's name, in any case.
   private static func isSecretName(_ bytes: ArraySlice<UInt8>) -> Bool {
     secretNames.contains { name in
-      bytes.count == name.count && zip(bytes, name).allSatisfy { lowercased($0) == $1 }
+      bytes.count == name.count && zip(bytes, name).allSatisfy { $0.asciiLowercased == $1 }
     }
   }
 
   private static let secretNames: [[UInt8]] = secretParameters.map { Array($0.utf8) }
-
-  private static func lowercased(_ byte: UInt8) -> UInt8 {
-    byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-  }
 
   /// Whether `url` carries a secret (userinfo or a secret parameter).
   public static func hasSecret(_ url: String) -> Bool {
