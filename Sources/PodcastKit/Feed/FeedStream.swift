@@ -202,18 +202,16 @@ final class FeedStream {
 
   // MARK: - The C handler table
 
-  private static func stream(_ ctx: UnsafeMutableRawPointer?) -> FeedStream? {
-    guard let ctx else { return nil }
-    return Unmanaged<FeedStream>.fromOpaque(ctx).takeUnretainedValue()
-  }
-
   /// Runs `body` on the stream without retaining it: the events come hundreds of thousands of
   /// times per large feed, and a retain/release pair each was a tenth of the text callback.
   /// Safe because `FeedParser.run` holds the stream for the whole of every `xmlParseChunk`.
+  /// Every callback finds its stream this one way; nil only without a context.
   @inline(__always)
-  private static func borrowing(_ ctx: UnsafeMutableRawPointer?, _ body: (FeedStream) -> Void) {
-    guard let ctx else { return }
-    Unmanaged<FeedStream>.fromOpaque(ctx)._withUnsafeGuaranteedRef(body)
+  private static func borrowing<Result>(
+    _ ctx: UnsafeMutableRawPointer?, _ body: (FeedStream) -> Result
+  ) -> Result? {
+    guard let ctx else { return nil }
+    return Unmanaged<FeedStream>.fromOpaque(ctx)._withUnsafeGuaranteedRef(body)
   }
 
   private static func handler() -> xmlSAXHandler {
@@ -236,11 +234,11 @@ final class FeedStream {
     }
     handler.getEntity = { ctx, name in
       guard let name else { return nil }
-      return FeedStream.stream(ctx)?.entity(named: name)
+      return FeedStream.borrowing(ctx) { $0.entity(named: name) } ?? nil
     }
     handler.serror = { ctx, error in
       guard let error else { return }
-      FeedStream.stream(ctx)?.record(UnsafePointer(error))
+      FeedStream.borrowing(ctx) { $0.record(UnsafePointer(error)) }
     }
     return handler
   }
