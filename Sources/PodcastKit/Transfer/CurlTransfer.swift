@@ -110,7 +110,9 @@ final class CurlTransfer: @unchecked Sendable {
     if let ifRange = request.ifRange, request.rangeStart ?? 0 > 0 {
       lines.append("If-Range: \(ifRange)")
     }
-    for line in lines where !line.contains("\r") && !line.contains("\n") {
+    // utf8.contains: String.contains(String) goes through Foundation's search, a twentieth of
+    // a warm sync's CPU for four lines per feed.
+    for line in lines where !line.utf8.contains(13) && !line.utf8.contains(10) {
       headerList = podcast_slist_append(headerList, line)
     }
     if headerList != nil {
@@ -144,20 +146,19 @@ final class CurlTransfer: @unchecked Sendable {
 
   // MARK: Callbacks (transfer thread)
 
-  fileprivate func didReceiveHeaderLine(_ line: String) {
+  fileprivate func didReceiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
     lastActivity = .now
-    if line.hasPrefix("HTTP/") {
+    switch HeaderLine(bytes) {
+    case .status(let code):
       headers = [:]
-      lastStatus = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-      return
+      lastStatus = code
+    case .field(let name, let value):
+      headers[name] = value
+    case .end:
+      didEndHeaderBlock()
+    case .other:
+      break
     }
-    guard let colon = line.firstIndex(of: ":") else {
-      if line.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { didEndHeaderBlock() }
-      return
-    }
-    let name = line[..<colon].lowercased()
-    let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-    headers[name] = value
   }
 
   private func didEndHeaderBlock() {
@@ -310,7 +311,6 @@ private let headerCallback: curl_write_callback = { data, size, count, userdata 
   guard let userdata, let data else { return 0 }
   let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
   let total = size * count
-  let bytes = UnsafeRawBufferPointer(start: data, count: total)
-  transfer.didReceiveHeaderLine(String(decoding: bytes, as: UTF8.self))
+  transfer.didReceiveHeaderLine(UnsafeRawBufferPointer(start: data, count: total))
   return total
 }
