@@ -284,6 +284,8 @@ final class CurlTransfer: @unchecked Sendable {
       CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_CERTPROBLEM:
       // Not transient: the same certificate will be there on the next try.
       return .tls(url: url, reason: reason)
+    case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+      return .unknownHost(url: url, reason: reason)
     case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_SEND_ERROR:
       return .network(url: url, reason: "connection lost: \(reason)")
     default:

@@ -200,6 +200,20 @@ final class HTTPClientTests: XCTestCase {
     XCTAssertEqual(busy?.isTransient, true)
   }
 
+  /// A host name with no address fails at once and for good. A label longer than 63 bytes
+  /// makes the resolver refuse the name itself, so no query leaves the machine.
+  func testAHostWithNoAddressIsNotWorthRetrying() async {
+    let url = "http://" + String(repeating: "a", count: 64) + ".test/feed.xml"
+
+    let error = await transferError { _ = try await HTTPClient().fetch(url) }
+
+    guard case .unknownHost(url, let reason)? = error else {
+      return XCTFail("\(String(describing: error))")
+    }
+    XCTAssertTrue(reason.contains("resolve"), reason)
+    XCTAssertEqual(error?.isTransient, false)
+  }
+
   // MARK: Size cap
 
   func testABodyPastTheCapIsRefusedFromItsDeclaredLength() async throws {
