@@ -35,8 +35,10 @@ struct EpisodeDownload {
 
   /// Finishing (link + record) and recognising a file at the target are one step within this
   /// process, so a download never adopts another's file in the moment between its link and
-  /// its record.
-  private static let finishing = Mutex(())
+  /// its record. Only downloads into one folder can meet that way; the step holds a folder
+  /// fsync and a durable commit, and with one lock for all folders every episode of a cold
+  /// sync waited for those of all the others.
+  private static let finishing = FolderLocks()
 
   func run() async -> DownloadOutcome {
     await attempt().outcome
@@ -91,9 +93,10 @@ struct EpisodeDownload {
       return .alreadyDownloaded(file: path)
     }
     guard mayAdoptFileAtTarget else { return nil }
-    let target = try Finisher.safeTarget(
+    let destination = try Finisher.Destination(
       episodesDirectory: paths.episodes, relativePath: job.relativePath)
-    return try Self.finishing.withLock { _ -> DownloadOutcome? in
+    let target = destination.path
+    return try Self.finishing.withLock(folder: destination.directory) { () -> DownloadOutcome? in
       guard let size = Self.regularFileSize(target), size > 0,
         try !store.isFileOfAnotherDownload(target, url: job.url)
       else { return nil }
@@ -321,11 +324,11 @@ struct EpisodeDownload {
     tags: SideFileReport
   ) throws -> DownloadOutcome {
     try file.sync()
-    let staged = try Finisher.stage(
-      file, episodesDirectory: paths.episodes, relativePath: job.relativePath)
-    let path = try Self.finishing.withLock { _ -> String in
-      let placed = try Finisher.place(
-        file, staged: staged, episodesDirectory: paths.episodes, relativePath: job.relativePath)
+    let destination = try Finisher.Destination(
+      episodesDirectory: paths.episodes, relativePath: job.relativePath)
+    let staged = try Finisher.stage(file, to: destination)
+    let path = try Self.finishing.withLock(folder: destination.directory) { () -> String in
+      let placed = try Finisher.place(file, staged: staged, at: destination)
       do {
         try row.finish(file: placed.path, bytes: bytes, episode: job.subscriptionEpisode)
       } catch {

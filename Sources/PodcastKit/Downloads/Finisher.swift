@@ -17,30 +17,40 @@ enum Finisher {
     var isNew: Bool
   }
 
+  /// Where an episode goes: its path, proven inside the Episodes directory, and its folder.
+  /// Worked out once per episode; the folder also names the lock its finishing takes.
+  struct Destination {
+    var path: String
+    var directory: String
+
+    init(episodesDirectory: String, relativePath: String) throws {
+      path = try Finisher.safeTarget(
+        episodesDirectory: episodesDirectory, relativePath: relativePath)
+      directory = (path as NSString).deletingLastPathComponent
+    }
+  }
+
   /// Before `place`, outside any lock: when the Episodes directory is on another filesystem,
   /// the slow part, the copy, happens here (see `StagedCopy`), so `place` only names it.
   /// nil when a link will do. The partial is synced by the caller before this.
-  static func stage(_ file: PartialFile, episodesDirectory: String, relativePath: String)
-    throws -> StagedCopy?
-  {
-    let directory = try prepareDirectory(
-      episodesDirectory: episodesDirectory, relativePath: relativePath)
+  static func stage(_ file: PartialFile, to destination: Destination) throws -> StagedCopy? {
+    try makeDirectory(destination.directory)
     var partial = stat()
     var episodes = stat()
-    guard stat(file.path, &partial) == 0, stat(directory, &episodes) == 0,
+    guard stat(file.path, &partial) == 0, stat(destination.directory, &episodes) == 0,
       partial.st_dev != episodes.st_dev
     else { return nil }
-    return try StagedCopy(copying: file, into: directory)
+    return try StagedCopy(copying: file, into: destination.directory)
   }
 
-  static func place(
-    _ file: PartialFile, staged: StagedCopy?, episodesDirectory: String, relativePath: String
-  ) throws -> Placed {
-    let directory = try prepareDirectory(
-      episodesDirectory: episodesDirectory, relativePath: relativePath)
-    let target = try safeTarget(episodesDirectory: episodesDirectory, relativePath: relativePath)
+  static func place(_ file: PartialFile, staged: StagedCopy?, at destination: Destination)
+    throws -> Placed
+  {
+    // Again: a prune may have removed the emptied folder since `stage`.
+    try makeDirectory(destination.directory)
+    let directory = destination.directory
     var staged = staged
-    for candidate in candidates(for: target) {
+    for candidate in candidates(for: destination.path) {
       if let copy = staged {
         if try copy.name(candidate) {
           syncDirectory(directory)
@@ -69,21 +79,23 @@ enum Finisher {
       default: throw DownloadError.writing(candidate)
       }
     }
-    throw DownloadError.cannotWrite(path: target, reason: "too many files with this name")
+    throw DownloadError.cannotWrite(path: destination.path, reason: "too many files with this name")
   }
 
-  /// The target's folder, created when missing.
-  private static func prepareDirectory(episodesDirectory: String, relativePath: String) throws
-    -> String
-  {
-    let target = try safeTarget(episodesDirectory: episodesDirectory, relativePath: relativePath)
-    let directory = (target as NSString).deletingLastPathComponent
+  /// The folder, created when missing. One mkdir(2) when only the folder itself is new;
+  /// FileManager (which stats every level first) only when its parents are missing too.
+  private static func makeDirectory(_ directory: String) throws {
+    if mkdir(directory, 0o777) == 0 || errno == EEXIST && isDirectory(directory) { return }
     do {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     } catch {
       throw DownloadError.cannotWrite(path: directory, reason: reason(error))
     }
-    return directory
+  }
+
+  private static func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
   }
 
   /// The joined path, proven to stay inside the Episodes directory.
