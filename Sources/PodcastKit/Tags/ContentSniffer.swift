@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// What a file is, from its first bytes: the download is still a `.part` file when it is
 /// tagged, and feeds mislabel formats, so neither the name nor the MIME type decides.
 enum ContentSniffer {
@@ -15,35 +19,54 @@ enum ContentSniffer {
   private static let maximumStackedTags = 4
 
   static func kind(ofFileAt path: String) throws(TagError) -> Kind {
-    let handle: FileHandle
-    do {
-      handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-    } catch {
-      throw .unreadable(path: path, reason: reason(error))
-    }
-    defer { try? handle.close() }
-    do {
-      let head = [UInt8](try handle.read(upToCount: 512) ?? Data())
-      if let kind = kind(ofHead: head) { return kind }
-      guard id3v2End(head) != nil else {
-        return isMPEGFrame(head, at: 0) ? .audio(.mp3) : .other(nil)
+    // Plain open and pread: FileHandle's close alone was 2% of a cold sync's CPU.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw .unreadable(path: path, reason: errnoReason()) }
+    defer { close(descriptor) }
+    let read = { (offset: Int, count: Int) throws(TagError) -> [UInt8] in
+      guard let bytes = readBytes(descriptor, offset: offset, count: count) else {
+        throw .unreadable(path: path, reason: errnoReason())
       }
-      // Ad-insertion services stack a second ID3 tag behind the first now and then.
-      var offset = 0
-      var bytes = head
-      for _ in 0..<maximumStackedTags {
-        guard let length = id3v2End(bytes) else { return kind(afterID3v2: bytes) }
-        offset += length
-        try handle.seek(toOffset: UInt64(offset))
-        let next = [UInt8](try handle.read(upToCount: paddingWindow) ?? Data())
-        let padding = next.prefix { $0 == 0 }.count
-        offset += padding
-        bytes = Array(next.dropFirst(padding))
-      }
-      return .other(nil)
-    } catch {
-      throw .unreadable(path: path, reason: reason(error))
+      return bytes
     }
+    let head = try read(0, 512)
+    if let kind = kind(ofHead: head) { return kind }
+    guard id3v2End(head) != nil else {
+      return isMPEGFrame(head, at: 0) ? .audio(.mp3) : .other(nil)
+    }
+    // Ad-insertion services stack a second ID3 tag behind the first now and then.
+    var offset = 0
+    var bytes = head
+    for _ in 0..<maximumStackedTags {
+      guard let length = id3v2End(bytes) else { return kind(afterID3v2: bytes) }
+      offset += length
+      let next = try read(offset, paddingWindow)
+      let padding = next.prefix { $0 == 0 }.count
+      offset += padding
+      bytes = Array(next.dropFirst(padding))
+    }
+    return .other(nil)
+  }
+
+  /// Up to `count` bytes from `offset` (fewer at the end of the file); nil on a read error.
+  private static func readBytes(_ descriptor: Int32, offset: Int, count: Int) -> [UInt8]? {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+      let got = bytes.withUnsafeMutableBytes { buffer -> Int in
+        guard let base = buffer.baseAddress else { return 0 }
+        return pread(descriptor, base + filled, count - filled, off_t(offset + filled))
+      }
+      if got < 0 && errno == EINTR { continue }
+      guard got >= 0 else { return nil }
+      if got == 0 { break }
+      filled += got
+    }
+    return Array(bytes.prefix(filled))
+  }
+
+  private static func errnoReason() -> String {
+    String(cString: strerror(errno))
   }
 
   /// What follows an ID3v2 tag and its zero padding: MP3 frames, or another format an ID3 tag
@@ -101,9 +124,5 @@ enum ContentSniffer {
     let expected = Array(ascii.utf8)
     guard offset >= 0, offset + expected.count <= bytes.count else { return false }
     return bytes[offset..<offset + expected.count].elementsEqual(expected)
-  }
-
-  private static func reason(_ error: any Error) -> String {
-    (error as NSError).localizedFailureReason ?? error.localizedDescription
   }
 }
