@@ -33,8 +33,13 @@ public struct FileNamer: Sendable {
 
   /// The podcast's folder name inside the Episodes directory.
   public static func folderName(for podcast: Podcast) -> String {
-    let fallback = podcast.feedURL.flatMap { URL(string: $0)?.host } ?? "Podcast"
-    return sanitize(podcast.title ?? fallback, fallback: sanitize(fallback, fallback: "Podcast"))
+    if let title = podcast.title {
+      let name = sanitize(title, fallback: "")
+      if !name.isEmpty { return name }
+    }
+    // Parsed only for a podcast without a usable title.
+    let host = podcast.feedURL.flatMap { URL(string: $0)?.host } ?? "Podcast"
+    return sanitize(host, fallback: "Podcast")
   }
 
   /// The relative path (folder/…/file) for `episode`, before de-duplication.
@@ -65,7 +70,7 @@ public struct FileNamer: Sendable {
       // The URL's file name without its extension: the template adds {ext} itself, and an
       // untitled episode must not become `a.mp3.mp3`.
       "title": [episode.title, episode.guid].compactMap { $0 }
-        .first { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        .first { !$0.trimmingWhitespace.isEmpty }
         ?? (urlFile as NSString).deletingPathExtension,
       "guid": episode.guid ?? "",
       "index": String(index),
@@ -76,33 +81,51 @@ public struct FileNamer: Sendable {
     ]
   }
 
+  /// The component with each placeholder replaced by its value, in one pass: a value is never
+  /// searched for placeholders itself (a title "{date}" stays that text whatever order the
+  /// values come in), and only the values the component names are cleaned.
   private static func expand(_ component: String, values: [String: String]) -> String {
-    var result = component
-    for (name, value) in values {
-      // Values are made safe before they go in, so a title can never add a path separator.
-      result = result.replacingOccurrences(
-        of: "{\(name)}", with: name == "ext" ? value : clean(value))
+    var result = ""
+    var rest = component[...]
+    // `init` checked that every { has its } and names a placeholder.
+    while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+      result += rest[..<open]
+      let name = String(rest[rest.index(after: open)..<close])
+      if let value = values[name] {
+        // Values are made safe before they go in, so a title can never add a path separator.
+        result += name == "ext" ? value : clean(value)
+      } else {
+        result += rest[open...close]
+      }
+      rest = rest[rest.index(after: close)...]
     }
-    return result
+    return result + rest
   }
 
   /// Replaces what filesystems (or shells, or Windows shares) choke on.
   static func clean(_ text: String) -> String {
-    var out = ""
     // One spelling per name: the same title in NFC and NFD must not give two files that look
-    // identical. "Part 1: The Start" reads better as "Part 1 - The Start" than "Part 1- The Start".
-    let composed = text.precomposedStringWithCanonicalMapping
-    for scalar in composed.replacingOccurrences(of: ": ", with: " - ").unicodeScalars {
+    // identical. ASCII has one spelling only, and skips Foundation's normalisation.
+    let composed =
+      text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
+    var out = String.UnicodeScalarView()
+    var scalars = composed.unicodeScalars.makeIterator()
+    var next = scalars.next()
+    while let scalar = next {
+      next = scalars.next()
       switch scalar {
-      case "/", "\\", ":", "|": out += "-"
-      case "*", "?", "\"", "<", ">": out += "_"
+      // "Part 1: The Start" reads better as "Part 1 - The Start" than "Part 1- The Start".
+      case ":" where next == " ": out.append(contentsOf: " -".unicodeScalars)
+      case "/", "\\", ":", "|": out.append("-")
+      case "*", "?", "\"", "<", ">": out.append("_")
       // C0, DEL and C1 (U+0085 next line, U+009B is a terminal's CSI): none belongs in a name.
-      case _ where scalar.properties.generalCategory == .control: out += " "
+      case _ where scalar.properties.generalCategory == .control: out.append(" ")
       case _ where scalar.properties.generalCategory == .format: continue
-      default: out.unicodeScalars.append(scalar)
+      default: out.append(scalar)
       }
     }
-    return out.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    return String(out).split(separator: " ", omittingEmptySubsequences: true).joined(
+      separator: " ")
   }
 
   static func sanitize(_ text: String, fallback: String) -> String {

@@ -45,7 +45,7 @@ public enum EpisodeIdentity {
   }
 
   static func guidKey(_ guid: String?) -> String? {
-    guard let trimmed = guid?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty
+    guard let trimmed = guid?.trimmingWhitespace, !trimmed.isEmpty
     else { return nil }
     return "guid:" + trimmed
   }
@@ -56,7 +56,7 @@ public enum EpisodeIdentity {
   }
 
   static func titleKey(title: String?, published: Date?) -> String {
-    let name = title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    let name = title?.trimmingWhitespace ?? ""
     let date = published.map { $0.formatted(.iso8601) } ?? ""
     return "title:\(name)|\(date)"
   }
@@ -64,7 +64,7 @@ public enum EpisodeIdentity {
   /// `https://dts.podtrac.com/redirect.mp3/chtbl.com/track/AB12/Example.COM/a/b.mp3?x=1`
   /// -> `example.com/a/b.mp3`.
   public static func normalisedURL(_ url: String) -> String? {
-    var rest = withoutSchemeQueryAndFragment(url.trimmingCharacters(in: .whitespacesAndNewlines))
+    var rest = withoutSchemeQueryAndFragment(url.trimmingWhitespace)
     while let stripped = TrackingPrefix.strip(rest) {
       rest = withoutSchemeQueryAndFragment(stripped)
     }
@@ -80,7 +80,8 @@ public enum EpisodeIdentity {
     if let end = text.firstIndex(where: { $0 == "?" || $0 == "#" }) {
       text = text[..<end]
     }
-    if let scheme = text.range(of: "://") {
+    // On the UTF-8 view: String's range(of:) is Foundation's search.
+    if let scheme = text.utf8.firstRange(of: "://".utf8) {
       let name = text[..<scheme.lowerBound]
       if !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) {
         text = text[scheme.upperBound...]

@@ -76,6 +76,35 @@ final class FileNamerTests: XCTestCase {
       namer.relativePath(for: episode("T"), podcast: show, index: 1), "The Show/2/7 T.mp3")
   }
 
+  /// A title is text, never template: it goes in as written (cleaned), whatever it contains.
+  func testATitleThatLooksLikeAPlaceholderStaysText() throws {
+    let path = try FileNamer().relativePath(
+      for: episode("Why {date} and {ext}?"), podcast: show, index: 1)
+    XCTAssertEqual(path, "The Show/2024-05-10 Why {date} and {ext}_.mp3")
+  }
+
+  func testColonsTabsAndReservedCharactersBecomeReadable() throws {
+    let namer = try FileNamer()
+    let names = [
+      "Part 1: The Start": "Part 1 - The Start",
+      "a::b": "a--b",
+      "Q&A: \"Why?\" <live>|now": "Q&A - _Why__ _live_-now",
+      "tab\there  and\u{85}next": "tab here and next",
+      "zero\u{200B}width": "zerowidth",
+      " : leading": "- leading",
+    ]
+    for (title, expected) in names {
+      XCTAssertEqual(
+        namer.relativePath(for: episode(title), podcast: show, index: 1),
+        "The Show/2024-05-10 \(expected).mp3", title)
+    }
+  }
+
+  func testATitleOfOnlyBlanksFallsBackToTheGUID() throws {
+    let path = try FileNamer().relativePath(for: episode(" \u{A0}\t"), podcast: show, index: 1)
+    XCTAssertEqual(path, "The Show/2024-05-10 g1.mp3")
+  }
+
   func testBadTemplatesAreRejected() {
     XCTAssertThrowsError(try FileNamer(template: "{nope}.{ext}"))
     XCTAssertThrowsError(try FileNamer(template: "{title"))
@@ -87,6 +116,9 @@ final class FileNamerTests: XCTestCase {
       FileNamer.folderName(for: Podcast(feedURL: "https://feeds.example.org/x.xml")),
       "feeds.example.org")
     XCTAssertEqual(FileNamer.folderName(for: Podcast(title: "../..")), "Podcast")
+    XCTAssertEqual(
+      FileNamer.folderName(for: Podcast(title: "...", feedURL: "https://feeds.example.org/x")),
+      "feeds.example.org")
   }
 
   func testFinisherRefusesPathsOutsideTheEpisodesDirectory() {
