@@ -120,7 +120,7 @@ extension LibraryStore {
   /// points at the file, in one transaction, so a kill never leaves one without the other.
   public func recordFinished(_ record: DownloadRecord, episode: SubscriptionEpisode?) throws {
     try write { db in
-      try DownloadRecordRow(record).save(db)
+      try DownloadRecordRow(record).upsert(db)
       if let episode, let file = record.file {
         // A subscription removed while its episode downloaded has no row to update.
         try db.cachedStatement(

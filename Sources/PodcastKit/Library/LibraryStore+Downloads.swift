@@ -18,7 +18,7 @@ extension LibraryStore {
   /// before its partial file is gone, is `recordFinished`, a full write; its fsync also makes
   /// every earlier relaxed save durable, in order.
   public func save(_ record: DownloadRecord) throws {
-    try relaxedWrite { db in try DownloadRecordRow(record).save(db) }
+    try relaxedWrite { db in try DownloadRecordRow(record).upsert(db) }
   }
 
   /// Every known download, most recently updated first.
