@@ -100,19 +100,15 @@ enum Finisher {
 
   /// The joined path, proven to stay inside the Episodes directory.
   static func safeTarget(episodesDirectory: String, relativePath: String) throws -> String {
-    let root = URL(fileURLWithPath: episodesDirectory).standardizedFileURL.path
     let parts = relativePath.split(separator: "/").filter { !$0.isEmpty && $0 != "." }
     guard !parts.isEmpty, !parts.contains("..") else {
       throw DownloadError.cannotWrite(
         path: relativePath, reason: "not a file name inside the Episodes directory")
     }
-    let target = URL(fileURLWithPath: root).appendingPathComponent(parts.joined(separator: "/"))
-      .standardizedFileURL.path
-    guard target.hasPrefix(root + "/") else {
-      throw DownloadError.cannotWrite(
-        path: relativePath, reason: "not a file name inside the Episodes directory")
-    }
-    return target
+    // Without empty, "." and ".." parts the join cannot climb out of the root, so only the
+    // root needs standardizing: a second URL round trip per episode bought nothing.
+    let root = URL(fileURLWithPath: episodesDirectory).standardizedFileURL.path
+    return (root.hasSuffix("/") ? root : root + "/") + parts.joined(separator: "/")
   }
 
   /// `name.mp3`, `name (2).mp3`, `name (3).mp3`, … made one at a time: nearly every episode

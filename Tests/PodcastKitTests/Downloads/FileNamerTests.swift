@@ -129,6 +129,21 @@ final class FileNamerTests: XCTestCase {
     XCTAssertEqual(
       try Finisher.safeTarget(episodesDirectory: "/tmp/E", relativePath: "a/x.mp3"),
       "/tmp/E/a/x.mp3")
+    XCTAssertThrowsError(try Finisher.safeTarget(episodesDirectory: "/tmp/E", relativePath: "./"))
+  }
+
+  /// The target is the standardized root and the name's parts, nothing in them rewritten.
+  func testTheTargetJoinsTheStandardizedRootAndTheParts() throws {
+    let cases: [(root: String, relative: String, target: String)] = [
+      ("/tmp/E/", "Show/./a//b.mp3", "/tmp/E/Show/a/b.mp3"),
+      ("/tmp/x/../E/.", "Show/a.mp3", "/tmp/E/Show/a.mp3"),
+      ("/tmp/E", "Show/100%20 ~me: a..b.mp3", "/tmp/E/Show/100%20 ~me: a..b.mp3"),
+      ("/", "Show/a.mp3", "/Show/a.mp3"),
+    ]
+    for (root, relative, target) in cases {
+      XCTAssertEqual(
+        try Finisher.safeTarget(episodesDirectory: root, relativePath: relative), target)
+    }
   }
 
   func testDuplicateNamesGetANumber() {
