@@ -125,6 +125,51 @@ final class FirstSyncTests: LibraryTestCase {
     assertEpisodeFiles([show.newest])
   }
 
+  /// An episode `download` fetched before its feed gave it a GUID (and a new query string on
+  /// its link, as tracking services do) is the same episode to the first sync: skipped, not
+  /// fetched again, and `sync --dry-run` says so first. A sync that asked by the new GUID alone
+  /// saved a second copy.
+  func testAnEpisodeDownloadedBeforeItsFeedGaveItAGUIDIsSkipped() throws {
+    let episode = Show.episode(1, of: "renamed", size: 4_000)
+    let feedPath = "/renamed/feed.xml"
+    func serveFeed(guid: String?, query: String, version: Int) {
+      let xml = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <rss version="2.0"><channel><title>renamed show</title>
+        <item><title>\(episode.title)</title>\(guid.map { "<guid>\($0)</guid>" } ?? "")
+        <pubDate>Wed, 01 May 2024 00:00:00 GMT</pubDate>
+        <enclosure url="\(server.url(episode.path))?\(query)" length="\(episode.body.count)" \
+        type="audio/mpeg"/></item></channel></rss>
+        """
+      server.set(
+        feedPath, .text(xml, contentType: "application/rss+xml").withETag("\"v\(version)\""))
+    }
+    server.set(episode.path, .data(episode.body, contentType: "audio/mpeg"))
+    serveFeed(guid: nil, query: "src=feed&amp;v=1", version: 1)
+    XCTAssertEqual(try podcast("download", server.url(feedPath), "1").status, 0)
+    serveFeed(guid: "renamed-1", query: "src=feed&amp;v=2", version: 2)
+    let opml = binary.library + "/feeds.opml"
+    try Data(
+      """
+      <opml version="2.0"><body><outline type="rss" text="renamed" \
+      xmlUrl="\(server.url(feedPath))"/></body></opml>
+      """.utf8
+    ).write(to: URL(fileURLWithPath: opml))
+    XCTAssertEqual(try podcast("import", opml).status, 0)
+
+    let preview = try json("sync", "--dry-run", "--json") as? [String: Any]
+    XCTAssertEqual(
+      (preview?["wouldDownload"] as? [Any])?.count, 0, "\(String(describing: preview))")
+    let sync = try podcast("sync")
+    XCTAssertEqual(sync.status, 0, sync.stderr)
+    XCTAssertTrue(sync.stdout.contains("0 downloaded, 1 skipped"), sync.stdout)
+    XCTAssertEqual(server.requests(for: episode.path).count, 1)
+    assertEpisodeFiles([episode])
+    XCTAssertEqual(
+      try statusRows().compactMap { $0["state"] as? String }.filter { $0 != "done" }, [],
+      "nothing left waiting")
+  }
+
   func testSetBeforeTheFirstSyncDecidesWhatItTakes() throws {
     let show = Show("reconsidered", episodes: 5, on: server)
     try subscribe(show)

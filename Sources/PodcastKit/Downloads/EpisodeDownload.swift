@@ -86,8 +86,8 @@ struct EpisodeDownload {
     {
       // Recorded before a kill could tidy up, or the empty file the lock just made.
       unlink(file.path)
-      if let episode = job.subscriptionEpisode {
-        try store.recordFinished(record, episode: episode)
+      if job.subscriptionEpisode != nil || record.url != job.url {
+        try store.recordFinished(record, episode: job.subscriptionEpisode, replacing: job.url)
       }
       progress.finish(job.url, bytes: record.bytes)
       return .alreadyDownloaded(file: path)

@@ -118,7 +118,12 @@ extension LibraryStore {
 
   /// The download is finished: its row says done, and the subscription's episode (sync)
   /// points at the file, in one transaction, so a kill never leaves one without the other.
-  public func recordFinished(_ record: DownloadRecord, episode: SubscriptionEpisode?) throws {
+  /// `replacing` is the link this run queued the episode under, when it turned out to be done
+  /// already under another (`download` fetched it before the feed moved it): that row goes in
+  /// the same transaction, or it would wait, paused, on every later run.
+  public func recordFinished(
+    _ record: DownloadRecord, episode: SubscriptionEpisode?, replacing queuedURL: String? = nil
+  ) throws {
     try write { db in
       try DownloadRecordRow(record).upsert(db)
       if let episode, let file = record.file {
@@ -126,6 +131,10 @@ extension LibraryStore {
         try db.cachedStatement(
           sql: "UPDATE episodes SET downloadedFile = ? WHERE subscriptionId = ? AND key = ?"
         ).execute(arguments: [file, episode.subscriptionId, episode.key])
+      }
+      if let queuedURL, queuedURL != record.url {
+        try db.cachedStatement(sql: "DELETE FROM downloads WHERE url = ? AND state != ?")
+          .execute(arguments: [queuedURL, DownloadState.done.rawValue])
       }
     }
   }

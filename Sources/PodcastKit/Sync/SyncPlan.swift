@@ -24,6 +24,9 @@ public struct SyncPlan: Sendable {
   public struct PlannedDownload: Sendable {
     public var job: DownloadJob
     public var subscriptionId: Int64
+    /// The library has the episode already (`download` fetched it, maybe under another link):
+    /// planned so the subscription learns its file, which the run reports as skipped.
+    public var alreadyHad = false
   }
 
   /// An episode already downloaded whose feed links side files: the ones missing beside

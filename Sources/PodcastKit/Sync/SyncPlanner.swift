@@ -122,7 +122,10 @@ public struct SyncPlanner: Sendable {
         subscription.etag = movedFrom == nil ? newValidators.etag : nil
         subscription.lastModified = movedFrom == nil ? newValidators.lastModified : nil
         if subscription.title == nil { subscription.title = feed.podcast.title }
-        let (fresh, alreadyHad) = try newEpisodes(in: feed, for: subscription, rules: rules)
+        var (fresh, alreadyHad) = try newEpisodes(in: feed, for: subscription, rules: rules)
+        for index in fresh.indices {
+          fresh[index].alreadyHad = alreadyHad.contains(fresh[index].job.url)
+        }
         let freshURLs = Set(fresh.map(\.job.url))
         plan.downloads =
           try fresh
@@ -135,7 +138,7 @@ public struct SyncPlanner: Sendable {
         }
         // An episode the library already has (`download` fetched it) is planned so the
         // subscription learns its file, but it is not news: the run reports it as skipped.
-        let news = fresh.filter { !alreadyHad.contains($0.job.url) }.count
+        let news = fresh.filter { !$0.alreadyHad }.count
         let outcome: SyncPlan.FeedOutcome = news == 0 ? .unchanged : .updated(newEpisodes: news)
         plan.feeds.append(
           .init(
@@ -256,13 +259,18 @@ public struct SyncPlanner: Sendable {
     // Never synced, and nothing recorded by `subscribe` either (`hadNone`): the backlog rule
     // applies.
     let wanted = { (added: [SeenEpisode], hadNone: Bool) -> [SyncPlan.PlannedDownload] in
-      rules.selection(
+      let chosen = rules.selection(
         of: feed.episodes, keys: seen.map(\.key), added: Set(added.map(\.key)),
-        firstRefresh: subscription.lastChecked == nil && hadNone
-      ).map { offset in
+        firstRefresh: subscription.lastChecked == nil && hadNone)
+      // Every key each one answers to, so that a file `download` fetched before the feed
+      // gave the episode a GUID (or moved its link) is found; worked out only when something
+      // is chosen.
+      let keys = chosen.isEmpty ? [] : EpisodeIdentity.distinctKeys(of: feed.episodes)
+      return chosen.map { offset in
         Self.plannedDownload(
           feed.episodes[offset], podcast: feed.podcast, index: offset + 1,
-          subscription: subscription, key: seen[offset].key, namer: rules.namer)
+          subscription: subscription, key: seen[offset].key, otherKeys: keys[offset],
+          namer: rules.namer)
       }
     }
     if dryRun {
@@ -340,9 +348,12 @@ public struct SyncPlanner: Sendable {
     }
   }
 
+  /// `key` is the subscription's own key for the episode (its episodes table already decided
+  /// what is one episode); `otherKeys` the rest it answers to in the feed, none shared with
+  /// another of the feed's episodes (`EpisodeIdentity.distinctKeys`).
   static func plannedDownload(
     _ episode: Episode, podcast: Podcast, index: Int, subscription: Subscription, key: String,
-    namer: FileNamer
+    otherKeys: [String] = [], namer: FileNamer
   ) -> SyncPlan.PlannedDownload {
     var podcast = podcast
     if podcast.title == nil { podcast.title = subscription.title ?? subscription.name }
@@ -351,8 +362,7 @@ public struct SyncPlanner: Sendable {
       relativePath: namer.relativePath(for: episode, podcast: podcast, index: index),
       mimeType: episode.enclosure.type, declaredLength: episode.enclosure.length,
       feedURL: subscription.feedURL,
-      // The subscription's own key: its episodes table already decided what is one episode.
-      identityKeys: [key],
+      identityKeys: [key] + otherKeys.filter { $0 != key },
       subscriptionEpisode: SubscriptionEpisode(subscriptionId: subscription.id ?? 0, key: key),
       tagging: TagRequest(podcast: podcast, episode: episode), folderCoverURL: podcast.imageURL,
       transcripts: episode.transcripts, chaptersURL: episode.chapters?.url,

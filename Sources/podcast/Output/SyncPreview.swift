@@ -8,8 +8,9 @@ struct SyncPreview {
   let prunable: [String]
 
   init(batches: [SyncBatch], prunable: [String]) {
+    // One the library has already would be skipped, not downloaded.
     planned = batches.flatMap { batch in
-      batch.downloads.map {
+      batch.downloads.filter { !$0.alreadyHad }.map {
         (job: $0.job, file: batch.episodesDirectory + "/" + $0.job.relativePath)
       }
     }
