@@ -101,13 +101,14 @@ final class FeedStream {
     _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
   ) {
     keepEntitiesFlowing()
-    let (ns, name) = names.element(
+    let (ns, name, element) = names.element(
       localName, prefix.map(UnsafeRawPointer.init), uri.map(UnsafeRawPointer.init)
     ) {
       resolveElement(localName, prefix, uri)
     }
-    builder.start(ns, name, attributes: XMLAttributes(attributes, count: attributeCount))
-    if builder.rootElement == name && !isFeedRoot(name) { stop() }
+    let isRoot = builder.rootElement == nil
+    builder.start(ns, name, element, attributes: XMLAttributes(attributes, count: attributeCount))
+    if isRoot && !isFeedRoot(name) { stop() }
   }
 
   private func resolveElement(
