@@ -272,7 +272,7 @@ final class FeedBuilder {
     }
     if let episode = draft.episode() {
       if episodes.count == episodes.capacity { reserveForExpectedEpisodes() }
-      episodes.append(episode)
+      episodes.append(consume episode)
     }
   }
 
