@@ -48,12 +48,13 @@ struct Episodes: AsyncParsableCommand {
     let marks = try store?.marks() ?? [:]
     // Identity keys find an episode whose URL changed; without a library there is none.
     let keys = reader.hasLibrary ? EpisodeIdentity.distinctKeys(of: episodes) : []
+    // Fields read in place: binding `episodes[index - 1]` copied the whole episode (a dozen
+    // retains and releases) for its URL.
     let status = { (index: Int) -> ListedStatus in
-      let episode = episodes[index - 1]
-      return ListedStatus(
+      ListedStatus(
         download: reader.status(
-          of: episode.enclosure.url, keys: keys.isEmpty ? [] : keys[index - 1]),
-        mark: marks.isEmpty ? nil : marks[EpisodeMark.key(for: episode)])
+          of: episodes[index - 1].enclosure.url, keys: keys.isEmpty ? [] : keys[index - 1]),
+        mark: marks.isEmpty ? nil : marks[EpisodeMark.key(for: episodes[index - 1])])
     }
     if json {
       EpisodeListJSON.print(

@@ -1,5 +1,5 @@
-/// What an element's names, as libxml2 reports them, mean to the builder: its vocabulary and
-/// the name the builder knows it by. libxml2 interns names and namespace URIs in the parser's
+/// What an element's names, as libxml2 reports them, mean to the builder: its vocabulary, the
+/// name the builder knows it by and, for the elements an item is read from, its number. libxml2 interns names and namespace URIs in the parser's
 /// dictionary, which frees nothing while the parser lives, so the same three addresses always
 /// stand for the same text during one pass: an element seen before costs a few comparisons
 /// instead of a `String` built from its name, a namespace look-up and, for names with capitals,
@@ -11,7 +11,11 @@ struct ElementNameCache {
     var uri: UnsafeRawPointer?
     var namespace = FeedNamespace.other
     var name = ""
+    var element = FeedElement.other
   }
+
+  /// An element as the builder takes it.
+  typealias Meaning = (namespace: FeedNamespace, name: String, element: FeedElement)
 
   /// A feed uses a few dozen element names; a name that finds its few slots taken (a feed
   /// with hundreds of names) takes the first one, and a miss only costs the slow way.
@@ -24,7 +28,7 @@ struct ElementNameCache {
   mutating func element(
     _ localName: UnsafeRawPointer, _ prefix: UnsafeRawPointer?, _ uri: UnsafeRawPointer?,
     resolve: () -> (FeedNamespace, String)
-  ) -> (FeedNamespace, String) {
+  ) -> Meaning {
     let first = Self.slot(localName, prefix, uri)
     var index = first
     for probe in 0..<Self.probes {
@@ -32,15 +36,17 @@ struct ElementNameCache {
       if slots[index].localName == localName && slots[index].prefix == prefix
         && slots[index].uri == uri
       {
-        return (slots[index].namespace, slots[index].name)
+        return (slots[index].namespace, slots[index].name, slots[index].element)
       }
       if slots[index].localName == nil { break }
     }
     if slots[index].localName != nil { index = first }
     let (namespace, name) = resolve()
+    let element = FeedElement(namespace, name)
     slots[index] = Slot(
-      localName: localName, prefix: prefix, uri: uri, namespace: namespace, name: name)
-    return (namespace, name)
+      localName: localName, prefix: prefix, uri: uri, namespace: namespace, name: name,
+      element: element)
+    return (namespace, name, element)
   }
 
   private static func slot(

@@ -59,8 +59,16 @@ final class FeedStream {
       start(first: base, count: Int32(bytes.count))
       return
     }
+    // An empty chunk first: libxml2 (2.9) drops the bytes it has parsed only when it starts
+    // parsing, after appending the new chunk, and then moves the whole chunk to the front of
+    // its buffer: a second copy of the document (90 MB, 2% of a large listing). Asked to
+    // parse nothing, it drops them while only the few unparsed bytes remain to move.
+    if bytes.count >= Self.preShrinkMinimum { xmlParseChunk(context, base, 0, 0) }
     xmlParseChunk(context, base, Int32(bytes.count), 0)
   }
+
+  /// Below this a chunk is cheap to move (libxml2 itself only drops parsed bytes past 4 KiB).
+  private static let preShrinkMinimum = 8 << 10
 
   /// Tells libxml2 the document is over, so a truncated one reports its error.
   func finish() {
@@ -93,13 +101,14 @@ final class FeedStream {
     _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
   ) {
     keepEntitiesFlowing()
-    let (ns, name) = names.element(
+    let (ns, name, element) = names.element(
       localName, prefix.map(UnsafeRawPointer.init), uri.map(UnsafeRawPointer.init)
     ) {
       resolveElement(localName, prefix, uri)
     }
-    builder.start(ns, name, attributes: XMLAttributes(attributes, count: attributeCount))
-    if builder.rootElement == name && !isFeedRoot(name) { stop() }
+    let isRoot = builder.rootElement == nil
+    builder.start(ns, name, element, attributes: XMLAttributes(attributes, count: attributeCount))
+    if isRoot && !isFeedRoot(name) { stop() }
   }
 
   private func resolveElement(

@@ -53,7 +53,7 @@ final class ShowNotesSpool: Sendable {
   }
 
   /// Where `bytes` were put, or nil when the file cannot take them (a full disk).
-  func append(_ bytes: [UInt8]) -> Range<Int>? {
+  func append(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
     state.withLock { state in
       let start = state.flushed + state.buffer.count
       state.buffer.append(contentsOf: bytes)

@@ -18,11 +18,14 @@ enum EpisodeListJSON {
     writer.element(first: false, indent: 2)
     writer.key("episodes")
     writer.open("[")
-    for (offset, index) in indexes.enumerated() {
-      let episode = episodes[index - 1]
-      writer.element(first: offset == 0, indent: 4)
-      write(episode, index: index, status: status(index), to: &writer)
-      writer.flushIfLarge()
+    // Through a buffer, so each episode is lent to `write` where it lies: taken from the
+    // array it was copied first (a dozen retains and releases each).
+    episodes.withUnsafeBufferPointer { episodes in
+      for (offset, index) in indexes.enumerated() {
+        writer.element(first: offset == 0, indent: 4)
+        write(episodes[index - 1], index: index, status: status(index), to: &writer)
+        writer.flushIfLarge()
+      }
     }
     writer.close("]", empty: indexes.isEmpty, indent: 2)
     writer.close("}", empty: false, indent: 0)

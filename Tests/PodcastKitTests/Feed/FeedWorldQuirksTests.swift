@@ -410,7 +410,7 @@ final class ShowNotesSpoolTests: XCTestCase {
         let index = written.count
         let bytes =
           Array("notes \(index) ".utf8) + [UInt8](repeating: UInt8(index % 251), count: 70_000)
-        written.append((try XCTUnwrap(spool.append(bytes)), bytes))
+        written.append((try XCTUnwrap(bytes.withUnsafeBufferPointer(spool.append)), bytes))
       }
     }
     try add(40)
