@@ -16,6 +16,7 @@ let package = Package(
     // libcurl's headers at build time; the library itself is opened on the first transfer
     // (see CCurl/include/CurlLibrary.h), so `podcast --help` does not load it.
     .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+    .target(name: "CWriteback"),
     .systemLibrary(
       name: "CLibXML2",
       pkgConfig: "libxml-2.0",
@@ -35,6 +36,7 @@ let package = Package(
         "CCurl",
         "CLibXML2",
         "CTagLib",
+        "CWriteback",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
