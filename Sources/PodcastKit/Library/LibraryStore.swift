@@ -156,24 +156,16 @@ public final class LibraryStore: Sendable {
     case full = 2
   }
 
-  /// One immediate transaction committed at `level`, the connection's own level restored
-  /// after, so a relaxed and a durable write never leak into each other.
+  /// One immediate transaction committed at `level`. Every write of the store comes through
+  /// here and sets its own level first, so there is no level to read or to restore: one
+  /// prepared statement per transaction (reading the level, then setting and restoring it
+  /// unprepared, was three for each of a download's durable writes).
   private func transaction<T>(synchronous level: Synchronous, _ body: (Database) throws -> T)
     throws -> T
   {
     try guarded {
       try pool.writeWithoutTransaction { db in
-        // Read, not assumed: a pool configured otherwise keeps its own level between writes.
-        // Cached statements: this runs once per feed of a sync.
-        let current = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA synchronous")) ?? 2
-        if current != level.rawValue {
-          try db.cachedStatement(sql: "PRAGMA synchronous = \(level.rawValue)").execute()
-        }
-        defer {
-          if current != level.rawValue {
-            try? db.execute(sql: "PRAGMA synchronous = \(current)")
-          }
-        }
+        try db.cachedStatement(sql: "PRAGMA synchronous = \(level.rawValue)").execute()
         try db.beginTransaction(.immediate)
         do {
           let result = try body(db)
