@@ -1,5 +1,6 @@
 /// What an element's names, as libxml2 reports them, mean to the builder: its vocabulary, the
-/// name the builder knows it by and, for the elements an item is read from, its number. libxml2 interns names and namespace URIs in the parser's
+/// name the builder knows it by and, for the elements an item is read from, its number.
+/// libxml2 interns names and namespace URIs in the parser's
 /// dictionary, which frees nothing while the parser lives, so the same three addresses always
 /// stand for the same text during one pass: an element seen before costs a few comparisons
 /// instead of a `String` built from its name, a namespace look-up and, for names with capitals,
