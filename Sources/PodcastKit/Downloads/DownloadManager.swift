@@ -43,9 +43,15 @@ public final class DownloadManager: Sendable {
     _ jobs: [DownloadJob], onFinish: @escaping @Sendable (DownloadResult) -> Void = { _ in }
   ) async -> [DownloadResult] {
     let unique = jobs.filter { progress.enqueue($0.url, title: $0.title, podcast: $0.podcastTitle) }
+    let keys: [DownloadKey]
     do {
-      // Queued in the library too, so `podcast status` elsewhere shows the whole batch.
-      try store.queueDownloads(unique.map(queuedRecord))
+      // What earlier runs left behind goes first: partial files no unfinished row owns.
+      try PartialSweep(store: store).run()
+      // Queued in the library too, so `podcast status` elsewhere shows the whole batch; a
+      // download begun under another link moves to the feed's current one.
+      // So a queue this process leaves behind (killed) reads as paused, not waiting forever.
+      let pid = ProcessInfo.processInfo.processIdentifier
+      keys = try store.queueDownloads(unique.map { $0.queued(pid: pid) })
     } catch {
       return unique.map { job in
         let result = DownloadResult(job: job, outcome: .failed(DownloadFailure(error)))
@@ -68,7 +74,8 @@ public final class DownloadManager: Sendable {
           let host = URL(string: job.url)?.host ?? ""
           await begun.acquire(host: host)
           let fetched = await self.fetch(
-            job, mayAdopt: !sharedPaths.contains(job.relativePath), transfers: transfers)
+            job, key: keys[index], mayAdopt: !sharedPaths.contains(job.relativePath),
+            transfers: transfers)
           await begun.release(host: host)
           let result = await self.addingSideFiles(to: fetched)
           self.covers.release(Self.pictures(of: job))
@@ -88,44 +95,34 @@ public final class DownloadManager: Sendable {
   }
 
   /// One job, and once more under the feed's current link when the server refused the one
-  /// the job had (an expired signature): the bytes already on disk come along.
-  private func fetch(_ job: DownloadJob, mayAdopt: Bool, transfers: HostSlots) async
-    -> DownloadResult
+  /// the job had (an expired signature): the row moves to it with its validators, and the
+  /// partial file, named after the episode, resumes with `Range` and `If-Range`.
+  private func fetch(_ job: DownloadJob, key: DownloadKey, mayAdopt: Bool, transfers: HostSlots)
+    async -> DownloadResult
   {
-    let first = await episodeDownload(job, mayAdopt: mayAdopt, transfers: transfers).attempt()
+    let first = await episodeDownload(job, key: key, mayAdopt: mayAdopt, transfers: transfers)
+      .attempt()
     guard case .failed = first.outcome, let refresher, Self.isRefusedLink(first.error),
       let fresh = await refresher.currentURL(for: job), fresh != job.url, URLPolicy.isAllowed(fresh)
     else { return DownloadResult(job: job, outcome: first.outcome) }
     var renewed = job
     renewed.url = fresh
-    carryOver(from: job.url, to: fresh)
+    do {
+      try store.relinkDownload(key, to: fresh)
+    } catch {
+      // Unrecorded, the new link would be fetched under the old one's row: say why instead.
+      return DownloadResult(job: job, outcome: .failed(DownloadFailure(error)))
+    }
     _ = progress.enqueue(fresh, title: job.title, podcast: job.podcastTitle)
-    let second = await episodeDownload(renewed, mayAdopt: mayAdopt, transfers: transfers).run()
+    let second = await episodeDownload(
+      renewed, key: key, mayAdopt: mayAdopt, transfers: transfers
+    ).run()
     return DownloadResult(job: renewed, outcome: second)
   }
 
   private static func isRefusedLink(_ error: Error?) -> Bool {
     guard case .httpStatus(_, let status, _)? = error as? TransferError else { return false }
     return status == 401 || status == 403 || status == 410
-  }
-
-  /// Moves the partial file and its validators from the old link to the new one, so the new
-  /// link resumes with `Range` and `If-Range`: the server's validator decides whether the
-  /// bytes are the same file. Best effort: without it the new link starts from zero.
-  private func carryOver(from old: String, to new: String) {
-    let oldPath = paths.partial(for: old)
-    let newPath = paths.partial(for: new)
-    guard let record = try? store.download(url: old),
-      !FileManager.default.fileExists(atPath: newPath),
-      let claimed = try? PartialFile(path: oldPath)
-    else { return }
-    guard claimed.size > 0, rename(oldPath, newPath) == 0 else { return }
-    var moved = record
-    moved.url = new
-    moved.partialPath = newPath
-    moved.state = .queued
-    moved.error = nil
-    if (try? store.save(moved)) != nil { try? store.removeDownload(url: old) }
   }
 
   /// The side files beside the episode: all of them for a new download; for one that was
@@ -205,13 +202,6 @@ public final class DownloadManager: Sendable {
     return results
   }
 
-  private func queuedRecord(_ job: DownloadJob) -> DownloadRecord {
-    var record = store.queuedRecord(for: job)
-    // So a queue this process leaves behind (killed) reads as paused, not waiting forever.
-    record.pid = ProcessInfo.processInfo.processIdentifier
-    return record
-  }
-
   /// Relative paths that more than one job of the batch would use.
   private static func pathsOfSeveral(_ jobs: [DownloadJob]) -> Set<String> {
     var counts: [String: Int] = [:]
@@ -219,11 +209,11 @@ public final class DownloadManager: Sendable {
     return Set(counts.filter { $0.value > 1 }.keys)
   }
 
-  private func episodeDownload(_ job: DownloadJob, mayAdopt: Bool, transfers: HostSlots)
-    -> EpisodeDownload
-  {
+  private func episodeDownload(
+    _ job: DownloadJob, key: DownloadKey, mayAdopt: Bool, transfers: HostSlots
+  ) -> EpisodeDownload {
     EpisodeDownload(
-      job: job, paths: paths, http: http, store: store, progress: progress, options: options,
+      job: job, key: key, paths: paths, http: http, store: store, progress: progress, options: options,
       mayAdoptFileAtTarget: mayAdopt, covers: covers, sideFiles: sideFiles, transfers: transfers)
   }
 }

@@ -16,8 +16,12 @@ import Synchronization
 ///   finish  link into place and record it done, as one step for this process
 ///
 /// `DownloadRow` is the only writer of the download's row, and never on the transfer thread.
+/// The row and the partial file are the episode's (`key`); the job's URL is where it is
+/// fetched from this time.
 struct EpisodeDownload {
   let job: DownloadJob
+  /// The download's row, as the download manager queued it.
+  let key: DownloadKey
   let paths: LibraryPaths
   let http: HTTPClient
   let store: LibraryStore
@@ -51,17 +55,13 @@ struct EpisodeDownload {
       try URLPolicy.check(job.url)
       // The lock comes before the already-downloaded check: two processes asking at once
       // would both see "not yet" and both download.
-      guard let file = try PartialFile(path: paths.partial(for: job.url)) else {
+      guard let file = try PartialFile(path: paths.partial(forKey: key)) else {
         throw DownloadError.busyElsewhere(url: job.url)
       }
       // A run killed mid-tag left its copy: never finished nor resumed, only deleted.
       EpisodeTagging.discardDebris(of: file)
       if let done = try claim(file) { return (done, nil) }
-      let row = DownloadRow(
-        store: store,
-        record: try store.download(url: job.url)
-          ?? store.newDownloadRecord(
-            url: job.url, podcastTitle: job.podcastTitle, episodeTitle: job.title))
+      let row = try DownloadRow(store: store, key: key)
       do {
         return (try await fetchAndFinish(file, row: row), nil)
       } catch {
@@ -86,9 +86,8 @@ struct EpisodeDownload {
     {
       // Recorded before a kill could tidy up, or the empty file the lock just made.
       unlink(file.path)
-      if job.subscriptionEpisode != nil || record.url != job.url {
-        try store.recordFinished(record, episode: job.subscriptionEpisode, replacing: job.url)
-      }
+      try store.recordAlreadyDownloaded(
+        record, episode: job.subscriptionEpisode, superseding: key)
       progress.finish(job.url, bytes: record.bytes)
       return .alreadyDownloaded(file: path)
     }
@@ -98,16 +97,9 @@ struct EpisodeDownload {
     let target = destination.path
     return try Self.finishing.withLock(folder: destination.directory) { () -> DownloadOutcome? in
       guard let size = Self.regularFileSize(target), size > 0,
-        try !store.isFileOfAnotherDownload(target, url: job.url)
+        try !store.isFileOfAnotherDownload(target, key: key)
       else { return nil }
-      var record =
-        try store.download(url: job.url)
-        ?? store.newDownloadRecord(
-          url: job.url, podcastTitle: job.podcastTitle, episodeTitle: job.title)
-      record.feedURL = job.feedURL ?? record.feedURL
-      record.episodeKey = job.identityKeys.first ?? record.episodeKey
-      record.published = job.published ?? record.published
-      let row = DownloadRow(store: store, record: record)
+      let row = try DownloadRow(store: store, key: key)
       try row.finish(file: target, bytes: size, episode: job.subscriptionEpisode)
       unlink(file.path)
       progress.finish(job.url, bytes: size)

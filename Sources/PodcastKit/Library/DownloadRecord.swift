@@ -1,8 +1,10 @@
 import Foundation
 
-/// The persisted progress of one download, keyed by its remote URL, so `podcast status` in
-/// another process sees it and an interrupted download resumes from `partialPath`.
+/// The persisted progress of one download, keyed by its episode (`key`), so `podcast status`
+/// in another process sees it and an interrupted download resumes from `partialPath`. The URL
+/// is where the episode is fetched from now: a feed may move it, the row stays.
 public struct DownloadRecord: Codable, Sendable, Equatable {
+  public var key: DownloadKey
   public var url: String
   public var podcastTitle: String
   public var episodeTitle: String
@@ -29,13 +31,15 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
   /// so it starts or resumes the same after a 304; nil in rows written before it was kept.
   public var details: String?
 
+  /// `key` nil: the key a new row of this download gets (`DownloadKey(feedURL:...)`).
   public init(
-    url: String, podcastTitle: String, episodeTitle: String, state: DownloadState = .queued,
+    key: DownloadKey? = nil, url: String, podcastTitle: String, episodeTitle: String, state: DownloadState = .queued,
     bytes: Int64 = 0, total: Int64? = nil, partialPath: String, file: String? = nil,
     etag: String? = nil, lastModified: String? = nil, error: String? = nil,
     updatedAt: Date = Date(), episodeKey: String? = nil, pid: Int32? = nil,
     feedURL: String? = nil, published: Date? = nil, details: String? = nil
   ) {
+    self.key = key ?? DownloadKey(feedURL: feedURL, episodeKey: episodeKey, url: url)
     self.url = url
     self.podcastTitle = podcastTitle
     self.episodeTitle = episodeTitle

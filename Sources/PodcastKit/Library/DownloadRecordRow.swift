@@ -2,7 +2,9 @@ import Foundation
 internal import GRDB
 
 /// A `DownloadRecord` as a row of the `downloads` table (see `SubscriptionRow` for why apart).
-struct DownloadRecordRow: FetchableRecord, PersistableRecord {
+/// Read-only here: the one code that writes the table is the store's transition executor
+/// (`LibraryStore+DownloadTransitions.swift`), with `DownloadTransition` deciding each write.
+struct DownloadRecordRow: FetchableRecord, TableRecord {
   static let databaseTableName = "downloads"
 
   var record: DownloadRecord
@@ -15,62 +17,67 @@ struct DownloadRecordRow: FetchableRecord, PersistableRecord {
   // connection: GRDB's query interface prepares (and authorizes, column by column) on every
   // call, which was a third of a cold sync's instructions.
 
-  /// The columns besides `url`, in the order of `values`: one list for reading, saving and
-  /// encoding the row.
-  private static let valueColumns = [
-    "podcastTitle", "episodeTitle", "state", "bytes", "total", "partialPath", "file", "etag",
-    "lastModified", "error", "updatedAt", "episodeKey", "pid", "feedURL", "published", "details",
+  /// The columns besides `key`, in the order of `values`: one list for reading and writing.
+  static let valueColumns = [
+    "url", "podcastTitle", "episodeTitle", "state", "bytes", "total", "partialPath", "file",
+    "etag", "lastModified", "error", "updatedAt", "episodeKey", "pid", "feedURL", "published",
+    "details",
   ]
 
-  private var values: [(any DatabaseValueConvertible)?] {
+  var values: [(any DatabaseValueConvertible)?] {
     [
-      record.podcastTitle, record.episodeTitle, record.state.rawValue, record.bytes, record.total,
-      record.partialPath, record.file, record.etag, record.lastModified, record.error,
-      record.updatedAt, record.episodeKey, record.pid, record.feedURL, record.published,
-      record.details,
+      record.url, record.podcastTitle, record.episodeTitle, record.state.rawValue, record.bytes,
+      record.total, record.partialPath, record.file, record.etag, record.lastModified,
+      record.error, record.updatedAt, record.episodeKey, record.pid, record.feedURL,
+      record.published, record.details,
     ]
   }
 
   /// The columns `init(row:)` reads, named: a statement kept prepared must not depend on the
   /// order `*` had when it was prepared.
-  static let selection = (["url"] + valueColumns).joined(separator: ", ")
+  static let selection = (["key"] + valueColumns).joined(separator: ", ")
 
-  private static let updateSQL =
-    "UPDATE downloads SET "
-    + valueColumns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE url = ?"
-
-  /// Writes the row, inserting it when `url` has none, with a statement kept prepared:
-  /// GRDB's record `save` (every column into a container, then update-or-insert) was a seventh
-  /// of a cold sync's user CPU, for two or three saves per download.
-  func upsert(_ db: Database) throws {
-    try db.cachedStatement(sql: Self.updateSQL).execute(
-      arguments: StatementArguments(values + [record.url]))
-    if db.changesCount == 0 { try insert(db) }
-  }
-
-  /// The download of `url`, if any.
-  static func find(_ db: Database, url: String) throws -> DownloadRecordRow? {
+  /// The download keyed `key`, if any.
+  static func find(_ db: Database, key: DownloadKey) throws -> DownloadRecordRow? {
     try fetchOne(
-      db.cachedStatement(sql: "SELECT \(selection) FROM downloads WHERE url = ?"), arguments: [url])
+      db.cachedStatement(sql: "SELECT \(selection) FROM downloads WHERE key = ?"),
+      arguments: [key.text])
   }
 
-  /// Finished downloads listed in `feedURL` under any of `keys`.
-  static func finished(_ db: Database, feedURL: String, keys: [String]) throws
+  /// The downloads fetched from `url` (one, unless two feeds list the same file).
+  static func all(_ db: Database, url: String) throws -> [DownloadRecordRow] {
+    try fetchAll(
+      db.cachedStatement(sql: "SELECT \(selection) FROM downloads WHERE url = ? ORDER BY key"),
+      arguments: [url])
+  }
+
+  /// Downloads listed in `feedURL` under any of `keys`, only finished ones when `finished`.
+  static func listed(_ db: Database, feedURL: String, keys: [String], finished: Bool) throws
     -> [DownloadRecordRow]
   {
     let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
     let statement = try db.cachedStatement(
       sql: """
         SELECT \(selection) FROM downloads
-        WHERE feedURL = ? AND state = ? AND episodeKey IN (\(marks))
+        WHERE feedURL = ? AND episodeKey IN (\(marks))\(finished ? " AND state = ?" : "")
+        ORDER BY key
         """)
-    var arguments: StatementArguments = [feedURL, DownloadState.done.rawValue]
+    var arguments: StatementArguments = [feedURL]
     arguments += StatementArguments(keys)
+    if finished { arguments += [DownloadState.done.rawValue] }
     return try fetchAll(statement, arguments: arguments)
+  }
+
+  /// Finished downloads listed in `feedURL` under any of `keys`.
+  static func finished(_ db: Database, feedURL: String, keys: [String]) throws
+    -> [DownloadRecordRow]
+  {
+    try listed(db, feedURL: feedURL, keys: keys, finished: true)
   }
 
   init(row: Row) throws {
     record = DownloadRecord(
+      key: DownloadKey(text: try row.decode(forColumn: "key")),
       url: try row.decode(forColumn: "url"),
       podcastTitle: try row.decode(forColumn: "podcastTitle"),
       episodeTitle: try row.decode(forColumn: "episodeTitle"),
@@ -88,10 +95,5 @@ struct DownloadRecordRow: FetchableRecord, PersistableRecord {
       feedURL: try row.decode(forColumn: "feedURL"),
       published: try row.decode(forColumn: "published"),
       details: try row.decode(forColumn: "details"))
-  }
-
-  func encode(to container: inout PersistenceContainer) {
-    container["url"] = record.url
-    for (column, value) in zip(Self.valueColumns, values) { container[column] = value }
   }
 }

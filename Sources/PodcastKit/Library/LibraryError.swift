@@ -23,6 +23,9 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
   /// A recorded file outside the Episodes directory (a damaged or hand-edited database).
   case outsideEpisodes(file: String, episodes: String)
   case cannotDelete(path: String, reason: String)
+  /// A change of a download's row that `DownloadTransition` does not allow from its state
+  /// (`from` nil: the library has no row of it).
+  case illegalDownloadMove(url: String, move: String, from: String?)
 
   public var description: String {
     switch self {
@@ -70,6 +73,8 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
       return "\(file) is outside \(episodes); left in place"
     case .cannotDelete(let path, let reason):
       return "cannot delete \(path): \(reason)"
+    case .illegalDownloadMove(let url, let move, let from):
+      return "cannot \(move) the download of \(url): it is \(from ?? "not in the library")"
     }
   }
 }

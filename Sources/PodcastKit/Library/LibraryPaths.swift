@@ -24,8 +24,15 @@ public struct LibraryPaths: Sendable, Equatable {
     self.lockFile = state.appendingPathComponent("sync.lock").path
   }
 
-  /// The partial file of the download of `url`: the one place its name is made. Named after
-  /// the URL, so even without the database a rerun finds it.
+  /// The partial file of the download keyed `key`: the one place its name is made. Named
+  /// after the episode, not its link, so a link that changes keeps the bytes already fetched.
+  public func partial(forKey key: DownloadKey) -> String {
+    partials + "/" + Self.hashName(key.text) + ".part"
+  }
+
+  /// The name a download's partial file had before rows were keyed by episode: after its URL.
+  /// Only for taking over what an older version left (`PartialSweep`); the same name as
+  /// `partial(forKey:)` for a download keyed by its URL.
   public func partial(for url: String) -> String {
     partials + "/" + Self.hashName(url) + ".part"
   }

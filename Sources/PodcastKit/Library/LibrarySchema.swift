@@ -14,6 +14,7 @@ enum LibrarySchema {
     migrator.registerMigration("v3-indexes", migrate: addScaleIndexes)
     migrator.registerMigration("v4-published", migrate: addDownloadPublished)
     migrator.registerMigration("v5-download-details", migrate: addDownloadDetails)
+    migrator.registerMigration("v6-download-keys", migrate: keyDownloadsByEpisode)
     return migrator
   }
 

@@ -8,52 +8,41 @@ internal import GRDB
 /// The download rows as the downloader and the listings use them. Every write here throws:
 /// a library that cannot record a download must say so, not download it again next time.
 extension LibraryStore {
-  /// A first row for a download of `url`, with the partial file path the downloader uses.
-  public func newDownloadRecord(url: String, podcastTitle: String?, episodeTitle: String?)
-    -> DownloadRecord
+  /// Shows `downloads` as queued (see `DownloadTransition.queue`): new ones are added;
+  /// failed, paused or abandoned ones wait again, under the feed's current link. A row that is
+  /// done, or being downloaded by a live process, is left alone. Returns the key of each one's
+  /// row: the partial file and every later write of the download go by it.
+  public func queueDownloads(_ downloads: [QueuedDownload]) throws -> [DownloadKey] {
+    try write { db in try downloads.map { try queue($0, db) } }
+  }
+
+  /// The download keyed `key`, if any.
+  public func download(key: DownloadKey) throws -> DownloadRecord? {
+    try read { db in try DownloadRecordRow.find(db, key: key)?.record }
+  }
+
+  /// The row `wanted` would be queued in, if the library has one (`existingDownload`).
+  public func existingDownload(for wanted: QueuedDownload) throws -> DownloadRecord? {
+    try read { db in try Self.existingDownload(db, for: wanted) }
+  }
+
+  /// One move of the row keyed `key` (see `DownloadTransition`); returns the row after it.
+  /// What a running download writes (its start, head, progress, how it stopped) is relaxed
+  /// (see `relaxedWrite`): none of it vouches for bytes that are durable. The partial file is
+  /// only fsynced when it is finished, and a row that lost its latest save to a power cut is
+  /// one the downloader already copes with (an older or missing validator restarts the file
+  /// or makes the server send it whole, a `downloading` row of a dead process is paused).
+  /// Every other move is a full write: the finish (`recordFinished`) is what lets the partial
+  /// file go, and its fsync also makes every earlier relaxed save durable, in order.
+  @discardableResult
+  public func transition(_ key: DownloadKey, _ transition: DownloadTransition) throws
+    -> DownloadRecord?
   {
-    DownloadRecord(
-      url: url, podcastTitle: podcastTitle ?? "", episodeTitle: episodeTitle ?? "",
-      partialPath: paths.partial(for: url))
-  }
-
-  /// The row that shows `job` queued, with what a run after a 304 needs to make the same
-  /// download (its details). One place for sync, `subscribe` and the download manager.
-  func queuedRecord(for job: DownloadJob) -> DownloadRecord {
-    var record = newDownloadRecord(
-      url: job.url, podcastTitle: job.podcastTitle, episodeTitle: job.title)
-    record.feedURL = job.feedURL
-    record.episodeKey = job.identityKeys.first
-    record.published = job.published
-    record.details = DownloadDetails(of: job).encoded
-    return record
-  }
-
-  /// Shows `records` as queued: new ones are added; failed, paused or abandoned ones wait
-  /// again. A row that is done, or being downloaded by a live process, is left alone.
-  public func queueDownloads(_ records: [DownloadRecord]) throws {
-    try write { db in
-      for record in records {
-        guard var existing = try DownloadRecordRow.find(db, url: record.url)?.record else {
-          try DownloadRecordRow(record).insert(db)
-          continue
-        }
-        let waiting: Set<DownloadState> = [.failed, .paused, .queued]
-        guard
-          waiting.contains(existing.state)
-            || (existing.state == .downloading && !Self.isAlive(existing.pid))
-        else { continue }
-        existing.state = .queued
-        existing.pid = record.pid
-        existing.feedURL = record.feedURL ?? existing.feedURL
-        existing.episodeKey = record.episodeKey ?? existing.episodeKey
-        existing.published = record.published ?? existing.published
-        // Those sync queued keep the feed's full details; the job here may lack what its
-        // run left out (`--no-tags`), which must not stick to a later resume.
-        existing.details = existing.details ?? record.details
-        existing.updatedAt = Date()
-        try DownloadRecordRow(existing).update(db)
-      }
+    switch transition {
+    case .begin, .progress, .pause, .fail:
+      try relaxedWrite { db in try perform(transition, key: key, db) }
+    case .queue, .finish, .relink, .forget:
+      try write { db in try perform(transition, key: key, db) }
     }
   }
 
@@ -69,74 +58,80 @@ extension LibraryStore {
   static func finishedDownload(_ db: Database, url: String, keys: [String], feedURL: String?)
     throws -> DownloadRecord?
   {
-    var candidates: [DownloadRecord] = []
-    if let byURL = try DownloadRecordRow.find(db, url: url) {
-      candidates.append(byURL.record)
-    }
+    var candidates = try DownloadRecordRow.all(db, url: url).map(\.record)
     if let feedURL, !keys.isEmpty {
       candidates += try DownloadRecordRow.finished(db, feedURL: feedURL, keys: keys)
         .map(\.record)
     }
-    return candidates.first { record in
-      record.state == .done
-        && record.file.map { FileManager.default.fileExists(atPath: $0) }
-          == true
-    }
+    return candidates.first(where: hasFile)
   }
 
-  /// Moves a queued download that has not begun to the episode's new link, and the seen
-  /// episode with it, in one transaction, so sync finds it under either name after a kill.
-  /// False (nothing changed) when it has begun, or the new link has a download of its own.
-  public func relinkQueuedDownload(from old: String, to new: String, _ episode: SeenEpisode)
-    throws -> Bool
+  /// The episode's link changed: the row keyed `key` (and the subscription's episode `seen`,
+  /// when sync asks) moves to `url` in one transaction, validators and all, so the next
+  /// request resumes the partial file with `Range` and `If-Range` and the server decides
+  /// whether it is the same file. Returns the row after it: at its old link still when another
+  /// process is fetching it now, or it is done.
+  @discardableResult
+  public func relinkDownload(_ key: DownloadKey, to url: String, seen: SeenEpisode? = nil)
+    throws -> DownloadRecord?
   {
     try write { db in
-      guard var record = try DownloadRecordRow.fetchOne(db, key: old)?.record,
-        record.state == .queued, record.bytes == 0, record.pid == nil,
-        try !DownloadRecordRow.exists(db, key: new)
-      else { return false }
-      _ = try DownloadRecordRow.deleteOne(db, key: old)
-      record.url = new
-      record.partialPath = paths.partial(for: new)
-      record.updatedAt = Date()
-      try DownloadRecordRow(record).insert(db)
-      try SeenEpisodeRow.filter(
-        Column("subscriptionId") == episode.subscriptionId && Column("key") == episode.key
-      ).updateAll(db, Column("enclosureURL").set(to: new))
-      return true
+      let moved = try perform(.relink(url: url), key: key, db)
+      if let seen, moved?.url == url {
+        try SeenEpisodeRow.filter(
+          Column("subscriptionId") == seen.subscriptionId && Column("key") == seen.key
+        ).updateAll(db, Column("enclosureURL").set(to: url))
+      }
+      return moved
     }
   }
 
-  /// Whether a finished download other than `url`'s owns the file at `path`.
-  public func isFileOfAnotherDownload(_ path: String, url: String) throws -> Bool {
+  /// Whether a finished download other than the one keyed `key` owns the file at `path`.
+  public func isFileOfAnotherDownload(_ path: String, key: DownloadKey) throws -> Bool {
     try read { db in
       let other = try db.cachedStatement(
-        sql: "SELECT 1 FROM downloads WHERE file = ? AND url != ? LIMIT 1")
-      return try Int.fetchOne(other, arguments: [path, url]) != nil
+        sql: "SELECT 1 FROM downloads WHERE file = ? AND key != ? LIMIT 1")
+      return try Int.fetchOne(other, arguments: [path, key.text]) != nil
     }
   }
 
-  /// The download is finished: its row says done, and the subscription's episode (sync)
-  /// points at the file, in one transaction, so a kill never leaves one without the other.
-  /// `replacing` is the link this run queued the episode under, when it turned out to be done
-  /// already under another (`download` fetched it before the feed moved it): that row goes in
-  /// the same transaction, or it would wait, paused, on every later run.
+  /// The download keyed `key` is finished: its row says done, and the subscription's episode
+  /// (sync) points at the file, in one transaction, so a kill never leaves one without the
+  /// other. `progress`: what the last response said, kept in memory until now.
+  @discardableResult
   public func recordFinished(
-    _ record: DownloadRecord, episode: SubscriptionEpisode?, replacing queuedURL: String? = nil
-  ) throws {
+    _ key: DownloadKey, file: String, bytes: Int64, progress: DownloadProgress? = nil,
+    episode: SubscriptionEpisode?
+  ) throws -> DownloadRecord? {
     try write { db in
-      try DownloadRecordRow(record).upsert(db)
-      if let episode, let file = record.file {
-        // A subscription removed while its episode downloaded has no row to update.
-        try db.cachedStatement(
-          sql: "UPDATE episodes SET downloadedFile = ? WHERE subscriptionId = ? AND key = ?"
-        ).execute(arguments: [file, episode.subscriptionId, episode.key])
-      }
-      if let queuedURL, queuedURL != record.url {
-        try db.cachedStatement(sql: "DELETE FROM downloads WHERE url = ? AND state != ?")
-          .execute(arguments: [queuedURL, DownloadState.done.rawValue])
-      }
+      let finished = try perform(.finish(file: file, bytes: bytes, progress), key: key, db)
+      try Self.setDownloadedFile(file, of: episode, db)
+      return finished
     }
+  }
+
+  /// The episode turned out to be here already, as `finished`: the subscription's episode
+  /// (sync) learns its file, and the row this run queued it under (`superseding`, when not
+  /// `finished` itself: `download` fetched it before the feed moved it) goes in the same
+  /// transaction, or it would wait, paused, on every later run.
+  public func recordAlreadyDownloaded(
+    _ finished: DownloadRecord, episode: SubscriptionEpisode?, superseding key: DownloadKey
+  ) throws {
+    guard episode != nil || finished.key != key, let file = finished.file else { return }
+    try write { db in
+      try Self.setDownloadedFile(file, of: episode, db)
+      if finished.key != key { try perform(.forget(.superseded), key: key, db) }
+    }
+  }
+
+  private static func setDownloadedFile(
+    _ file: String, of episode: SubscriptionEpisode?, _ db: Database
+  ) throws {
+    guard let episode else { return }
+    // A subscription removed while its episode downloaded has no row to update.
+    try db.cachedStatement(
+      sql: "UPDATE episodes SET downloadedFile = ? WHERE subscriptionId = ? AND key = ?"
+    ).execute(arguments: [file, episode.subscriptionId, episode.key])
   }
 
   /// Every download as it stands, for `podcast status`, computed without writing: a row a dead
@@ -159,9 +154,9 @@ extension LibraryStore {
         guard abandoned else { break }
         shown.state = .paused
         shown.pid = nil
-        if let onDisk = partialSize(of: record.url) { shown.bytes = onDisk }
+        if let onDisk = partialSize(of: record) { shown.bytes = onDisk }
       case .paused, .failed:
-        if let onDisk = partialSize(of: record.url) { shown.bytes = onDisk }
+        if let onDisk = partialSize(of: record) { shown.bytes = onDisk }
       }
       return shown
     }
@@ -171,7 +166,10 @@ extension LibraryStore {
   public func forgetFinishedDownloads(files: [String]) throws {
     guard !files.isEmpty else { return }
     try write { db in
-      _ = try DownloadRecordRow.filter(files.contains(Column("file"))).deleteAll(db)
+      let marks = Array(repeating: "?", count: files.count).joined(separator: ", ")
+      try forgetDownloads(
+        where: "file IN (\(marks)) AND state = ?",
+        arguments: StatementArguments(files) + [DownloadState.done.rawValue], as: .finished, db)
     }
   }
 
@@ -202,13 +200,33 @@ extension LibraryStore {
     }
   }
 
-  func partialSize(of url: String) -> Int64? {
+  /// The bytes the download's partial file holds: under its key's name, else under the
+  /// URL's name an older version gave it (until a run takes it over, see `PartialSweep`).
+  public func partialSize(of record: DownloadRecord) -> Int64? {
     var info = stat()
-    return stat(paths.partial(for: url), &info) == 0 ? Int64(info.st_size) : nil
+    for path in [paths.partial(forKey: record.key), paths.partial(for: record.url)] {
+      if stat(path, &info) == 0 { return Int64(info.st_size) }
+    }
+    return nil
   }
 
   static func isAlive(_ pid: Int32?) -> Bool {
     guard let pid, pid > 0 else { return false }
     return kill(pid, 0) == 0 || errno == EPERM
+  }
+}
+
+extension LibraryStore {
+  /// The key and URL of every download not finished: the rows whose partial files
+  /// `PartialSweep` keeps.
+  public func unfinishedDownloads() throws -> [(key: DownloadKey, url: String)] {
+    try read { db in
+      let rows = try Row.fetchCursor(
+        db, sql: "SELECT key, url FROM downloads WHERE state != ?",
+        arguments: [DownloadState.done.rawValue])
+      var found: [(key: DownloadKey, url: String)] = []
+      while let row = try rows.next() { found.append((DownloadKey(text: row[0]), row[1])) }
+      return found
+    }
   }
 }

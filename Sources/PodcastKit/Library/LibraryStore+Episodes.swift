@@ -22,24 +22,22 @@ extension LibraryStore {
   /// comes from this one: `planning` learns whether the subscription had no episode stored
   /// before (the first-sync rule), and the answer is the URLs of the jobs the library already
   /// has a finished file of (`finishedDownload`, by every identity key, as `sync --dry-run`
-  /// asks it): news to record, not to report.
+  /// asks it): news to record, not to report. Each is queued for a later run (no `pid`), in
+  /// the row the episode has already if it has one.
   func recordSeen(
     subscriptionId: Int64, episodes: [SeenEpisode],
-    planning: (_ added: [SeenEpisode], _ hadNone: Bool) -> [DownloadJob]
+    planning: (_ added: [SeenEpisode], _ hadNone: Bool) -> [QueuedDownload]
   ) throws -> Set<String> {
     try relaxedWrite { db in
       let (added, hadNone) = try insertSeen(db, subscriptionId: subscriptionId, episodes: episodes)
-      let known = try db.cachedStatement(sql: "SELECT 1 FROM downloads WHERE url = ?")
       var alreadyHad: Set<String> = []
-      for job in planning(added, hadNone) {
+      for wanted in planning(added, hadNone) {
         if try Self.finishedDownload(
-          db, url: job.url, keys: job.identityKeys, feedURL: job.feedURL) != nil
+          db, url: wanted.url, keys: wanted.identityKeys, feedURL: wanted.feedURL) != nil
         {
-          alreadyHad.insert(job.url)
+          alreadyHad.insert(wanted.url)
         }
-        if try Int.fetchOne(known, arguments: [job.url]) == nil {
-          try DownloadRecordRow(queuedRecord(for: job)).insert(db)
-        }
+        try queue(wanted, db)
       }
       return alreadyHad
     }
@@ -48,26 +46,10 @@ extension LibraryStore {
   /// The episodes `subscribe` saw, and what it chose for the first sync (see `FirstRefresh`).
   func record(_ refresh: FirstRefresh, _ db: Database, subscriptionId: Int64) throws {
     try insertSeen(db, subscriptionId: subscriptionId, episodes: refresh.episodes)
-    for record in refresh.queued {
-      guard var existing = try DownloadRecordRow.find(db, url: record.url)?.record else {
-        try DownloadRecordRow(record).insert(db)
-        continue
-      }
-      // The episode's file is gone (`firstRefresh` found none): fetched again, as sync
-      // fetches a new episode whose old file was deleted.
-      if existing.state == .done {
-        guard existing.file.map({ FileManager.default.fileExists(atPath: $0) }) != true else {
-          continue
-        }
-        existing = record
-      } else {
-        // Unfinished already (a `download` run was killed): sync resumes it; it only gains
-        // the details when it had none.
-        guard existing.details == nil else { continue }
-        existing.details = record.details
-      }
-      try DownloadRecordRow(existing).update(db)
-    }
+    // A finished one whose file is gone (`firstRefresh` found none) is fetched again, as sync
+    // fetches a new episode whose old file was deleted; one unfinished already (a `download`
+    // run was killed) waits for sync to resume it, gaining the details when it had none.
+    for wanted in refresh.queued { try queue(wanted, db) }
   }
 
   /// Undoes `record(_:)` for a subscription never synced, so its first sync reads the whole
@@ -79,9 +61,9 @@ extension LibraryStore {
         arguments: [subscriptionId])
     else { return }
     try SeenEpisodeRow.filter(Column("subscriptionId") == subscriptionId).deleteAll(db)
-    try db.execute(
-      sql: "DELETE FROM downloads WHERE feedURL = ? AND state = ? AND bytes = 0 AND pid IS NULL",
-      arguments: [feedURL, DownloadState.queued.rawValue])
+    try forgetDownloads(
+      where: "feedURL = ? AND state = ? AND bytes = 0 AND pid IS NULL",
+      arguments: [feedURL, DownloadState.queued.rawValue], as: .unstarted, db)
     try SubscriptionRow.filter(key: subscriptionId).updateAll(
       db, Column("etag").set(to: nil), Column("lastModified").set(to: nil))
   }
@@ -165,7 +147,9 @@ extension LibraryStore {
   func forgetPrunedFile(_ file: String, subscriptionId: Int64, key: String) throws {
     try write { db in
       try Self.setDownloadedFile(nil, subscriptionId: subscriptionId, key: key, in: db)
-      _ = try DownloadRecordRow.filter(Column("file") == file).deleteAll(db)
+      try forgetDownloads(
+        where: "file = ? AND state = ?", arguments: [file, DownloadState.done.rawValue],
+        as: .finished, db)
     }
   }
 

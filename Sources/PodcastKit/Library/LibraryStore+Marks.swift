@@ -19,9 +19,11 @@ extension LibraryStore {
           ).save(db)
           // Queued by `subscribe` for the first sync and not begun: sync will not take it now,
           // so `status` should not show it waiting.
-          try db.execute(
-            sql: "DELETE FROM downloads WHERE url = ? AND state = ? AND bytes = 0 AND pid IS NULL",
-            arguments: [episode.enclosure.url, DownloadState.queued.rawValue])
+          try forgetDownloads(
+            where: "(url = ? OR (feedURL = ? AND episodeKey = ?)) AND state = ? AND bytes = 0"
+              + " AND pid IS NULL",
+            arguments: [episode.enclosure.url, feedURL, key, DownloadState.queued.rawValue],
+            as: .unstarted, db)
           continue
         }
         _ = try EpisodeMarkRow.deleteOne(db, key: key)

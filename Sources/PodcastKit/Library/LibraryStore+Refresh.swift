@@ -8,11 +8,27 @@ extension LibraryStore {
   public struct SyncSnapshot: Sendable {
     public var settings: [Int64: SubscriptionSettings] = [:]
     public var marks: [String: EpisodeMark.State] = [:]
-    public var unfinishedURLs: Set<String> = []
-    /// The kept `DownloadDetails` of those downloads that have them, by URL.
-    public var unfinishedDetails: [String: String] = [:]
+    /// The downloads an earlier run left unfinished, by key.
+    public var unfinished: [DownloadKey: Unfinished] = [:]
+    /// The keys of those downloads, by their URL (for rows no episode key finds).
+    public var unfinishedURLs: [String: DownloadKey] = [:]
+
+    /// Where an unfinished download's row points now, and its kept `DownloadDetails`.
+    public struct Unfinished: Sendable {
+      public var key: DownloadKey
+      public var url: String
+      public var details: String?
+    }
 
     public init() {}
+
+    /// The unfinished download of the episode `episodeKey` of `feedURL` last linked at `url`.
+    public func unfinishedDownload(feedURL: String, episodeKey: String, url: String)
+      -> Unfinished?
+    {
+      unfinished[DownloadKey(feedURL: feedURL, episodeKey: episodeKey, url: url)]
+        ?? unfinishedURLs[url].flatMap { unfinished[$0] }
+    }
   }
 
   public func syncSnapshot() throws -> SyncSnapshot {
@@ -22,12 +38,13 @@ extension LibraryStore {
     let waiting: [DownloadState] = [.queued, .downloading, .paused, .failed]
     try read { db in
       let rows = try Row.fetchCursor(
-        db, sql: "SELECT url, details FROM downloads WHERE state IN (?, ?, ?, ?)",
+        db, sql: "SELECT key, url, details FROM downloads WHERE state IN (?, ?, ?, ?)",
         arguments: StatementArguments(waiting.map(\.rawValue)))
       while let row = try rows.next() {
-        let url: String = row[0]
-        snapshot.unfinishedURLs.insert(url)
-        if let details: String = row[1] { snapshot.unfinishedDetails[url] = details }
+        let key = DownloadKey(text: row[0])
+        let url: String = row[1]
+        snapshot.unfinished[key] = .init(key: key, url: url, details: row[2])
+        snapshot.unfinishedURLs[url] = key
       }
     }
     return snapshot

@@ -20,10 +20,9 @@ extension LibraryStore {
       if let feedURL = try String.fetchOne(
         db, sql: "SELECT feedURL FROM subscriptions WHERE id = ?", arguments: [id])
       {
-        try db.execute(
-          sql:
-            "DELETE FROM downloads WHERE feedURL = ? AND state = ? AND bytes = 0 AND pid IS NULL",
-          arguments: [feedURL, DownloadState.queued.rawValue])
+        try forgetDownloads(
+          where: "feedURL = ? AND state = ? AND bytes = 0 AND pid IS NULL",
+          arguments: [feedURL, DownloadState.queued.rawValue], as: .unstarted, db)
       }
       return try SubscriptionRow.deleteOne(db, key: id)
     }

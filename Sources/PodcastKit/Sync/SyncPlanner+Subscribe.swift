@@ -41,7 +41,7 @@ extension SyncPlanner {
         episode, podcast: feed.podcast, index: offset + 1, subscription: subscription,
         key: keys[offset], namer: rules.namer
       ).job
-      refresh.queued.append(store.queuedRecord(for: job))
+      refresh.queued.append(job.queued())
     }
     return refresh
   }

@@ -102,9 +102,8 @@ public struct SyncPlanner: Sendable {
       let rules = try rules(for: subscription, snapshot: snapshot)
       var fetched = try await fetch(subscription)
       if case .notModified = fetched, filter != nil,
-        try !unfinishedDownloads(
-          of: subscription, feed: nil, rules: rules, pending: snapshot.unfinishedURLs
-        ).isEmpty
+        try !unfinishedDownloads(of: subscription, feed: nil, rules: rules, snapshot: snapshot)
+          .isEmpty
       {
         // The run's own filter (`sync --match`) needs the full entries of the episodes still
         // waiting (those `subscribe` chose, say), which a 304 does not give.
@@ -114,8 +113,7 @@ public struct SyncPlanner: Sendable {
       case .notModified:
         plan.feeds.append(.init(subscription: subscription, outcome: .unchanged))
         plan.downloads = try unfinishedDownloads(
-          of: subscription, feed: nil, rules: rules, pending: snapshot.unfinishedURLs,
-          details: snapshot.unfinishedDetails)
+          of: subscription, feed: nil, rules: rules, snapshot: snapshot)
       case .fetched(let feed, _, let newValidators, let movedTo):
         let movedFrom = try move(
           &subscription, redirectedTo: movedTo, newFeedURL: feed.podcast.newFeedURL)
@@ -129,10 +127,8 @@ public struct SyncPlanner: Sendable {
         let freshURLs = Set(fresh.map(\.job.url))
         plan.downloads =
           try fresh
-          + unfinishedDownloads(
-            of: subscription, feed: feed, rules: rules, pending: snapshot.unfinishedURLs,
-            details: snapshot.unfinishedDetails
-          ).filter { !freshURLs.contains($0.job.url) }
+          + unfinishedDownloads(of: subscription, feed: feed, rules: rules, snapshot: snapshot)
+          .filter { !freshURLs.contains($0.job.url) }
         if !dryRun {
           plan.sideFileChecks = try sideFileChecks(in: feed, for: subscription, rules: rules)
         }
@@ -284,7 +280,7 @@ public struct SyncPlanner: Sendable {
     // or left the downloads queued for the next run.
     let had = try store.recordSeen(subscriptionId: id, episodes: seen) { added, hadNone in
       planned = wanted(added, hadNone)
-      return planned.map(\.job)
+      return planned.map { $0.job.queued() }
     }
     return (planned, had)
   }
@@ -295,13 +291,13 @@ public struct SyncPlanner: Sendable {
   }
 
   /// Downloads an earlier sync wanted but did not finish (failed, interrupted, killed).
-  /// `pending` is the URLs of unfinished download rows as the run started; the ones this run
+  /// `snapshot` has the unfinished download rows as the run started; the ones this run
   /// queues are its fresh downloads, which the caller has already.
   private func unfinishedDownloads(
-    of subscription: Subscription, feed: Feed?, rules: SyncRules, pending: Set<String>,
-    details: [String: String] = [:]
+    of subscription: Subscription, feed: Feed?, rules: SyncRules,
+    snapshot: LibraryStore.SyncSnapshot
   ) throws -> [SyncPlan.PlannedDownload] {
-    guard let id = subscription.id, !pending.isEmpty else { return [] }
+    guard let id = subscription.id, !snapshot.unfinished.isEmpty else { return [] }
     let podcast = feed?.podcast ?? Podcast(title: subscription.title, feedURL: subscription.feedURL)
     // Looked up by URL, else by key, once per waiting episode: the first listing of each, as
     // `firstIndex` found it, without a scan of the feed per episode.
@@ -316,12 +312,16 @@ public struct SyncPlanner: Sendable {
     }
     return try store.undownloadedEpisodes(subscriptionId: id).compactMap {
       seen -> SyncPlan.PlannedDownload? in
-      guard seen.downloadedFile == nil, let url = seen.enclosureURL, pending.contains(url),
+      guard seen.downloadedFile == nil, let seenURL = seen.enclosureURL,
+        let waiting = snapshot.unfinishedDownload(
+          feedURL: subscription.feedURL, episodeKey: seen.key, url: seenURL),
         rules.marks[seen.key] == nil
       else {
         return nil
       }
-      let index = byURL[url] ?? byKey[seen.key]
+      // Where the download's row points now (a `download` run may have moved it).
+      let url = waiting.url
+      let index = byURL[url] ?? byURL[seenURL] ?? byKey[seen.key]
       // Listed in the feed: the filters (this run's, the subscription's as it is now) apply.
       if let index, let listed = feed?.episodes[index], !rules.passes(listed) { return nil }
       var episode =
@@ -329,10 +329,12 @@ public struct SyncPlanner: Sendable {
         ?? Episode(
           guid: seen.guid, title: seen.title, published: seen.published,
           enclosure: Enclosure(url: url))
-      // The feed links the episode elsewhere now (signed links rotate): a download not begun
-      // takes the fresh link; one begun keeps its own, as its partial file is of that URL.
-      if episode.enclosure.url != url,
-        try !(dryRun || store.relinkQueuedDownload(from: url, to: episode.enclosure.url, seen))
+      // The feed links the episode elsewhere now (signed links rotate): the download, begun
+      // or not, moves to the fresh link with its validators, and its partial file (named after
+      // the episode) resumes there; one another process is fetching now keeps its own.
+      if episode.enclosure.url != url, !dryRun,
+        try store.relinkDownload(waiting.key, to: episode.enclosure.url, seen: seen)?.url
+          != episode.enclosure.url
       {
         episode.enclosure.url = url
       }
@@ -341,7 +343,7 @@ public struct SyncPlanner: Sendable {
         key: seen.key, namer: rules.namer)
       // Not in the feed as read (a 304, or gone from it): the details kept with the row make
       // it the download the feed described when it was queued.
-      if index == nil, let details = details[url].flatMap(DownloadDetails.init(encoded:)) {
+      if index == nil, let details = waiting.details.flatMap(DownloadDetails.init(encoded:)) {
         planned.job = details.applied(to: planned.job)
       }
       return planned

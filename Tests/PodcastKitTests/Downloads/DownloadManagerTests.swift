@@ -45,7 +45,7 @@ final class DownloadManagerTests: XCTestCase {
     XCTAssertEqual(row.feedURL, server.url("/feed.xml"))
     XCTAssertEqual(row.episodeKey, "guid:one")
     XCTAssertNil(row.pid)
-    XCTAssertFalse(FileManager.default.fileExists(atPath: library.paths.partial(for: row.url)))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: library.paths.partial(forKey: row.key)))
   }
 
   /// The response head is recorded (off the transfer thread) as soon as it arrives: a failed
@@ -68,7 +68,7 @@ final class DownloadManagerTests: XCTestCase {
     XCTAssertEqual(row.etag, "\"v1\"")
     XCTAssertEqual(row.total, Int64(body.count))
     XCTAssertEqual(row.bytes, 50_000)
-    XCTAssertEqual(store.partialSize(of: row.url), 50_000)
+    XCTAssertEqual(store.partialSize(of: row), 50_000)
   }
 
   func testTheSameEpisodeUnderANewURLIsAlreadyDownloaded() async throws {

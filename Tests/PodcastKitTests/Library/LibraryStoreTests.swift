@@ -48,7 +48,10 @@ final class LibraryStoreTests: XCTestCase {
     try store.read { db in
       XCTAssertEqual(
         try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
-        ["v1", "v2-downloads", "v2-settings", "v3-indexes", "v4-published", "v5-download-details"])
+        [
+          "v1", "v2-downloads", "v2-settings", "v3-indexes", "v4-published",
+          "v5-download-details", "v6-download-keys",
+        ])
       XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA journal_mode"), "wal")
       for table in [
         "subscriptions", "episodes", "downloads", "subscriptionSettings", "episodeMarks",
@@ -56,7 +59,7 @@ final class LibraryStoreTests: XCTestCase {
         XCTAssertTrue(try db.tableExists(table), table)
       }
     }
-    XCTAssertEqual(LibraryStore.schemaVersion, 6)
+    XCTAssertEqual(LibraryStore.schemaVersion, 7)
     // Reopening an up-to-date library changes nothing and keeps the data.
     try store.addSubscription(name: "one", feedURL: "https://a.example/feed", title: nil, keep: nil)
     XCTAssertEqual(try library.store().subscriptions().map(\.name), ["one"])
@@ -107,49 +110,47 @@ final class LibraryStoreTests: XCTestCase {
   func testDownloadRoundTripAndStateChanges() throws {
     let store = try TemporaryLibrary().store()
     let url = "https://cdn.example/a.mp3"
-    var record = DownloadRecord(
-      url: url, podcastTitle: "Show", episodeTitle: "Ep 1", partialPath: "/p/a.part",
-      episodeKey: "guid:1", pid: getpid())
-    try store.save(record)
+    var wanted = QueuedDownload(
+      url: url, podcastTitle: "Show", episodeTitle: "Ep 1", feedURL: "https://cdn.example/f",
+      identityKeys: ["guid:1"], pid: getpid())
+    let key = try XCTUnwrap(store.queueDownloads([wanted]).first)
+    XCTAssertEqual(key, DownloadKey(feedURL: "https://cdn.example/f", episodeKey: "guid:1", url: url))
     XCTAssertEqual(try store.download(url: url)?.episodeTitle, "Ep 1")
     XCTAssertEqual(try store.download(url: url)?.pid, getpid())
 
-    record.episodeTitle = "Ep 1 (renamed)"
-    try store.save(record)
-    XCTAssertEqual(try store.allDownloads().count, 1, "save is an upsert")
+    wanted.episodeTitle = "Ep 1 (renamed)"
+    XCTAssertEqual(try store.queueDownloads([wanted]), [key])
+    XCTAssertEqual(try store.allDownloads().count, 1, "queueing again keeps the one row")
 
-    // The changes a running download makes (DownloadRow), through the same saves.
-    record.state = .downloading
-    record.bytes = 500
-    record.total = 1000
-    try store.save(record)
+    // The changes a running download makes (DownloadRow).
+    try store.transition(key, .begin(wanted, pid: getpid(), bytesOnDisk: 0))
+    try store.transition(
+      key,
+      .progress(
+        DownloadProgress(
+          bytes: 500,
+          head: DownloadProgress.Head(validators: Validators(etag: "\"v1\""), total: 1000))))
     let running = try XCTUnwrap(store.download(url: url))
     XCTAssertEqual(running.state, .downloading)
     XCTAssertEqual(running.progress, 0.5)
     XCTAssertEqual(running.episodeTitle, "Ep 1 (renamed)")
 
-    record.state = .failed
-    record.error = "HTTP 503"
-    record.pid = nil
-    try store.save(record)
+    try store.transition(key, .fail(reason: "HTTP 503", nil))
     let failed = try XCTUnwrap(store.download(url: url))
     XCTAssertEqual(failed.state, .failed)
     XCTAssertEqual(failed.error, "HTTP 503")
     XCTAssertEqual(failed.bytes, 500, "bytes are kept for the resume")
     XCTAssertNil(failed.pid)
 
-    record.state = .done
-    record.file = "/e/Show/a.mp3"
-    record.bytes = 1000
-    record.error = nil
-    try store.recordFinished(record, episode: nil)
+    try store.transition(key, .begin(wanted, pid: getpid(), bytesOnDisk: 500))
+    try store.recordFinished(key, file: "/e/Show/a.mp3", bytes: 1000, episode: nil)
     let done = try XCTUnwrap(store.download(url: url))
     XCTAssertEqual(done.state, .done)
     XCTAssertEqual(done.file, "/e/Show/a.mp3")
     XCTAssertNil(done.error)
     XCTAssertEqual(done.progress, 1)
 
-    try store.removeDownload(url: url)
+    try store.forgetFinishedDownloads(files: ["/e/Show/a.mp3"])
     XCTAssertNil(try store.download(url: url))
   }
 
@@ -157,11 +158,11 @@ final class LibraryStoreTests: XCTestCase {
     let store = try TemporaryLibrary().store()
     let now = Date()
     for (offset, state) in [DownloadState.done, .queued, .failed].enumerated() {
-      try store.save(
+      try store.seed(
         DownloadRecord(
           url: "https://cdn.example/\(offset).mp3", podcastTitle: "S", episodeTitle: "E\(offset)",
-          state: state, partialPath: "/p/\(offset)",
-          updatedAt: now.addingTimeInterval(Double(offset))))
+          state: state, partialPath: "/p/\(offset)", file: state == .done ? "/e/0.mp3" : nil),
+        updatedAt: now.addingTimeInterval(Double(offset)))
     }
     XCTAssertEqual(try store.allDownloads().map(\.episodeTitle), ["E2", "E1", "E0"])
     XCTAssertEqual(
@@ -172,11 +173,11 @@ final class LibraryStoreTests: XCTestCase {
   /// Shown, never written: `status` reads a dead process's rows as paused.
   func testDownloadsOfDeadProcessesAreShownPaused() throws {
     let store = try TemporaryLibrary().store()
-    try store.save(
+    try store.seed(
       DownloadRecord(
         url: "https://a/1", podcastTitle: "S", episodeTitle: "alive", state: .downloading,
         partialPath: "/p/1", pid: getpid()))
-    try store.save(
+    try store.seed(
       DownloadRecord(
         url: "https://a/2", podcastTitle: "S", episodeTitle: "dead", state: .downloading,
         partialPath: "/p/2", pid: Int32.max - 1))
@@ -196,13 +197,10 @@ final class LibraryStoreTests: XCTestCase {
       for index in 0..<100 {
         let url = "https://cdn.example/\(worker)/\(index).mp3"
         do {
-          try store.save(
-            DownloadRecord(url: url, podcastTitle: "S", episodeTitle: "E", partialPath: "/p"))
-          var record = DownloadRecord(
-            url: url, podcastTitle: "S", episodeTitle: "E", partialPath: "/p")
-          record.state = .downloading
-          record.bytes = Int64(index)
-          try store.save(record)
+          let wanted = QueuedDownload(url: url, podcastTitle: "S", episodeTitle: "E")
+          let key = try store.queueDownloads([wanted])[0]
+          try store.transition(key, .begin(wanted, pid: getpid(), bytesOnDisk: 0))
+          try store.transition(key, .progress(DownloadProgress(bytes: Int64(index))))
         } catch {
           failures.append("\(error)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 @testable import PodcastKit
 
@@ -18,5 +19,52 @@ final class TemporaryLibrary {
 
   deinit {
     try? FileManager.default.removeItem(at: directory)
+  }
+}
+
+extension LibraryStore {
+  /// Puts `record` in the library the way a download gets there: through its transitions
+  /// (queue; then begin and progress; then pause, fail or finish, as its state says). A
+  /// running one's owner is its `pid` (this process when nil). Only the clock is set
+  /// directly, when `updatedAt` is given: a test cannot wait for days to pass.
+  @discardableResult
+  func seed(_ record: DownloadRecord, updatedAt: Date? = nil) throws -> DownloadRecord {
+    let wanted = QueuedDownload(
+      url: record.url, podcastTitle: record.podcastTitle, episodeTitle: record.episodeTitle,
+      feedURL: record.feedURL, identityKeys: record.episodeKey.map { [$0] } ?? [],
+      published: record.published, details: record.details,
+      pid: record.state == .queued ? record.pid : nil)
+    let key = try queueDownloads([wanted])[0]
+    if record.state != .queued {
+      let validators =
+        record.etag == nil && record.lastModified == nil
+        ? nil : Validators(etag: record.etag, lastModified: record.lastModified)
+      let progress = DownloadProgress(
+        bytes: record.bytes,
+        head: DownloadProgress.Head(validators: validators, total: record.total))
+      if record.state == .done {
+        try recordFinished(
+          key, file: record.file ?? "", bytes: record.bytes, progress: progress, episode: nil)
+      } else {
+        try transition(
+          key,
+          .begin(
+            wanted, pid: record.pid ?? ProcessInfo.processInfo.processIdentifier, bytesOnDisk: 0))
+        try transition(key, .progress(progress))
+        if record.state == .paused {
+          try transition(key, .pause(reason: record.error ?? "", nil))
+        } else if record.state == .failed {
+          try transition(key, .fail(reason: record.error ?? "", nil))
+        }
+      }
+    }
+    if let updatedAt {
+      try write { db in
+        try db.execute(
+          sql: "UPDATE downloads SET updatedAt = ? WHERE key = ?", arguments: [updatedAt, key.text])
+      }
+    }
+    guard let stored = try download(key: key) else { throw LibraryError.busy }
+    return stored
   }
 }

@@ -30,11 +30,12 @@ final class FolderPlaylistTests: XCTestCase {
         atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
       XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("audio".utf8)))
     }
-    try store.save(
+    try store.seed(
       DownloadRecord(
         url: "https://cdn.example/" + relativePath, podcastTitle: "Show", episodeTitle: title,
-        state: state, partialPath: "/p/\(relativePath.hashValue).part", file: file,
-        updatedAt: downloaded, published: published))
+        state: state, partialPath: "/p/\(relativePath.hashValue).part",
+        file: state == .done ? file : nil, published: published),
+      updatedAt: downloaded)
   }
 
   private func text() throws -> String {

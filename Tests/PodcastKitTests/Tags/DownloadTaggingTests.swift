@@ -114,15 +114,13 @@ final class DownloadTaggingTests: XCTestCase {
     let store = try library.store()
     try library.paths.prepare()
     let url = server.url("/7.mp3")
-    var record = store.newDownloadRecord(
-      url: url, podcastTitle: "The Show", episodeTitle: "Episode Seven")
-    record.state = .downloading
-    record.etag = "\"v1\""
-    record.total = Int64(served.count)
-    record.bytes = Int64(served.count)
-    record.pid = 999_999
-    try store.save(record)
-    let partial = library.paths.partial(for: url)
+    try store.seed(
+      DownloadRecord(
+        url: url, podcastTitle: "The Show", episodeTitle: "Episode Seven", state: .downloading,
+        bytes: Int64(served.count), total: Int64(served.count), partialPath: "",
+        etag: "\"v1\"", episodeKey: "guid:7", pid: 999_999, feedURL: server.url("/feed.xml")))
+    let partial = library.paths.partial(
+      forKey: DownloadKey(feedURL: server.url("/feed.xml"), episodeKey: "guid:7", url: url))
     try served.write(to: URL(fileURLWithPath: partial))
     // What TagLib leaves when killed halfway through rewriting: a header and a hole.
     let debris = EpisodeTagging.copyPath(of: partial)
@@ -158,7 +156,9 @@ final class DownloadTaggingTests: XCTestCase {
     let failed = try await download([job("/7.mp3")])
 
     guard case .failed = failed.first else { return XCTFail("\(failed)") }
-    let partial = library.paths.partial(for: server.url("/7.mp3"))
+    let partial = library.paths.partial(
+      forKey: DownloadKey(
+        feedURL: server.url("/feed.xml"), episodeKey: "guid:7", url: server.url("/7.mp3")))
     XCTAssertEqual(FileManager.default.contents(atPath: partial), served, "untouched by TagLib")
     XCTAssertEqual(partials, [(partial as NSString).lastPathComponent], "no tagged copy is left")
 
