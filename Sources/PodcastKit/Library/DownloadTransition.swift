@@ -101,15 +101,15 @@ public enum DownloadTransition: Sendable, Equatable {
         throw illegal(key: key, url: nil, from: nil)
       }
     }
-    // Another process is fetching it now (the one holding its partial file's lock).
-    let runningElsewhere =
-      current.state == .downloading && circumstances.ownerAlive
-      && current.pid != circumstances.pid
+    // A live process is fetching it now (the one holding its partial file's lock): a queue
+    // or a relink leaves it to that process; only another process's is not this caller's.
+    let running = current.state == .downloading && circumstances.ownerAlive
+    let runningElsewhere = running && current.pid != circumstances.pid
     let doneAndThere = current.state == .done && circumstances.fileExists
     var next = current
     switch self {
     case .queue(let wanted):
-      if doneAndThere || runningElsewhere { return .unchanged }
+      if doneAndThere || running { return .unchanged }
       if current.state == .done {
         // Its file is gone: fetched again, as a new episode would be.
         next = Self.newRow(wanted, key: current.key, partialPath: current.partialPath, now: now)
@@ -167,7 +167,7 @@ public enum DownloadTransition: Sendable, Equatable {
       // Needed only until the file is here; a library keeps thousands of finished rows.
       next.details = nil
     case .relink(let url):
-      if current.state == .done || runningElsewhere || current.url == url { return .unchanged }
+      if current.state == .done || running || current.url == url { return .unchanged }
       next.url = url
     case .forget(let why):
       switch why {

@@ -31,13 +31,25 @@ extension LibraryStore {
       return current
     case .write(let next):
       let row = DownloadRecordRow(next)
-      if current == nil {
+      guard let current else {
         try db.cachedStatement(sql: Self.insertSQL).execute(
           arguments: StatementArguments([key.text] + row.values))
-      } else {
-        try db.cachedStatement(sql: Self.updateSQL).execute(
-          arguments: StatementArguments(row.values + [key.text]))
+        return next
       }
+      // Only the columns that change: a progress note is then two pages of the WAL (the row
+      // and the `updatedAt` index), not one for every index of the table.
+      let old = DownloadRecordRow(current).values.map { $0?.databaseValue ?? .null }
+      var columns: [String] = []
+      var values: [(any DatabaseValueConvertible)?] = []
+      for (index, value) in row.values.enumerated()
+      where (value?.databaseValue ?? .null) != old[index] {
+        columns.append(DownloadRecordRow.valueColumns[index])
+        values.append(value)
+      }
+      guard !columns.isEmpty else { return next }
+      try db.cachedStatement(
+        sql: "UPDATE downloads SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE key = ?"
+      ).execute(arguments: StatementArguments(values + [key.text]))
       return next
     case .delete:
       try db.cachedStatement(sql: "DELETE FROM downloads WHERE key = ?").execute(
@@ -93,11 +105,6 @@ extension LibraryStore {
   private static let insertSQL =
     "INSERT INTO downloads (key, \(DownloadRecordRow.valueColumns.joined(separator: ", "))) "
     + "VALUES (\(Array(repeating: "?", count: DownloadRecordRow.valueColumns.count + 1).joined(separator: ", ")))"
-
-  private static let updateSQL =
-    "UPDATE downloads SET "
-    + DownloadRecordRow.valueColumns.map { "\($0) = ?" }.joined(separator: ", ")
-    + " WHERE key = ?"
 
   /// Whether a finished row's file is there (asked only of finished rows).
   static func hasFile(_ record: DownloadRecord) -> Bool {
