@@ -50,6 +50,8 @@ public final class LoopbackServer: Sendable {
   }
 
   /// Answers requests for `path` (matched without the query string) with `route`, from now on.
+  /// A `path` with a query string ("/a.mp3?sig=1") answers only that exact target, before the
+  /// route of its path: an expired signed link beside a fresh one.
   /// Replacing a route restarts its request count (sequences, `times:` of faults).
   public func set(_ path: String, _ route: Route) {
     state.withLock {
@@ -104,9 +106,10 @@ public final class LoopbackServer: Sendable {
     let path = request.path
     let (route, mount, hit) = state.withLock { state -> (Route?, DirectoryMount?, Int) in
       state.requests.append(request)
-      let hit = state.hits[path, default: 0]
-      state.hits[path] = hit + 1
-      return (state.routes[path], state.mounts.first { $0.covers(path) }, hit)
+      let matched = state.routes[request.target] == nil ? path : request.target
+      let hit = state.hits[matched, default: 0]
+      state.hits[matched] = hit + 1
+      return (state.routes[matched], state.mounts.first { $0.covers(path) }, hit)
     }
     if let route { return (route.step(forHit: hit), hit) }
     if let found = mount?.route(for: path) { return (found, hit) }
