@@ -18,6 +18,7 @@ final class ErrorSentenceTests: XCTestCase {
     LibraryError.outsideEpisodes(
       file: "/home/me/notes.txt", episodes: "/home/me/Podcasts/Episodes"),
     LibraryError.cannotDelete(path: "/p/Episodes/Show/One.mp3", reason: "Permission denied"),
+    LibraryError.illegalDownloadMove(url: "https://cdn.example/1.mp3", move: "begin", from: "done"),
     SyncError.cannotPrune(subscription: "daily", reason: "the library database failed"),
     SyncError.cannotRemove(.cannotDelete(path: "/p/Episodes/a.mp3", reason: "Read-only")),
   ]

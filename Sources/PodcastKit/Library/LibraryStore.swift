@@ -117,6 +117,9 @@ public final class LibraryStore: Sendable {
     let lock = try LibraryLock.acquire(file: paths.database + ".migrate-lock", wait: true)
     defer { lock.release() }
     try guarded { try LibrarySchema.migrator.migrate(pool) }
+    // Readers opened before know the tables as they were ("v6-download-keys" rebuilds one):
+    // later reads get connections that see them as they are.
+    pool.invalidateReadOnlyConnections()
   }
 
   /// Reads in a snapshot; for queries the typed methods do not cover.
