@@ -142,9 +142,11 @@ final class EpisodeLinkChangeTests: LibraryTestCase {
     let rows = try statusRows()
     XCTAssertEqual(rows.count, 1, "status: \(rows)", file: file, line: line)
     XCTAssertEqual(rows.first?["state"] as? String, "done", file: file, line: line)
-    XCTAssertEqual(rows.first?["url"] as? String, server.url(media + "?v=2"), file: file, line: line)
+    XCTAssertEqual(
+      rows.first?["url"] as? String, server.url(media + "?v=2"), file: file, line: line)
     let plain = try podcast("status")
-    XCTAssertEqual(plain.stdout.split(separator: "\n").count, 2, plain.stdout, file: file, line: line)
+    XCTAssertEqual(
+      plain.stdout.split(separator: "\n").count, 2, plain.stdout, file: file, line: line)
   }
 
   private func partialSizes() -> [Int] {

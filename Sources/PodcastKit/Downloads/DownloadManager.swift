@@ -213,7 +213,8 @@ public final class DownloadManager: Sendable {
     _ job: DownloadJob, key: DownloadKey, mayAdopt: Bool, transfers: HostSlots
   ) -> EpisodeDownload {
     EpisodeDownload(
-      job: job, key: key, paths: paths, http: http, store: store, progress: progress, options: options,
+      job: job, key: key, paths: paths, http: http, store: store, progress: progress,
+      options: options,
       mayAdoptFileAtTarget: mayAdopt, covers: covers, sideFiles: sideFiles, transfers: transfers)
   }
 }

@@ -33,7 +33,8 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
 
   /// `key` nil: the key a new row of this download gets (`DownloadKey(feedURL:...)`).
   public init(
-    key: DownloadKey? = nil, url: String, podcastTitle: String, episodeTitle: String, state: DownloadState = .queued,
+    key: DownloadKey? = nil, url: String, podcastTitle: String, episodeTitle: String,
+    state: DownloadState = .queued,
     bytes: Int64 = 0, total: Int64? = nil, partialPath: String, file: String? = nil,
     etag: String? = nil, lastModified: String? = nil, error: String? = nil,
     updatedAt: Date = Date(), episodeKey: String? = nil, pid: Int32? = nil,

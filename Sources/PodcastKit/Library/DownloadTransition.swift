@@ -190,8 +190,7 @@ public enum DownloadTransition: Sendable, Equatable {
     return .write(next)
   }
 
-  private func illegal(key: DownloadKey, url: String?, from state: DownloadState?) -> LibraryError
-  {
+  private func illegal(key: DownloadKey, url: String?, from state: DownloadState?) -> LibraryError {
     .illegalDownloadMove(url: url ?? key.text, move: name, from: state?.rawValue)
   }
 

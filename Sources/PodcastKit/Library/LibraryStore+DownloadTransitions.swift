@@ -48,7 +48,8 @@ extension LibraryStore {
       }
       guard !columns.isEmpty else { return next }
       try db.cachedStatement(
-        sql: "UPDATE downloads SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE key = ?"
+        sql:
+          "UPDATE downloads SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE key = ?"
       ).execute(arguments: StatementArguments(values + [key.text]))
       return next
     case .delete:

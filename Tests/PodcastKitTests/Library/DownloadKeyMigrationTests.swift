@@ -2,11 +2,11 @@ import Foundation
 import GRDB
 import XCTest
 
+@testable import PodcastKit
+
 #if canImport(Glibc)
   import Glibc
 #endif
-
-@testable import PodcastKit
 
 /// Libraries written before download rows were keyed by episode ("v6-download-keys"), and
 /// the sweep that keeps `.podcast/partial/` to the partial files of unfinished downloads.
@@ -45,7 +45,9 @@ final class DownloadKeyMigrationTests: XCTestCase {
       ] as [(String, String, String, Int, String?, String, String?, String?)] {
         try db.execute(
           sql: insert,
-          arguments: [url, title, state, bytes, paths.partial(for: url), done, updated, key, feedURL])
+          arguments: [
+            url, title, state, bytes, paths.partial(for: url), done, updated, key, feedURL,
+          ])
       }
     }
     try queue.close()
@@ -84,8 +86,10 @@ final class DownloadKeyMigrationTests: XCTestCase {
     let library = try TemporaryLibrary()
     let store = try library.store()
     let paths = library.paths
-    let wanted = QueuedDownload(url: "https://cdn.example/a.mp3", feedURL: feed, identityKeys: ["guid:a"])
-    let finished = QueuedDownload(url: "https://cdn.example/b.mp3", feedURL: feed, identityKeys: ["guid:b"])
+    let wanted = QueuedDownload(
+      url: "https://cdn.example/a.mp3", feedURL: feed, identityKeys: ["guid:a"])
+    let finished = QueuedDownload(
+      url: "https://cdn.example/b.mp3", feedURL: feed, identityKeys: ["guid:b"])
     let keys = try store.queueDownloads([wanted, finished])
     try store.recordFinished(keys[1], file: "/e/b.mp3", bytes: 10, episode: nil)
     let kept = paths.partial(forKey: keys[0])

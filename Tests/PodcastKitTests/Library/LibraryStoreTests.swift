@@ -114,7 +114,8 @@ final class LibraryStoreTests: XCTestCase {
       url: url, podcastTitle: "Show", episodeTitle: "Ep 1", feedURL: "https://cdn.example/f",
       identityKeys: ["guid:1"], pid: getpid())
     let key = try XCTUnwrap(store.queueDownloads([wanted]).first)
-    XCTAssertEqual(key, DownloadKey(feedURL: "https://cdn.example/f", episodeKey: "guid:1", url: url))
+    XCTAssertEqual(
+      key, DownloadKey(feedURL: "https://cdn.example/f", episodeKey: "guid:1", url: url))
     XCTAssertEqual(try store.download(url: url)?.episodeTitle, "Ep 1")
     XCTAssertEqual(try store.download(url: url)?.pid, getpid())
 
