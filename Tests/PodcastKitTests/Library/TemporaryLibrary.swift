@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import PodcastKit
+@testable import Library
 
 /// A library in a fresh temporary directory, removed when the test ends.
 final class TemporaryLibrary {
