@@ -12,6 +12,8 @@ enum InputHint {
       return "--unset \(text): not a setting; see `podcast set --help`"
     case let error as FilterError:
       return "--\(error.setting) \(error.problem)"
+    case let error as TransferRateError:
+      return "--\(error.setting) \(error.problem)"
     default: return nil
     }
   }

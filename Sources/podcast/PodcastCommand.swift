@@ -13,7 +13,7 @@ struct PodcastCommand: AsyncParsableCommand {
         podcast episodes itunes:173001861
         podcast download https://example.com/feed.xml 2-4
       """,
-    version: PodcastKit.version,
+    version: Release.version,
     subcommands: [
       Search.self,
       Episodes.self,

@@ -1,7 +1,11 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Library
+@testable import Search
+@testable import Selection
+@testable import Sync
+@testable import Transfer
 
 /// PodcastKit's sentences stand on their own: they name the value and what is wrong with it,
 /// never a CLI flag or command (the CLI adds those), and Foundation sees the same sentence.
@@ -12,7 +16,7 @@ final class ErrorSentenceTests: XCTestCase {
     FilterError.badRegex(setting: "match", pattern: "(", reason: "unbalanced"),
     FilterError.badDate(setting: "since", text: "soon"),
     FilterError.badDuration(setting: "min-duration", text: "long"),
-    FilterError.badRate(setting: "limit-rate", text: "fast"), FilterError.badEpisodeType("movie"),
+    TransferRateError(setting: "limit-rate", text: "fast"), FilterError.badEpisodeType("movie"),
     FilterError.badField("author"), FilterError.badFirstPolicy("some"),
     FilterError.unknownSetting("colour"),
     LibraryError.outsideEpisodes(

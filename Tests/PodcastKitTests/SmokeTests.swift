@@ -1,9 +1,9 @@
 import XCTest
 
-@testable import PodcastKit
+@testable import Basics
 
 final class SmokeTests: XCTestCase {
   func testVersionIsSemantic() {
-    XCTAssertEqual(PodcastKit.version.split(separator: ".").count, 3)
+    XCTAssertEqual(Release.version.split(separator: ".").count, 3)
   }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Downloads
+@testable import Feeds
+@testable import Tags
 
 /// The details kept with a queued download give back the job they were taken from.
 final class DownloadDetailsTests: XCTestCase {

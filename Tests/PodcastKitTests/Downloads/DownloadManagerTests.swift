@@ -2,7 +2,10 @@ import Foundation
 import LoopbackServer
 import XCTest
 
-@testable import PodcastKit
+@testable import Downloads
+@testable import Fetching
+@testable import Library
+@testable import Transfer
 
 /// The downloader in-process, against the loopback server and a real library.
 final class DownloadManagerTests: XCTestCase {

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Fetching
+@testable import Transfer
 
 /// What a response may add to the bytes on disk: only the rest of the same file.
 final class DownloadSinkTests: XCTestCase {

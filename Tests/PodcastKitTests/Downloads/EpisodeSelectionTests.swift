@@ -1,6 +1,7 @@
 import XCTest
 
-@testable import PodcastKit
+@testable import Fetching
+@testable import Selection
 
 final class EpisodeSelectionTests: XCTestCase {
   func testSinglesRangesAndListsInTheOrderGiven() throws {

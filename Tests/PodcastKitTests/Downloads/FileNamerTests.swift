@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Downloads
+@testable import Feeds
+@testable import Library
 
 final class FileNamerTests: XCTestCase {
   private let show = Podcast(title: "The Show", feedURL: "https://example.com/feed.xml")

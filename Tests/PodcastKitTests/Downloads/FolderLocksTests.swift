@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 
-@testable import PodcastKit
+@testable import Downloads
 
 /// Finishing an episode (link, folder fsync, durable record) holds its folder's lock: episodes
 /// of one folder take turns, episodes of different folders finish side by side.

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Fetching
 
 /// The partial file gathers libcurl's 16 KiB pieces in memory; what it promises is that the
 /// bytes still come out whole and in order, and reach the disk whenever a transfer pauses.

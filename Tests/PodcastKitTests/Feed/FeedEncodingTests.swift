@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Feeds
 
 /// Feeds in the encodings publishers really use come out as the same text.
 final class FeedEncodingTests: XCTestCase {

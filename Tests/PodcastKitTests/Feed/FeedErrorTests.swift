@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Feeds
 
 /// Documents that are not usable feeds get an error that says why; broken feeds still give
 /// what they can.

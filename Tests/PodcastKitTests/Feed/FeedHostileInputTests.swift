@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Feeds
 
 /// Documents built to attack XML parsers do nothing: no expansion, no file read, no network.
 final class FeedHostileInputTests: XCTestCase {

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Feeds
 
 /// What a user sees from a feed: the right episodes, in the right order, with the right facts.
 final class FeedParserTests: XCTestCase {

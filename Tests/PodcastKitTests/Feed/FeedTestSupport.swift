@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Feeds
 
 /// Shared helpers for the feed tests: small RSS documents written inline, fixtures on disk.
 enum FeedTestSupport {

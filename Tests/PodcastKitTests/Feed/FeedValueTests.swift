@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Feeds
 
 /// Dates, durations and sizes as feeds really write them.
 final class FeedValueTests: XCTestCase {

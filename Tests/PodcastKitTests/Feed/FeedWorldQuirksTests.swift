@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Feeds
+@testable import Source
+@testable import Transfer
 
 /// Feeds as hosts really write them, each case modelled on a real feed: query strings with
 /// `&amp;` (Simplecast, Podtrac, Patreon), a stray `&` in a hand-written feed, protocol-relative

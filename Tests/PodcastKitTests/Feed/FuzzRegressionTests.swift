@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Feeds
 
 /// Inputs `make fuzz` found a problem with (Fuzz/README.md), kept so the fix stays fixed.
 /// Each fixture is the minimised input; the test says what went wrong and what must hold now.

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import XCTest
 
-@testable import PodcastKit
+@testable import Library
 
 #if canImport(Glibc)
   import Glibc

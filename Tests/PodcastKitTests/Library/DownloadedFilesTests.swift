@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import SideFiles
 
 final class DownloadedFilesTests: XCTestCase {
   func testDeletesEpisodesAndTheirEmptyFolderButNothingOutside() throws {

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Feeds
+@testable import Library
 
 final class EpisodeIdentityTests: XCTestCase {
   private func urlKey(_ url: String) -> String {

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Library
 
 final class LibraryLockTests: XCTestCase {
   func testASecondAcquireWithoutWaitingIsBusyUntilReleased() throws {

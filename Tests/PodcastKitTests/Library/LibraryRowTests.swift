@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import XCTest
 
-@testable import PodcastKit
+@testable import Feeds
+@testable import Library
 
 /// The table rows behind the public model types: every field makes the round trip, and the
 /// columns hold what libraries written by earlier versions hold (text states, SQLite dates).

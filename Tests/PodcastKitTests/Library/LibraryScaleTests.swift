@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import XCTest
 
-@testable import PodcastKit
+@testable import Library
 
 /// The set-based paths a large library takes: the indexed duplicate check, the one-transaction
 /// import, and sync's once-per-run reads and writes.

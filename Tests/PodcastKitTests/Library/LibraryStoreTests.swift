@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import XCTest
 
-@testable import PodcastKit
+@testable import Library
+import Transfer
 
 final class LibraryStoreTests: XCTestCase {
   func testPathsFollowTheLayoutOfTheContract() {

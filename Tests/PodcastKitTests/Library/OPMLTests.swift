@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Feeds
+@testable import Library
 
 final class OPMLTests: XCTestCase {
   private func parse(_ text: String) throws -> [OPMLEntry] {

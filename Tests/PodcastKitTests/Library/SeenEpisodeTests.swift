@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Library
 
 final class SeenEpisodeTests: XCTestCase {
   private var library: TemporaryLibrary!

@@ -1,6 +1,7 @@
 import XCTest
 
-@testable import PodcastKit
+@testable import Feeds
+@testable import Privacy
 
 final class SecretMaskTests: XCTestCase {
   func testSecretQueryValuesAreMaskedAndTheRestStays() {

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Search
+@testable import Transfer
 
 /// The client's requests and how it reports what can go wrong, over a fake transport.
 final class ITunesClientTests: XCTestCase {

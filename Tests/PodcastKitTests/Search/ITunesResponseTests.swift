@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Search
 
 /// Decoding what Apple really sends.
 final class ITunesResponseTests: XCTestCase {

@@ -1,7 +1,10 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Feeds
+@testable import Library
+@testable import Selection
+@testable import Transfer
 
 /// The words filters and settings take: durations, dates and ages, rates, first-sync policies.
 final class FilterValueTests: XCTestCase {

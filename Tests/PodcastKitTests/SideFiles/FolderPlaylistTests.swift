@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Library
+@testable import SideFiles
 
 /// What a podcast folder's playlist lists, in which order, and when it is left alone or removed.
 final class FolderPlaylistTests: XCTestCase {

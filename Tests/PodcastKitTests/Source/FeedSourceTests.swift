@@ -1,6 +1,7 @@
 import XCTest
 
-@testable import PodcastKit
+@testable import Source
+@testable import Transfer
 
 final class FeedSourceTests: XCTestCase {
   func testClassifiesEveryKindOfFeedArgument() throws {

@@ -2,7 +2,11 @@ import Foundation
 import LoopbackServer
 import XCTest
 
-@testable import PodcastKit
+@testable import Feeds
+@testable import Library
+@testable import Source
+@testable import Sync
+@testable import Transfer
 
 /// The sync's planning half with a real library in a temporary directory and feeds served on
 /// loopback: what it plans to download, what a 304 costs, the first-sync policy, and a failing

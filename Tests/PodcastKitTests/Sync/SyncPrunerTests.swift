@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Library
+@testable import SideFiles
+@testable import Sync
 
 /// Retention with a real library and real files: past `keep`, the oldest downloads go, and
 /// nothing the library did not download is ever touched.

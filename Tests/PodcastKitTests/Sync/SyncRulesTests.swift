@@ -1,7 +1,10 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Feeds
+@testable import Library
+@testable import Selection
+@testable import Sync
 
 /// What one subscription's sync takes: both filters, no marked episode, the first-sync count.
 final class SyncRulesTests: XCTestCase {

@@ -2,7 +2,8 @@ import Foundation
 import LoopbackServer
 import XCTest
 
-@testable import PodcastKit
+@testable import Fetching
+@testable import SideFiles
 
 /// A batch's cover pictures stay in memory only while a download still needs them: an
 /// episode's own picture is dropped once that episode is done, the show's shared one stays

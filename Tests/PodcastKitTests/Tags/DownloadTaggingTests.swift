@@ -2,7 +2,11 @@ import Foundation
 import LoopbackServer
 import XCTest
 
-@testable import PodcastKit
+@testable import Downloads
+@testable import Feeds
+@testable import Fetching
+@testable import Library
+@testable import Tags
 
 /// The tag step of the download path, in-process against the loopback server: a verified
 /// episode is tagged before it appears under Episodes, its audio untouched, and a run killed

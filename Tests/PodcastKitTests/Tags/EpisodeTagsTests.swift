@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Feeds
+@testable import Tags
 
 /// What goes into the tag, from the feed's podcast and episode.
 final class EpisodeTagsTests: XCTestCase {

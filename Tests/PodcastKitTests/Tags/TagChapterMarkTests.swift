@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Tags
 
 /// Podcasting 2.0 chapters JSON as publishers write it, hostile values included.
 final class TagChapterMarkTests: XCTestCase {

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Feeds
+@testable import Tags
 
 /// The file's bytes decide the format: partial files have no useful name and feeds mislabel.
 final class TagContentSnifferTests: XCTestCase {

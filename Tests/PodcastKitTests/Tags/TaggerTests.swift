@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Feeds
+@testable import Tags
 
 /// Tags real files made by ffmpeg and reads them back field by field with TagLib (and, for
 /// what a media server sees, with ffprobe); the audio must come out byte for byte the same.

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import PodcastKit
+@testable import Transfer
 
 /// libcurl is opened on the first transfer, not linked: a machine without it, or with one too
 /// old, gets a reason that names the library instead of a crash.

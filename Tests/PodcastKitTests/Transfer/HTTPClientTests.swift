@@ -2,7 +2,7 @@ import Foundation
 import LoopbackServer
 import XCTest
 
-@testable import PodcastKit
+@testable import Transfer
 
 /// The transfer layer (HTTPClient over CurlTransfer) against the loopback server: what it asks
 /// for, what it follows, what it refuses and what it hands back.

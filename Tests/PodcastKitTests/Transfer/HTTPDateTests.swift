@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Transfer
 
 final class HTTPDateTests: XCTestCase {
   private let expected = Date(timeIntervalSince1970: 784_111_777)  // 1994-11-06T08:49:37Z

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import PodcastKit
+@testable import Transfer
 
 /// Response heads as libcurl hands them over, line by line with their CRLF: what the ETag,
 /// Last-Modified and redirect handling read from them.

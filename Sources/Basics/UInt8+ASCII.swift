@@ -1,0 +1,8 @@
+extension UInt8 {
+  /// This byte with an ASCII capital letter made small, every other byte as it is. For the
+  /// byte-level comparisons of URLs, parameter names and document heads: `| 0x20` on every
+  /// byte would also turn 0x0F into "/" and 0x1A into ":".
+  package var asciiLowercased: UInt8 {
+    self >= UInt8(ascii: "A") && self <= UInt8(ascii: "Z") ? self | 0x20 : self
+  }
+}

@@ -1,0 +1,142 @@
+import Basics
+import Feeds
+import Foundation
+import Tags
+
+/// What a download takes from its feed beyond its row's own columns (URL, titles, feed,
+/// episode key): where the file goes, what the feed announced, the tags and the side files.
+/// Kept with a queued or interrupted download, so that one started or resumed after a 304
+/// (which names nothing) is the download a freshly read feed would have made. URLs only,
+/// never image bytes.
+///
+/// Stored as compact JSON (one-letter keys, absent values left out): sync writes it with the
+/// row of every new episode it queues, and the row is rewritten with each progress note.
+package struct DownloadDetails: Codable, Equatable {
+  package var relativePath: String
+  package var mimeType: String?
+  package var declaredLength: Int64?
+  package var published: Date?
+  package var tagging: Tagging?
+  package var folderCoverURL: String?
+  package var transcripts: [TranscriptLink]?
+  package var chaptersURL: String?
+
+  package enum CodingKeys: String, CodingKey {
+    case relativePath = "p"
+    case mimeType = "m"
+    case declaredLength = "l"
+    case published = "d"
+    case tagging = "t"
+    case folderCoverURL = "f"
+    case transcripts = "s"
+    case chaptersURL = "h"
+  }
+
+  /// `TagRequest` and its `EpisodeTags`, flattened. The tag's date is the details' own
+  /// `published`: every job takes both from the episode's date.
+  package struct Tagging: Codable, Equatable {
+    package var title: String?
+    package var podcast: String?
+    package var author: String?
+    package var number: Int?
+    package var season: Int?
+    /// Nil for the usual "Podcast".
+    package var genre: String?
+    package var comment: String?
+    package var coverURLs: [String]?
+
+    package enum CodingKeys: String, CodingKey {
+      case title = "t"
+      case podcast = "a"
+      case author = "r"
+      case number = "n"
+      case season = "s"
+      case genre = "g"
+      case comment = "c"
+      case coverURLs = "u"
+    }
+  }
+
+  package struct TranscriptLink: Codable, Equatable {
+    package var url: String
+    package var type: String?
+    package var language: String?
+
+    package enum CodingKeys: String, CodingKey {
+      case url = "u"
+      case type = "y"
+      case language = "g"
+    }
+  }
+
+  package init(of job: DownloadJob) {
+    relativePath = job.relativePath
+    mimeType = job.mimeType
+    declaredLength = job.declaredLength
+    published = job.published
+    tagging = job.tagging.map(Tagging.init)
+    folderCoverURL = job.folderCoverURL
+    transcripts =
+      job.transcripts.isEmpty
+      ? nil
+      : job.transcripts.map { TranscriptLink(url: $0.url, type: $0.type, language: $0.language) }
+    chaptersURL = job.chaptersURL
+  }
+
+  /// `job` (rebuilt from a row and what the library knows of the episode) with these details.
+  package func applied(to job: DownloadJob) -> DownloadJob {
+    var job = job
+    job.relativePath = relativePath
+    job.mimeType = mimeType
+    job.declaredLength = declaredLength
+    job.published = published ?? job.published
+    job.tagging = tagging?.request(published: published)
+    job.folderCoverURL = folderCoverURL
+    job.transcripts = (transcripts ?? []).map {
+      Transcript(url: $0.url, type: $0.type, language: $0.language)
+    }
+    job.chaptersURL = chaptersURL
+    return job
+  }
+
+  /// The column's text; nil only if encoding failed, which leaves the row as it was before
+  /// details existed (the download still runs, with what the library knows).
+  /// Keys sorted: the same details always make the same text.
+  package var encoded: String? {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    guard let data = try? encoder.encode(self) else { return nil }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// Nil for a column this build cannot read (written by a newer one, or damaged): such a
+  /// download goes on with what the library knows, as one queued before details were kept.
+  package init?(encoded text: String) {
+    guard let value = try? JSONDecoder().decode(Self.self, from: Data(text.utf8)) else {
+      return nil
+    }
+    self = value
+  }
+}
+
+extension DownloadDetails.Tagging {
+  package init(_ request: TagRequest) {
+    let tags = request.tags
+    title = tags.title
+    podcast = tags.podcast
+    author = tags.author
+    number = tags.number
+    season = tags.season
+    genre = tags.genre == EpisodeTags().genre ? nil : tags.genre
+    comment = tags.comment
+    coverURLs = request.coverURLs.isEmpty ? nil : request.coverURLs
+  }
+
+  package func request(published: Date?) -> TagRequest {
+    var tags = EpisodeTags(
+      title: title, podcast: podcast, author: author, published: published, number: number,
+      season: season, comment: comment)
+    if let genre { tags.genre = genre }
+    return TagRequest(tags: tags, coverURLs: coverURLs ?? [])
+  }
+}

@@ -1,0 +1,77 @@
+import Basics
+import Feeds
+import Foundation
+import Library
+import Tags
+
+/// One episode to fetch, with everything needed to name and describe it.
+public struct DownloadJob: Sendable, Hashable {
+  public var url: String
+  public var title: String?
+  public var podcastTitle: String?
+  /// Where it goes, relative to the Episodes directory (from `FileNamer`); a number is added
+  /// when another file already has the name.
+  public var relativePath: String
+  /// The type the feed announced: an HTML enclosure is not mistaken for an error page.
+  public var mimeType: String?
+  /// The size the feed announced; a body far smaller is not the episode.
+  public var declaredLength: Int64?
+  /// The feed that lists the episode (a URL, or a local file's path).
+  public var feedURL: String?
+  /// Every identity key the episode answers to, its own first (see `EpisodeIdentity`), minus
+  /// any the feed shares between several episodes: a finished download under any of them is
+  /// this episode, whatever URL it had then.
+  public var identityKeys: [String]
+  /// The subscription's episode row to record the file in (sync).
+  public var subscriptionEpisode: SubscriptionEpisode?
+  /// What to write into the file once verified; nil leaves it exactly as served.
+  public var tagging: TagRequest?
+  /// The podcast's picture, kept as `cover.<ext>` in the episode's folder; nil for none.
+  public var folderCoverURL: String?
+  /// Transcripts to keep beside the episode file, in the feed's order; empty for none.
+  public var transcripts: [Transcript]
+  /// The Podcasting 2.0 chapters file to keep beside the episode file and, when tagging, to
+  /// write into its tag (fetched once for both); nil for none.
+  public var chaptersURL: String?
+  /// When the feed says the episode came out: playlists list the newest first.
+  public var published: Date?
+
+  public init(
+    url: String, title: String?, podcastTitle: String?, relativePath: String, mimeType: String?,
+    declaredLength: Int64? = nil, feedURL: String? = nil, identityKeys: [String] = [],
+    subscriptionEpisode: SubscriptionEpisode? = nil, tagging: TagRequest? = nil,
+    folderCoverURL: String? = nil, transcripts: [Transcript] = [], chaptersURL: String? = nil,
+    published: Date? = nil
+  ) {
+    self.url = url
+    self.title = title
+    self.podcastTitle = podcastTitle
+    self.relativePath = relativePath
+    self.mimeType = mimeType
+    self.declaredLength = declaredLength
+    self.feedURL = feedURL
+    self.identityKeys = identityKeys
+    self.subscriptionEpisode = subscriptionEpisode
+    self.tagging = tagging
+    self.folderCoverURL = folderCoverURL
+    self.transcripts = transcripts
+    self.chaptersURL = chaptersURL
+    self.published = published
+  }
+}
+
+/// How one job ended.
+public enum DownloadOutcome: Sendable, Equatable {
+  /// `report`: the tags and side files written.
+  case downloaded(file: String, bytes: Int64, report: SideFileReport = .none)
+  case alreadyDownloaded(file: String)
+  case failed(DownloadFailure)
+}
+
+public struct DownloadResult: Sendable, Equatable {
+  public var job: DownloadJob
+  public var outcome: DownloadOutcome
+  /// For an episode that was already here: the side files this run added because they were
+  /// missing (a fresh download has them in its outcome).
+  public var sideFiles: SideFileReport = .none
+}

@@ -1,0 +1,79 @@
+import Basics
+import Foundation
+import Library
+
+/// What the library holds of an episode, for listings: downloaded, partly downloaded, or new.
+public struct EpisodeDownloadStatus: Sendable, Equatable {
+  public enum State: String, Sendable {
+    case new
+    case partial
+    case downloaded
+  }
+
+  public var state: State
+  /// From 0 to 1 (0 when unknown).
+  public var progress: Double
+  /// The finished file, when downloaded.
+  public var file: String?
+
+  public static let new = EpisodeDownloadStatus(state: .new, progress: 0, file: nil)
+}
+
+/// Reads episode states from the library and the files on disk, so a listing shows what a
+/// previous (or crashed, or concurrent) run left behind. Never writes. The rows are read
+/// once, up front: a 20,000-episode listing asks the database one question, not 20,000.
+public struct DownloadProgressReader: Sendable {
+  private let store: LibraryStore?
+  private let feedURL: String
+  private let byURL: [String: DownloadRecord]
+  private let byKey: [DownloadKey: DownloadRecord]
+  private let finishedByKey: [String: DownloadRecord]
+  /// The feed's rows by episode key.
+  private let listedByKey: [String: DownloadRecord]
+
+  /// `store` nil: there is no library yet, every episode is new. `feedURL`: the listed feed,
+  /// within which identity keys are matched. Throws when the library cannot be read: a
+  /// damaged database must not make downloaded episodes look new.
+  public init(store: LibraryStore?, feedURL: String) throws {
+    self.store = store
+    self.feedURL = feedURL
+    let rows = try store?.allDownloads() ?? []
+    byURL = Dictionary(rows.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
+    byKey = Dictionary(rows.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+    listedByKey = Dictionary(
+      rows.compactMap { row in row.feedURL == feedURL ? row.episodeKey.map { ($0, row) } : nil },
+      uniquingKeysWith: { first, _ in first })
+    finishedByKey = Dictionary(
+      rows.compactMap { row in
+        row.state == .done && row.feedURL == feedURL ? row.episodeKey.map { ($0, row) } : nil
+      }, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// Whether there is a library to read: without one every episode is new.
+  public var hasLibrary: Bool { store != nil }
+
+  /// `keys`: the episode's identity keys (`EpisodeIdentity.distinctKeys`), so an episode
+  /// whose URL changed still shows as downloaded.
+  public func status(of url: String, keys: [String] = []) -> EpisodeDownloadStatus {
+    guard let store else { return .new }
+    let finished = [byURL[url]].compactMap { $0 } + keys.compactMap { finishedByKey[$0] }
+    if let done = finished.first(where: { Self.isFinished($0) }), let file = done.file {
+      return EpisodeDownloadStatus(state: .downloaded, progress: 1, file: file)
+    }
+    // The episode's row, found as a download of it would find it: its key, another of its
+    // keys in this feed, its URL.
+    let row =
+      byKey[DownloadKey(feedURL: feedURL, episodeKey: keys.first, url: url)]
+      ?? keys.lazy.compactMap { listedByKey[$0] }.first ?? byURL[url]
+    // The partial file is the truth about bytes: the row is written only once a second.
+    guard let row, let bytes = store.partialSize(of: row), bytes > 0 else { return .new }
+    let total = row.total
+    let fraction = total.map { $0 > 0 ? min(1, Double(bytes) / Double($0)) : 0 } ?? 0
+    return EpisodeDownloadStatus(state: .partial, progress: fraction, file: nil)
+  }
+
+  private static func isFinished(_ record: DownloadRecord) -> Bool {
+    record.state == .done
+      && record.file.map { FileManager.default.fileExists(atPath: $0) } == true
+  }
+}

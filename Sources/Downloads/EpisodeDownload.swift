@@ -1,0 +1,371 @@
+import Basics
+import Fetching
+import Foundation
+import Library
+import Privacy
+import SideFiles
+import Synchronization
+import Tags
+import Transfer
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Fetches one episode into its partial file and moves the verified file into the Episodes
+/// directory: a small state machine, each step a method below.
+///
+///   claim   lock the partial file, then ask whether the episode is already here
+///   plan    resume from the bytes on disk when their validators prove the same file
+///   fetch   one attempt; retried (resuming) on transient failures
+///   verify  the body is the episode: its length, not empty, not tiny, not gzip
+///   tag     write the feed's tags into a copy of the verified partial (`EpisodeTagging`)
+///   finish  link into place and record it done, as one step for this process
+///
+/// `DownloadRow` is the only writer of the download's row, and never on the transfer thread.
+/// The row and the partial file are the episode's (`key`); the job's URL is where it is
+/// fetched from this time.
+package struct EpisodeDownload {
+  package let job: DownloadJob
+  /// The download's row, as the download manager queued it.
+  package let key: DownloadKey
+  package let paths: LibraryPaths
+  package let http: HTTPClient
+  package let store: LibraryStore
+  package let progress: ProgressBuffer
+  package let options: DownloadOptions
+  /// False when another job of the batch would land on the same path: a file found there
+  /// could be either episode's.
+  package let mayAdoptFileAtTarget: Bool
+  /// Cover images shared by the batch.
+  package let covers: CoverCache
+  /// The batch's side files: the chapters for the tag come from it.
+  package let sideFiles: SideFileWriter
+  /// The batch's connections per host, held only for the transfer itself.
+  package let transfers: HostSlots
+
+  /// Finishing (link + record) and recognising a file at the target are one step within this
+  /// process, so a download never adopts another's file in the moment between its link and
+  /// its record. Only downloads into one folder can meet that way; the step holds a folder
+  /// fsync and a durable commit, and with one lock for all folders every episode of a cold
+  /// sync waited for those of all the others.
+  private static let finishing = FolderLocks()
+
+  package func run() async -> DownloadOutcome {
+    await attempt().outcome
+  }
+
+  /// The outcome, and for a failure the error behind it (the manager decides from it whether
+  /// a fresher link is worth asking for).
+  package func attempt() async -> (outcome: DownloadOutcome, error: Error?) {
+    do {
+      try URLPolicy.check(job.url)
+      // The lock comes before the already-downloaded check: two processes asking at once
+      // would both see "not yet" and both download.
+      guard let file = try PartialFile(path: paths.partial(forKey: key)) else {
+        throw DownloadError.busyElsewhere(url: job.url)
+      }
+      // A run killed mid-tag left its copy: never finished nor resumed, only deleted.
+      EpisodeTagging.discardDebris(of: file)
+      if let done = try claim(file) { return (done, nil) }
+      let row = try DownloadRow(store: store, key: key)
+      do {
+        return (try await fetchAndFinish(file, row: row), nil)
+      } catch {
+        // Still holding the lock: a failure before the first byte leaves nothing to resume.
+        if file.size == 0 { unlink(file.path) }
+        return (failed(error, row: row), error)
+      }
+    } catch {
+      return (failed(error, row: nil), error)
+    }
+  }
+
+  // MARK: claim
+
+  /// The episode is already here: recorded as done (under this URL or another of its
+  /// identity), or a file at its target path that no other download owns (a library whose
+  /// `.podcast/` was lost). Nil when it must be fetched.
+  private func claim(_ file: PartialFile) throws -> DownloadOutcome? {
+    if let record = try store.finishedDownload(
+      url: job.url, keys: job.identityKeys, feedURL: job.feedURL),
+      let path = record.file
+    {
+      // Recorded before a kill could tidy up, or the empty file the lock just made.
+      unlink(file.path)
+      try store.recordAlreadyDownloaded(
+        record, episode: job.subscriptionEpisode, superseding: key)
+      progress.finish(job.url, bytes: record.bytes)
+      return .alreadyDownloaded(file: path)
+    }
+    guard mayAdoptFileAtTarget else { return nil }
+    let destination = try Finisher.Destination(
+      episodesDirectory: paths.episodes, relativePath: job.relativePath)
+    let target = destination.path
+    return try Self.finishing.withLock(folder: destination.directory) { () -> DownloadOutcome? in
+      guard let size = Self.regularFileSize(target), size > 0,
+        try !store.isFileOfAnotherDownload(target, key: key)
+      else { return nil }
+      let row = try DownloadRow(store: store, key: key)
+      try row.finish(file: target, bytes: size, episode: job.subscriptionEpisode)
+      unlink(file.path)
+      progress.finish(job.url, bytes: size)
+      return .alreadyDownloaded(file: target)
+    }
+  }
+
+  private static func regularFileSize(_ path: String) -> Int64? {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    return Int64(info.st_size)
+  }
+
+  // MARK: plan, fetch, verify
+
+  private func fetchAndFinish(_ file: PartialFile, row: DownloadRow) async throws
+    -> DownloadOutcome
+  {
+    let turn = TransferTurn(slots: transfers, host: URL(string: job.url)?.host ?? "")
+    await turn.take()
+    do {
+      try row.begin(job, bytesOnDisk: file.size)
+    } catch {
+      await turn.giveBack()
+      throw error
+    }
+    let reporter = Task { [progress, job] in
+      // Live progress for `podcast status` in another process; once a second keeps the
+      // database out of the hot path.
+      while !Task.isCancelled {
+        try? await Task.sleep(for: .seconds(1))
+        if let entry = progress.entry(for: job.url), entry.state == .downloading {
+          row.noteProgress(bytes: entry.bytes)
+        }
+      }
+    }
+    let bytes: Int64
+    do {
+      bytes = try await fetchWithRetries(into: file, row: row, turn: turn)
+      await turn.giveBack()
+    } catch {
+      await turn.giveBack()
+      reporter.cancel()
+      await reporter.value
+      throw error
+    }
+    // No progress write may land after the finish.
+    reporter.cancel()
+    await reporter.value
+    let tagging = await tag(file)
+    guard let copy = tagging.copy else {
+      return try finish(file, bytes: bytes, row: row, tags: tagging.note)
+    }
+    do {
+      return try finish(
+        copy, bytes: try copy.seekToEnd(), row: row, partial: file, tags: tagging.note)
+    } catch {
+      unlink(copy.path)
+      throw error
+    }
+  }
+
+  // MARK: tag
+
+  private func tag(_ file: PartialFile) async -> EpisodeTagging.Outcome {
+    guard let request = job.tagging else { return EpisodeTagging.Outcome(note: .none) }
+    let name = (job.relativePath as NSString).pathExtension
+    let hint = FormatHint(mimeType: job.mimeType, fileExtension: name.isEmpty ? nil : name)
+    return await EpisodeTagging(
+      request: request, hint: hint, covers: covers, sideFiles: sideFiles,
+      chaptersURL: job.chaptersURL, feedURL: job.feedURL
+    ).run(on: file)
+  }
+
+  private func fetchWithRetries(into file: PartialFile, row: DownloadRow, turn: TransferTurn)
+    async throws -> Int64
+  {
+    var attempt = 1
+    var restarts = 0
+    while true {
+      do {
+        return try await fetchOnce(into: file, row: row, turn: turn)
+      } catch DownloadError.changedOnServer where restarts < 2 {
+        // The bytes on disk were dropped; starting over is not a failed attempt.
+        restarts += 1
+        try row.forgetValidators()
+      } catch {
+        guard let delay = RetryPolicy(options: options).delay(after: error, attempt: attempt) else {
+          throw error
+        }
+        try await Task.sleep(for: delay)
+        attempt += 1
+      }
+    }
+  }
+
+  /// Resumes only when the bytes on disk are provably the server's file (a validator for
+  /// If-Range, or at least its size); otherwise starts over.
+  private func plan(_ file: PartialFile, row: DownloadRow) throws -> ResumeBasis? {
+    let onDisk = try file.seekToEnd()
+    let known = row.current
+    guard onDisk > 0, row.resumeValidator != nil || known.total != nil else {
+      if onDisk > 0 { try file.truncate(to: 0) }
+      return nil
+    }
+    return ResumeBasis(
+      offset: onDisk, total: known.total, etag: known.etag, lastModified: known.lastModified)
+  }
+
+  private func fetchOnce(into file: PartialFile, row: DownloadRow, turn: TransferTurn)
+    async throws -> Int64
+  {
+    let basis = try plan(file, row: row)
+    if let basis, let total = basis.total, basis.offset == total {
+      // Complete on disk: a run was stopped between the last byte and the finish.
+      try verifyBody(file, size: total, contentType: nil)
+      return total
+    }
+    var request = TransferRequest(url: job.url, options: http.options)
+    request.acceptsCompression = false
+    request.bulk = true
+    request.credentials = FeedCredentials.forEnclosure(job.url, feedURL: job.feedURL)
+    request.rangeStart = basis?.offset
+    request.ifRange = basis == nil ? nil : row.resumeValidator
+    let seen = SeenHead()
+    let (heads, arrival) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    let sink = DownloadSink(
+      url: job.url, file: file, resuming: basis, acceptsHTML: MediaType.isHTML(job.mimeType),
+      progress: progress,
+      onHead: { head, total in
+        // The transfer thread only hands the head over; a task writes it.
+        seen.set(head, total)
+        arrival.yield()
+      })
+    let headWriter = Task {
+      for await _ in heads {
+        if let (head, total) = seen.value {
+          row.noteHead(head, total: total, bytes: basis?.offset ?? 0)
+        }
+      }
+    }
+    defer { arrival.finish() }
+    do {
+      try await transfer(request, into: sink, turn: turn)
+    } catch TransferError.httpStatus(_, 416, _) where basis != nil {
+      arrival.finish()
+      await headWriter.value
+      try file.truncate(to: 0)
+      throw DownloadError.changedOnServer(
+        url: job.url, reason: "the server has no byte \(basis?.offset ?? 0) any more")
+    } catch {
+      arrival.finish()
+      await headWriter.value
+      try row.noteAttempt(head: seen.value, bytes: sink.written)
+      try row.check()
+      throw error
+    }
+    arrival.finish()
+    await headWriter.value
+    row.noteCompleted(head: seen.value, bytes: sink.written)
+    try row.check()
+    let size = try verifyLength(sink, file: file)
+    try verifyBody(file, size: size, contentType: sink.contentType)
+    return size
+  }
+
+  /// One request under the host's connection cap (taken again for a retry); the slot goes
+  /// back as soon as the bytes are in, or the attempt failed (a retry's pause holds none).
+  private func transfer(_ request: TransferRequest, into sink: DownloadSink, turn: TransferTurn)
+    async throws
+  {
+    await turn.take()
+    do {
+      _ = try await http.perform(request, into: sink)
+    } catch {
+      await turn.giveBack()
+      throw error
+    }
+    await turn.giveBack()
+  }
+
+  private func verifyLength(_ sink: DownloadSink, file: PartialFile) throws -> Int64 {
+    let size = try file.seekToEnd()
+    guard let total = sink.total else { return size }
+    if size > total {
+      try file.truncate(to: 0)
+      throw DownloadError.lengthMismatch(url: job.url, expected: total, received: size)
+    }
+    guard size == total else {
+      throw DownloadError.lengthMismatch(url: job.url, expected: total, received: size)
+    }
+    return size
+  }
+
+  /// The body is the episode, not an accident of the server: a failure drops the bytes, so a
+  /// retry starts clean and nothing of it can ever be finished.
+  private func verifyBody(_ file: PartialFile, size: Int64, contentType: String?) throws {
+    let problem = BodyCheck(
+      url: job.url, declaredLength: job.declaredLength,
+      mediaTypes: [job.mimeType, contentType].compactMap { $0 }
+    ).problem(size: size, prefix: try file.prefix(2))
+    if let problem {
+      try file.truncate(to: 0)
+      throw problem
+    }
+  }
+
+  // MARK: finish
+
+  /// Puts `file` in place: the partial itself, or its tagged copy (then `partial` is the
+  /// partial, removed with the copy once the download is recorded).
+  private func finish(
+    _ file: PartialFile, bytes: Int64, row: DownloadRow, partial: PartialFile? = nil,
+    tags: SideFileReport
+  ) throws -> DownloadOutcome {
+    try file.sync()
+    let destination = try Finisher.Destination(
+      episodesDirectory: paths.episodes, relativePath: job.relativePath)
+    let staged = try Finisher.stage(file, to: destination)
+    let path = try Self.finishing.withLock(folder: destination.directory) { () -> String in
+      let placed = try Finisher.place(file, staged: staged, at: destination)
+      do {
+        try row.finish(file: placed.path, bytes: bytes, episode: job.subscriptionEpisode)
+      } catch {
+        // Unrecorded, the file would be downloaded again next time beside itself: take back
+        // the name just made; the partial stays, complete, for the next run to finish.
+        if placed.isNew { unlink(placed.path) }
+        throw DownloadError.cannotRecord(url: job.url, reason: String(describing: error))
+      }
+      return placed.path
+    }
+    unlink(file.path)
+    if let partial { unlink(partial.path) }
+    progress.finish(job.url, bytes: bytes)
+    return .downloaded(file: path, bytes: bytes, report: tags)
+  }
+
+  private func failed(_ error: Error, row: DownloadRow?) -> DownloadOutcome {
+    var failure = DownloadFailure(error)
+    let interrupted =
+      (error as? TransferError).map { if case .cancelled = $0 { true } else { false } } ?? false
+    let state: DownloadState = interrupted ? .paused : .failed
+    progress.fail(job.url, state: state, error: failure.description)
+    // A database that just failed would only fail again (after its busy timeout).
+    if let row, !Self.isDatabaseFailure(error) {
+      do {
+        try row.fail(state: state, reason: failure.description)
+      } catch {
+        failure.unrecorded = error
+      }
+    }
+    return .failed(failure)
+  }
+
+  private static func isDatabaseFailure(_ error: Error) -> Bool {
+    switch error {
+    case is LibraryError: return true
+    case DownloadError.cannotRecord: return true
+    default: return false
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import Basics
+import Feeds
+import Library
+import Source
+
+/// Finds an episode's current enclosure URL in a fresh copy of its feed. Paid feeds sign their
+/// links (`…/1.mp3?token-time=1700000000&token-hash=…`) and the signatures expire; the feed
+/// serves fresh ones, so a link the server refuses is looked up again by the episode's
+/// identity (its GUID first), not by its URL. Each feed is fetched at most once per run.
+public actor LinkRefresher {
+  private let loader: FeedLoader
+  private var feeds: [String: [Episode]] = [:]
+
+  public init(loader: FeedLoader) {
+    self.loader = loader
+  }
+
+  /// The enclosure URL the feed lists now for the job's episode; nil when the feed is a local
+  /// file, cannot be fetched, or no longer lists the episode.
+  public func currentURL(for job: DownloadJob) async -> String? {
+    guard let feedURL = job.feedURL, FeedSource.isRemote(feedURL), !job.identityKeys.isEmpty else {
+      return nil
+    }
+    let episodes: [Episode]
+    if let known = feeds[feedURL] {
+      episodes = known
+    } else {
+      guard case .fetched(let feed, _, _, _)? = try? await loader.fetch(url: feedURL) else {
+        return nil
+      }
+      episodes = feed.episodes
+      feeds[feedURL] = episodes
+    }
+    let wanted = Set(job.identityKeys)
+    let keys = EpisodeIdentity.distinctKeys(of: episodes)
+    guard let index = keys.firstIndex(where: { !wanted.isDisjoint(with: $0) }) else { return nil }
+    return episodes[index].enclosure.url
+  }
+}

@@ -1,0 +1,211 @@
+import Basics
+internal import CWriteback
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The `.part` file one download streams into, opened for the whole download and locked
+/// (`flock`) so two processes never write the same episode at once.
+///
+/// Appends are gathered in memory and written in large pieces: libcurl hands over at most
+/// 16 KiB a call, and a `write(2)` per 16 KiB costs ext4 more than twice the system time of
+/// a few hundred KiB at once. The transfer flushes after every burst it receives, so what is on
+/// disk trails the network by one read at most, and a stalled or killed download keeps all of it.
+package final class PartialFile {
+  package let path: String
+  private let descriptor: Int32
+  private let buffer: UnsafeMutableRawBufferPointer
+  private var buffered = 0
+  /// Written since writeback was last started, and where that stretch begins.
+  private var unstarted = 0
+  private var unstartedFrom: off_t = -1
+
+  package static let bufferSize = 512 << 10
+
+  /// Opens (creating) `path` and takes its lock. Returns nil when another process holds it.
+  ///
+  /// The holder of a lock may unlink the name when it finishes; a lock taken on that unlinked
+  /// file would guard nothing, so the lock counts only while the name still leads to it.
+  package init?(path: String) throws {
+    var descriptor: Int32 = -1
+    while true {
+      descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+      guard descriptor >= 0 else {
+        throw DownloadError.writing(path)
+      }
+      guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        close(descriptor)
+        return nil
+      }
+      if Self.isCurrent(descriptor, path: path) { break }
+      close(descriptor)
+    }
+    self.path = path
+    self.descriptor = descriptor
+    self.buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
+  }
+
+  /// A partial file without a name, in `directory`: for a body that is only worth keeping once
+  /// complete (a transcript, a chapters file), so a kill at any moment leaves nothing behind.
+  /// `path` only names it in messages.
+  package init(anonymousIn directory: String, describedAs path: String) throws {
+    guard let descriptor = AnonymousFile.make(prefix: ".side", in: directory) else {
+      throw DownloadError.writing(directory)
+    }
+    self.path = path
+    self.descriptor = descriptor
+    self.buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
+  }
+
+  private static func isCurrent(_ descriptor: Int32, path: String) -> Bool {
+    var open = stat()
+    var named = stat()
+    return fstat(descriptor, &open) == 0 && stat(path, &named) == 0
+      && open.st_dev == named.st_dev && open.st_ino == named.st_ino
+  }
+
+  deinit {
+    // Whatever arrived is worth keeping for the next run; an error here has nobody to tell.
+    try? flush()
+    close(descriptor)
+    buffer.deallocate()
+  }
+
+  /// Bytes on disk and still in memory: zero means there is nothing to resume.
+  package var size: Int64 {
+    var info = stat()
+    return (fstat(descriptor, &info) == 0 ? Int64(info.st_size) : 0) + Int64(buffered)
+  }
+
+  /// Starts over (the server sent the whole file, or the old bytes belong to another version).
+  package func truncate(to length: Int64) throws {
+    try flush()
+    unstarted = 0
+    unstartedFrom = -1
+    guard ftruncate(descriptor, off_t(length)) == 0, lseek(descriptor, off_t(length), SEEK_SET) >= 0
+    else {
+      throw DownloadError.writing(path)
+    }
+  }
+
+  /// The file's length with everything appended so far written out.
+  package func seekToEnd() throws -> Int64 {
+    try flush()
+    return Int64(lseek(descriptor, 0, SEEK_END))
+  }
+
+  /// Up to `count` bytes from the start of the file (what a body begins with).
+  package func prefix(_ count: Int) throws -> [UInt8] {
+    try flush()
+    var bytes = [UInt8](repeating: 0, count: count)
+    let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, 0) }
+    guard read >= 0 else { throw DownloadError.writing(path) }
+    return Array(bytes.prefix(read))
+  }
+
+  /// Copies the whole file into `target` (an open descriptor on another filesystem) with plain
+  /// reads and writes, so a failure is an errno (a full disk says so), not a Foundation error.
+  package func copy(to target: Int32, targetPath: String) throws {
+    try flush()
+    do {
+      try Self.copyAll(from: descriptor, to: target)
+    } catch {
+      switch error {
+      case .reading(let code): throw DownloadError.writing(path, errno: code)
+      case .writing(let code): throw DownloadError.writing(targetPath, errno: code)
+      }
+    }
+  }
+
+  /// Which side of `copyAll` failed, with its errno: only the caller knows the paths.
+  package enum CopyFailure: Error {
+    case reading(Int32)
+    case writing(Int32)
+  }
+
+  /// Copies all of `source`, from its start whatever its position, to `target` at its
+  /// position, in 1 MiB reads and writes that retry when a signal interrupts them.
+  package static func copyAll(from source: Int32, to target: Int32) throws(CopyFailure) {
+    let chunk = 1 << 20
+    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+    defer { scratch.deallocate() }
+    guard let base = scratch.baseAddress else { return }
+    var offset: off_t = 0
+    while true {
+      let read = pread(source, base, chunk, offset)
+      if read < 0 {
+        if errno == EINTR { continue }
+        throw .reading(errno)
+      }
+      if read == 0 { return }
+      var done = 0
+      while done < read {
+        let written = write(target, base + done, read - done)
+        if written < 0 {
+          if errno == EINTR { continue }
+          throw .writing(errno)
+        }
+        done += written
+      }
+      offset += off_t(read)
+    }
+  }
+
+  package func append(_ bytes: UnsafeRawBufferPointer) throws {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+    if buffered + bytes.count > buffer.count { try flush() }
+    if bytes.count >= buffer.count {
+      try writeAll(base, count: bytes.count)
+      startWriteback(after: bytes.count)
+      return
+    }
+    UnsafeMutableRawBufferPointer(rebasing: buffer[buffered...]).copyMemory(from: bytes)
+    buffered += bytes.count
+  }
+
+  package func flush() throws {
+    guard buffered > 0, let base = buffer.baseAddress else { return }
+    let count = buffered
+    buffered = 0
+    try writeAll(UnsafeRawPointer(base), count: count)
+    startWriteback(after: count)
+  }
+
+  /// Every 8 MiB, asks the kernel to start writing what came in (without waiting): the disk
+  /// then works while the network does, instead of the whole episode waiting in the page cache
+  /// for `sync()`, which for a 1 GiB episode was seconds of writeback after the last byte.
+  private func startWriteback(after count: Int) {
+    if unstartedFrom < 0 { unstartedFrom = lseek(descriptor, 0, SEEK_CUR) - off_t(count) }
+    unstarted += count
+    guard unstarted >= Self.writebackStep, unstartedFrom >= 0 else { return }
+    // Advice only: where it fails (not Linux, an old kernel), `sync()` still does it all.
+    _ = podcast_start_writeback(descriptor, Int64(unstartedFrom), Int64(unstarted))
+    unstartedFrom += off_t(unstarted)
+    unstarted = 0
+  }
+
+  private static let writebackStep = 8 << 20
+
+  /// Data reaches the disk before the rename makes the file visible, so a power cut can never
+  /// leave a complete-looking but empty episode.
+  package func sync() throws {
+    try flush()
+    guard fsync(descriptor) == 0 else { throw DownloadError.writing(path) }
+  }
+
+  private func writeAll(_ start: UnsafeRawPointer, count: Int) throws {
+    var base = start
+    var remaining = count
+    while remaining > 0 {
+      let written = write(descriptor, base, remaining)
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw DownloadError.writing(path)
+      }
+      remaining -= written
+      base += written
+    }
+  }
+}

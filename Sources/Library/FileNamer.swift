@@ -1,0 +1,179 @@
+import Basics
+import Feeds
+import Foundation
+
+/// Turns an episode into a path under the Episodes directory: readable, safe on every common
+/// filesystem, capped in length, and never outside the directory whatever the feed says.
+public struct FileNamer: Sendable {
+  public static let defaultTemplate = "{date} {title}.{ext}"
+  public static let placeholders = [
+    "podcast", "date", "title", "guid", "index", "season", "number", "filename", "ext",
+  ]
+  /// Bytes per path component; ext4 and most others allow 255.
+  package static let maxComponentBytes = 200
+
+  public let template: String
+
+  public init(template: String = FileNamer.defaultTemplate) throws {
+    var rest = template[...]
+    while let open = rest.firstIndex(of: "{") {
+      guard let close = rest[open...].firstIndex(of: "}") else {
+        throw FileNameError.badTemplate(template, reason: "an opening { has no closing }")
+      }
+      let name = String(rest[rest.index(after: open)..<close])
+      guard Self.placeholders.contains(name) else {
+        throw FileNameError.badTemplate(template, reason: "unknown placeholder {\(name)}")
+      }
+      rest = rest[rest.index(after: close)...]
+    }
+    guard !template.hasPrefix("/") else {
+      throw FileNameError.badTemplate(
+        template, reason: "it must be relative to the Episodes directory")
+    }
+    self.template = template
+  }
+
+  /// The podcast's folder name inside the Episodes directory.
+  public static func folderName(for podcast: Podcast) -> String {
+    if let title = podcast.title {
+      let name = sanitize(title, fallback: "")
+      if !name.isEmpty { return name }
+    }
+    // Parsed only for a podcast without a usable title.
+    let host = podcast.feedURL.flatMap { URL(string: $0)?.host } ?? "Podcast"
+    return sanitize(host, fallback: "Podcast")
+  }
+
+  /// The relative path (folder/…/file) for `episode`, before de-duplication.
+  public func relativePath(for episode: Episode, podcast: Podcast, index: Int) -> String {
+    let values = Self.values(for: episode, podcast: podcast, index: index)
+    let components = template.split(separator: "/", omittingEmptySubsequences: true).map {
+      Self.expand(String($0), values: values)
+    }
+    // A folder whose placeholders have no value ({season} of an unnumbered show) is left out
+    // rather than becoming a folder named "_".
+    let safe = components.enumerated().compactMap { offset, component -> String? in
+      let isFile = offset == components.count - 1
+      if isFile { return Self.sanitizeFileName(component, ext: values["ext"] ?? "") }
+      let folder = Self.sanitize(component, fallback: "")
+      return folder.isEmpty ? nil : folder
+    }
+    return ([Self.folderName(for: podcast)] + safe).joined(separator: "/")
+  }
+
+  package static func values(for episode: Episode, podcast: Podcast, index: Int) -> [String: String]
+  {
+    let urlPath = URL(string: episode.enclosure.url)?.path ?? ""
+    let urlFile = (urlPath as NSString).lastPathComponent
+    return [
+      "podcast": podcast.title ?? "",
+      "date": episode.published.map {
+        $0.formatted(.iso8601.year().month().day().dateSeparator(.dash))
+      } ?? "",
+      // The URL's file name without its extension: the template adds {ext} itself, and an
+      // untitled episode must not become `a.mp3.mp3`.
+      "title": [episode.title, episode.guid].compactMap { $0 }
+        .first { !$0.trimmingWhitespace.isEmpty }
+        ?? (urlFile as NSString).deletingPathExtension,
+      "guid": episode.guid ?? "",
+      "index": String(index),
+      "season": episode.season.map(String.init) ?? "",
+      "number": episode.number.map(String.init) ?? "",
+      "filename": (urlFile as NSString).deletingPathExtension,
+      "ext": MediaType.fileExtension(urlPath: urlPath, mimeType: episode.enclosure.type),
+    ]
+  }
+
+  /// The component with each placeholder replaced by its value, in one pass: a value is never
+  /// searched for placeholders itself (a title "{date}" stays that text whatever order the
+  /// values come in), and only the values the component names are cleaned.
+  private static func expand(_ component: String, values: [String: String]) -> String {
+    var result = ""
+    var rest = component[...]
+    // `init` checked that every { has its } and names a placeholder.
+    while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+      result += rest[..<open]
+      let name = String(rest[rest.index(after: open)..<close])
+      if let value = values[name] {
+        // Values are made safe before they go in, so a title can never add a path separator.
+        result += name == "ext" ? value : clean(value)
+      } else {
+        result += rest[open...close]
+      }
+      rest = rest[rest.index(after: close)...]
+    }
+    return result + rest
+  }
+
+  /// Replaces what filesystems (or shells, or Windows shares) choke on.
+  package static func clean(_ text: String) -> String {
+    // One spelling per name: the same title in NFC and NFD must not give two files that look
+    // identical. ASCII has one spelling only, and skips Foundation's normalisation.
+    let composed =
+      text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
+    var out = String.UnicodeScalarView()
+    var scalars = composed.unicodeScalars.makeIterator()
+    var next = scalars.next()
+    while let scalar = next {
+      next = scalars.next()
+      switch scalar {
+      // "Part 1: The Start" reads better as "Part 1 - The Start" than "Part 1- The Start".
+      case ":" where next == " ": out.append(contentsOf: " -".unicodeScalars)
+      case "/", "\\", ":", "|": out.append("-")
+      case "*", "?", "\"", "<", ">": out.append("_")
+      // C0, DEL and C1 (U+0085 next line, U+009B is a terminal's CSI): none belongs in a name.
+      case _ where scalar.properties.generalCategory == .control: out.append(" ")
+      case _ where scalar.properties.generalCategory == .format: continue
+      default: out.append(scalar)
+      }
+    }
+    return String(out).split(separator: " ", omittingEmptySubsequences: true).joined(
+      separator: " ")
+  }
+
+  package static func sanitize(_ text: String, fallback: String) -> String {
+    var name = clean(text)
+    name = String(name.drop(while: { $0 == "." || $0 == " " || $0 == "-" }))
+    while name.hasSuffix(".") || name.hasSuffix(" ") { name.removeLast() }
+    name = truncate(name, toBytes: maxComponentBytes)
+    return name.isEmpty ? fallback : name
+  }
+
+  private static func sanitizeFileName(_ text: String, ext: String) -> String {
+    let suffix = ext.isEmpty ? "" : "." + ext
+    var stem = text.hasSuffix(suffix) ? String(text.dropLast(suffix.count)) : text
+    stem = sanitize(stem, fallback: "episode")
+    stem = truncate(stem, toBytes: maxComponentBytes - suffix.utf8.count)
+    while stem.hasSuffix(" ") || stem.hasSuffix(".") { stem.removeLast() }
+    return (stem.isEmpty ? "episode" : stem) + suffix
+  }
+
+  package static func truncate(_ text: String, toBytes limit: Int) -> String {
+    guard text.utf8.count > limit else { return text }
+    var result = ""
+    var used = 0
+    for character in text {
+      let size = character.utf8.count
+      if used + size > limit { break }
+      result.append(character)
+      used += size
+    }
+    return result
+  }
+}
+
+/// Why a file name template cannot be used.
+public enum FileNameError: Error, Equatable, CustomStringConvertible {
+  case badTemplate(String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .badTemplate(let template, let reason): return "name template \"\(template)\": \(reason)"
+    }
+  }
+}
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension FileNameError: LocalizedError {
+  public var errorDescription: String? { description }
+}

@@ -1,0 +1,41 @@
+import Basics
+import Foundation
+
+/// File extensions and media types of what podcasts publish.
+package enum MediaType {
+  private static let extensionsByType: [String: String] = [
+    "audio/mpeg": "mp3", "audio/mp3": "mp3", "audio/x-mp3": "mp3", "audio/mpeg3": "mp3",
+    "audio/mp4": "m4a", "audio/x-m4a": "m4a", "audio/m4a": "m4a", "audio/aac": "aac",
+    "audio/x-aac": "aac", "audio/ogg": "ogg", "audio/opus": "opus", "audio/vorbis": "ogg",
+    "audio/wav": "wav", "audio/x-wav": "wav", "audio/wave": "wav", "audio/flac": "flac",
+    "audio/x-flac": "flac", "video/mp4": "mp4", "video/x-m4v": "m4v", "video/quicktime": "mov",
+    "video/webm": "webm", "audio/webm": "weba", "application/pdf": "pdf",
+  ]
+
+  /// Extensions a media file may keep from its URL. Anything else (`.sh`, `.html`, `.php`,
+  /// `.exe`) says nothing about the file, or worse, invites running it.
+  private static let mediaExtensions: Set<String> = Set(extensionsByType.values).union([
+    "m4b", "oga", "mkv", "avi", "mpg", "mpeg", "3gp", "aiff", "aif", "wma", "wmv", "epub",
+    "mp2", "spx", "caf", "amr",
+  ])
+
+  /// The URL's own extension when it is a media one, else the MIME type's, else "mp3" for
+  /// audio/mpeg-ish feeds that say nothing useful.
+  package static func fileExtension(urlPath: String, mimeType: String?) -> String {
+    let last = urlPath.split(separator: "/").last.map(String.init) ?? ""
+    if let dot = last.lastIndex(of: "."), dot != last.startIndex {
+      let ext = last[last.index(after: dot)...].lowercased()
+      if mediaExtensions.contains(ext) { return ext }
+    }
+    let type = mimeType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
+      .lowercased()
+    if let type, let ext = extensionsByType[type] { return ext }
+    if let type, type.hasPrefix("video/") { return "mp4" }
+    return "mp3"
+  }
+
+  /// Whether the feed itself says this enclosure is a web page (then HTML is not an error).
+  package static func isHTML(_ mimeType: String?) -> Bool {
+    mimeType?.lowercased().contains("html") ?? false
+  }
+}

@@ -1,0 +1,38 @@
+import Basics
+import Foundation
+
+/// A feed the library follows. `name` is the short handle users type; `id` is assigned on insert.
+public struct Subscription: Codable, Sendable, Equatable {
+  public var id: Int64?
+  public var name: String
+  public var feedURL: String
+  public var title: String?
+  /// How many downloaded episodes sync keeps; nil keeps everything.
+  public var keep: Int?
+  public var addedAt: Date
+  public var lastChecked: Date?
+  /// Validators from the last successful fetch, for the next conditional GET.
+  public var etag: String?
+  public var lastModified: String?
+  public var lastError: String?
+
+  public init(
+    id: Int64? = nil, name: String, feedURL: String, title: String? = nil, keep: Int? = nil,
+    addedAt: Date = Date(), lastChecked: Date? = nil, etag: String? = nil,
+    lastModified: String? = nil, lastError: String? = nil
+  ) {
+    self.id = id
+    self.name = name
+    self.feedURL = feedURL
+    self.title = title
+    self.keep = keep
+    self.addedAt = addedAt
+    self.lastChecked = lastChecked
+    self.etag = etag
+    self.lastModified = lastModified
+    self.lastError = lastError
+  }
+
+  /// The name as duplicates are compared: case-insensitive, Unicode-aware.
+  package static func nameKey(_ name: String) -> String { name.lowercased() }
+}

@@ -1,0 +1,76 @@
+import Basics
+import Foundation
+import Selection
+
+/// How sync treats one subscription, beyond `Subscription.keep`: which episodes it takes,
+/// where and under what name they go, how fast. Every field is optional: nil means "the
+/// command's own default", so a setting can be removed again (`podcast set NAME --unset X`).
+public struct SubscriptionSettings: Codable, Sendable, Equatable {
+  public var filter = EpisodeFilter()
+  public var nameTemplate: String?
+  public var episodesDir: String?
+  public var concurrency: Int?
+  /// Bytes per second for this subscription's downloads.
+  public var limitRate: Int64?
+  /// False once `--no-tags` is set: sync leaves this subscription's episodes as served.
+  public var tags: Bool?
+  /// False once `--no-cover`: sync keeps no `cover.<ext>` in this subscription's folder.
+  public var cover: Bool?
+  /// False once `--no-transcripts`: sync keeps no transcript beside its episodes.
+  public var transcripts: Bool?
+  /// False once `--no-chapters`: sync keeps no chapters file beside its episodes.
+  public var chapters: Bool?
+  public var first: FirstSyncPolicy?
+
+  public init() {}
+
+  public var isEmpty: Bool { self == SubscriptionSettings() }
+
+  /// The names `podcast set --unset` takes, as the flags spell them.
+  public static let optionNames = [
+    "keep", "match", "exclude", "match-in", "since", "until", "min-duration", "max-duration",
+    "type", "name-template", "episodes-dir", "concurrency", "limit-rate", "first", "tags",
+    "cover", "transcripts", "chapters",
+  ]
+
+  /// Clears one setting by its flag name (`keep` lives on `Subscription` and is cleared there).
+  public mutating func unset(_ option: String) throws {
+    switch option {
+    case "match": filter.match = nil
+    case "exclude": filter.exclude = nil
+    case "match-in": filter.matchIn = nil
+    case "since": filter.since = nil
+    case "until": filter.until = nil
+    case "min-duration": filter.minDuration = nil
+    case "max-duration": filter.maxDuration = nil
+    case "type": filter.type = nil
+    case "name-template": nameTemplate = nil
+    case "episodes-dir": episodesDir = nil
+    case "concurrency": concurrency = nil
+    case "limit-rate": limitRate = nil
+    case "first": first = nil
+    case "tags", "no-tags": tags = nil
+    case "cover", "no-cover": cover = nil
+    case "transcripts", "no-transcripts": transcripts = nil
+    case "chapters", "no-chapters": chapters = nil
+    case "keep": break
+    default: throw FilterError.unknownSetting(option)
+    }
+  }
+
+  /// Fields `other` has replace these.
+  public func overridden(by other: SubscriptionSettings) -> SubscriptionSettings {
+    var merged = self
+    merged.filter = filter.overridden(by: other.filter)
+    merged.nameTemplate = other.nameTemplate ?? nameTemplate
+    merged.episodesDir = other.episodesDir ?? episodesDir
+    merged.concurrency = other.concurrency ?? concurrency
+    merged.limitRate = other.limitRate ?? limitRate
+    merged.tags = other.tags ?? tags
+    merged.cover = other.cover ?? cover
+    merged.transcripts = other.transcripts ?? transcripts
+    merged.chapters = other.chapters ?? chapters
+    merged.first = other.first ?? first
+    return merged
+  }
+}

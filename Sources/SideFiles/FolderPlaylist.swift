@@ -1,0 +1,154 @@
+import Basics
+import Foundation
+import Library
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `<podcast folder>/<podcast folder>.m3u8`: the podcast's episodes, newest first, for players
+/// and media servers that open a folder's playlist (car stereos, phones synced by folder,
+/// Jellyfin). Made from the library's finished downloads, not from a listing of the folder, so
+/// a partial file, a transcript, a cover or a file of the user's own is never in it. Rewritten
+/// after every run that adds or removes episodes in the folder, removed with the last one.
+public struct FolderPlaylist: Sendable, Equatable {
+  /// The podcast folder: the first folder below an Episodes directory.
+  public let folder: String
+
+  public init(folder: String) {
+    self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
+  }
+
+  public var path: String { folder + "/" + Self.fileName(inFolder: folder) }
+
+  /// `Show/Show.m3u8`: named after its folder, so a player that lists several folders' playlists
+  /// side by side tells them apart.
+  package static func fileName(inFolder folder: String) -> String {
+    (folder as NSString).lastPathComponent + ".m3u8"
+  }
+
+  /// What happened to the playlist file.
+  public enum Change: Sendable, Equatable {
+    case written(entries: Int)
+    case removed
+    /// It already said exactly this (or there is neither an episode nor a playlist).
+    case unchanged
+  }
+
+  /// Brings the playlist in line with the library: written when the folder has episodes,
+  /// removed when it has none. Files that were deleted behind the library's back are left out.
+  public func update(store: LibraryStore) throws(PlaylistError) -> Change {
+    Self.removeAbandonedTemporaries(in: store.paths.stateDirectory)
+    return try updateStaged(store: store)
+  }
+
+  /// `update` once the state folder is clear of abandoned temporaries: a run clears it once
+  /// for all its folders instead of listing it again for each.
+  private func updateStaged(store: LibraryStore) throws(PlaylistError) -> Change {
+    let records: [DownloadRecord]
+    do {
+      records = try store.finishedDownloads(under: folder)
+    } catch {
+      throw .cannotWrite(path: path, reason: String(describing: error))
+    }
+    Self.removeAbandonedTemporaries(in: folder)
+    let playlist = Playlist(entries: Self.entries(records.filter { Self.isRegularFile($0.file) }))
+    guard !playlist.entries.isEmpty else { return try remove() }
+    let text = playlist.text(at: path)
+    // An unchanged file keeps its time stamp: media servers rescan what changed.
+    if (try? String(contentsOfFile: path, encoding: .utf8)) == text { return .unchanged }
+    try playlist.write(to: path, staging: store.paths.stateDirectory)
+    return .written(entries: playlist.entries.count)
+  }
+
+  /// Newest first by publication date, else by when it was downloaded; one day's episodes in
+  /// path order, so the list never depends on which download finished first.
+  package static func entries(_ records: [DownloadRecord]) -> [Playlist.Entry] {
+    records.compactMap { record -> (date: Date, file: String, title: String?)? in
+      guard let file = record.file else { return nil }
+      let title = record.episodeTitle.isEmpty ? nil : record.episodeTitle
+      return (record.published ?? record.updatedAt, file, title)
+    }.sorted { first, second in
+      first.date != second.date ? first.date > second.date : first.file < second.file
+    }.map { Playlist.Entry(file: $0.file, title: $0.title) }
+  }
+
+  private func remove() throws(PlaylistError) -> Change {
+    if unlink(path) == 0 {
+      // The playlist was all that was left: the folder goes too, as with its last episode.
+      rmdir(folder)
+      return .removed
+    }
+    guard errno == ENOENT || errno == ENOTDIR else {
+      throw .cannotRemove(path: path, reason: String(cString: strerror(errno)))
+    }
+    return .unchanged
+  }
+
+  /// A run killed between writing a playlist and renaming it left `.podcast-playlist-<pid>-…`
+  /// (in the state folder, or beside the playlist when that is on another filesystem); one of
+  /// a process still running is its write in progress and stays.
+  private static func removeAbandonedTemporaries(in folder: String) {
+    let prefix = Playlist.temporaryPrefix
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+      let pid = name.dropFirst(prefix.count).split(separator: "-").first.flatMap { Int32($0) }
+      if !LibraryStore.isAlive(pid) { unlink(folder + "/" + name) }
+    }
+  }
+
+  private static func isRegularFile(_ path: String?) -> Bool {
+    guard let path else { return false }
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+  }
+
+  /// The podcast folders `files` are in: the first folder below whichever of
+  /// `episodesDirectories` holds each (the deepest, when one is inside another). Files directly
+  /// in an Episodes directory, or in none of them, have no podcast folder.
+  public static func folders(of files: [String], episodesDirectories: [String]) -> [FolderPlaylist]
+  {
+    let roots = episodesDirectories.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+      .sorted { $0.count > $1.count }
+    var seen: Set<String> = []
+    var folders: [FolderPlaylist] = []
+    for file in files {
+      let path = URL(fileURLWithPath: file).standardizedFileURL.path
+      guard let root = roots.first(where: { path.hasPrefix($0 + "/") }) else { continue }
+      let components = path.dropFirst(root.count + 1).split(separator: "/")
+      guard components.count > 1 else { continue }
+      let folder = root + "/" + components[0]
+      if seen.insert(folder).inserted { folders.append(FolderPlaylist(folder: folder)) }
+    }
+    return folders
+  }
+
+  /// Updates the playlist of every podcast folder `files` are in (see `folders(of:)`); one
+  /// sentence per playlist that could not be brought up to date. Never fails the run: the
+  /// episodes themselves are in place whatever happens here.
+  ///
+  /// Folders are independent (each playlist is its own file, written through its own
+  /// temporary), so they are written a few at a time: most of each one is waiting for its
+  /// two fsyncs, and a sync that added to 200 folders spent a fifth of its time here, on one
+  /// thread. Failures come back in the order of the folders.
+  public static func update(
+    foldersOf files: [String], episodesDirectories: [String], store: LibraryStore
+  ) -> [PlaylistError] {
+    let playlists = folders(of: files, episodesDirectories: episodesDirectories)
+    guard !playlists.isEmpty else { return [] }
+    removeAbandonedTemporaries(in: store.paths.stateDirectory)
+    let failures = Mutex([Int: PlaylistError]())
+    let lanes = min(playlists.count, 4)
+    DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+      for index in stride(from: lane, to: playlists.count, by: lanes) {
+        do throws(PlaylistError) {
+          _ = try playlists[index].updateStaged(store: store)
+        } catch {
+          failures.withLock { $0[index] = error }
+        }
+      }
+    }
+    return failures.withLock { found in found.keys.sorted().compactMap { found[$0] } }
+  }
+}

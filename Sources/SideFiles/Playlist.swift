@@ -1,0 +1,83 @@
+import Basics
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// An extended M3U playlist (UTF-8, `.m3u8`) of episode files, as car stereos, phones synced by
+/// folder and media servers read one. Paths are relative to the playlist's folder when the
+/// file is inside it, so the folder can move; absolute otherwise. Written under a temporary
+/// name and renamed: a player never reads half a playlist.
+public struct Playlist: Sendable, Equatable {
+  public struct Entry: Sendable, Equatable {
+    public var file: String
+    public var title: String?
+
+    public init(file: String, title: String?) {
+      self.file = file
+      self.title = title
+    }
+  }
+
+  public var entries: [Entry]
+
+  public init(entries: [Entry]) {
+    self.entries = entries
+  }
+
+  /// The playlist's text for a file at `path`.
+  package func text(at path: String) -> String {
+    let folder = (URL(fileURLWithPath: path).standardizedFileURL.path as NSString)
+      .deletingLastPathComponent
+    var lines = ["#EXTM3U"]
+    for entry in entries {
+      let file = URL(fileURLWithPath: entry.file).standardizedFileURL.path
+      let title = (entry.title ?? (file as NSString).lastPathComponent)
+        .split(whereSeparator: \.isNewline).joined(separator: " ")
+      lines.append("#EXTINF:-1,\(title)")
+      lines.append(file.hasPrefix(folder + "/") ? String(file.dropFirst(folder.count + 1)) : file)
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// A playlist being written is `<temporaryPrefix><pid>-<UUID>.tmp`.
+  package static let temporaryPrefix = ".podcast-playlist-"
+
+  /// `staging`: a folder on the same filesystem to write the temporary in, so that a run
+  /// killed mid-write leaves nothing beside the playlist (the library's state folder for a
+  /// podcast folder's playlist); beside the playlist when there is none or it is elsewhere.
+  public func write(to path: String, staging: String? = nil) throws(PlaylistError) {
+    let folder = (path as NSString).deletingLastPathComponent
+    let data = Data(text(at: path).utf8)
+    if let staging, try place(data, at: path, from: staging, crossingIsFailure: false) {
+      return
+    }
+    _ = try place(data, at: path, from: folder.isEmpty ? "." : folder, crossingIsFailure: true)
+  }
+
+  /// False when the rename would cross filesystems and that is not yet a failure.
+  private func place(_ data: Data, at path: String, from folder: String, crossingIsFailure: Bool)
+    throws(PlaylistError) -> Bool
+  {
+    // Synced before the rename: a power cut never leaves an empty playlist in its place.
+    guard let code = AtomicFile.write(data, to: path, prefix: Self.temporaryPrefix, in: folder)
+    else { return true }
+    if !crossingIsFailure { return false }
+    throw .cannotWrite(path: path, reason: String(cString: strerror(code)))
+  }
+}
+
+/// Why a playlist could not be written. Each case reads as a sentence.
+public enum PlaylistError: Error, Equatable, CustomStringConvertible {
+  case cannotWrite(path: String, reason: String)
+  case cannotRemove(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .cannotWrite(let path, let reason): return "cannot write the playlist \(path): \(reason)"
+    case .cannotRemove(let path, let reason):
+      return "cannot remove the playlist \(path): \(reason)"
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import Basics
+import Feeds
+import Foundation
+import Transfer
+
+/// Fetches and parses feeds, from the network or from a local file.
+public struct FeedLoader: Sendable {
+  /// The outcome of fetching a feed over HTTP.
+  public enum Fetch: Sendable {
+    /// The server answered 304 to our validators: nothing changed.
+    case notModified
+    /// A fresh copy. `url` is where it finally came from; `movedTo` is set when a permanent
+    /// redirect (301/308) says the feed lives somewhere else now.
+    case fetched(Feed, url: String, validators: Validators, movedTo: String?)
+  }
+
+  private let http: HTTPClient
+  /// A larger feed waits in a temporary file while it is parsed, so fetching one by URL costs
+  /// no more memory than reading it from disk.
+  package static let inMemoryFeedBytes = 2 << 20
+
+  public init(http: HTTPClient = .shared) {
+    self.http = http
+  }
+
+  public func fetch(url: String, validators: Validators? = nil) async throws -> Fetch {
+    let response = try await http.fetch(
+      url, validators: validators, spoolAbove: Self.inMemoryFeedBytes)
+    if response.notModified { return .notModified }
+    let feed: Feed
+    do {
+      if let spooled = response.spooled {
+        feed = try FeedParser.parse(
+          descriptor: spooled.descriptor, name: url, baseURL: response.url)
+      } else {
+        feed = try FeedParser.parse(response.body, baseURL: response.url)
+      }
+    } catch let error as FeedError {
+      throw FeedLoadError.unreadable(source: url, reason: error)
+    }
+    return .fetched(
+      feed, url: response.url, validators: response.validators,
+      movedTo: permanentTarget(of: response.redirects))
+  }
+
+  public func load(file path: String) throws -> Feed {
+    do {
+      // Relative links resolve against the file, so they are listed rather than dropped.
+      var feed = try FeedParser.parse(
+        contentsOfFile: path, baseURL: URL(fileURLWithPath: path).absoluteString)
+      feed.podcast.feedURL = path
+      return feed
+    } catch let error as FeedError {
+      throw FeedLoadError.unreadable(source: path, reason: error)
+    }
+  }
+
+  /// The end of the leading run of permanent redirects; a temporary hop stops the run, since
+  /// only a permanent move should change what a subscription points at.
+  private func permanentTarget(of redirects: [(status: Int, url: String)]) -> String? {
+    var target: String?
+    for hop in redirects {
+      guard hop.status == 301 || hop.status == 308 else { break }
+      target = hop.url
+    }
+    return target
+  }
+}
+
+/// Why a feed could not be loaded, with the URL or path it came from.
+public enum FeedLoadError: Error, CustomStringConvertible {
+  case unreadable(source: String, reason: FeedError)
+
+  public var description: String {
+    switch self {
+    case .unreadable(let source, let reason): return "\(source): \(reason)"
+    }
+  }
+}
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension FeedLoadError: LocalizedError {
+  public var errorDescription: String? { description }
+}

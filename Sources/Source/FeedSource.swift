@@ -1,0 +1,71 @@
+import Basics
+import Foundation
+import Search
+
+/// What a user typed where a command takes FEED, sorted into the four kinds the contract allows.
+public enum FeedSource: Equatable, Sendable {
+  case url(String)
+  case applePodcasts(id: String)
+  case file(path: String)
+  /// A subscription name, name prefix or number, looked up in the library.
+  case subscription(String)
+
+  /// Classifies `text` without touching the network or the library.
+  public static func classify(_ text: String) throws -> FeedSource {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    if let link = ApplePodcastsLink(trimmed) { return .applePodcasts(id: String(link.podcastID)) }
+    if trimmed.lowercased().hasPrefix("itunes:") { throw FeedSourceError.badITunesID(trimmed) }
+    if let scheme = scheme(of: trimmed) {
+      switch scheme {
+      case "http", "https":
+        return .url(trimmed)
+      case "file":
+        guard let path = URL(string: trimmed)?.path, !path.isEmpty else {
+          throw FeedSourceError.notFound(trimmed)
+        }
+        return .file(path: path)
+      default:
+        throw FeedSourceError.unsupportedScheme(trimmed)
+      }
+    }
+    if FileManager.default.fileExists(atPath: trimmed) { return .file(path: trimmed) }
+    if trimmed.contains("/") { throw FeedSourceError.notFound(trimmed) }
+    return .subscription(trimmed)
+  }
+
+  /// Whether a resolved feed location (what a subscription stores, what `FeedResolver`
+  /// returns) is on the web; every other location is a local file path. The one place that
+  /// decides "URL or file?" for a location already classified.
+  public static func isRemote(_ location: String) -> Bool {
+    scheme(of: location) != nil
+  }
+
+  private static func scheme(of text: String) -> String? {
+    guard let colon = text.range(of: "://") else { return nil }
+    let scheme = text[..<colon.lowerBound]
+    guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" }) else {
+      return nil
+    }
+    return scheme.lowercased()
+  }
+}
+
+/// Why a FEED argument could not be understood.
+public enum FeedSourceError: Error, Equatable, CustomStringConvertible {
+  case badITunesID(String)
+  case unsupportedScheme(String)
+  case notFound(String)
+
+  public var description: String {
+    switch self {
+    case .badITunesID(let text): return "\(text): an iTunes id is itunes: followed by digits"
+    case .unsupportedScheme(let text): return "\(text): only http and https feeds are supported"
+    case .notFound(let text): return "\(text): no such file, URL or subscription"
+    }
+  }
+}
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension FeedSourceError: LocalizedError {
+  public var errorDescription: String? { description }
+}

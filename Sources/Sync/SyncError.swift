@@ -1,0 +1,34 @@
+import Basics
+import Foundation
+import Library
+
+/// Why a subscription could not be refreshed, beyond transfer and feed errors.
+public enum SyncError: Error, Equatable, CustomStringConvertible {
+  case movedToSubscribedFeed(url: String, name: String)
+  /// The feed was refreshed, but the library refused to store what was learned.
+  case cannotRecordRefresh(reason: String)
+  /// The library could not say which files are past the subscription's `keep`, or could not
+  /// forget one it removed.
+  case cannotPrune(subscription: String, reason: String)
+  /// A file past `keep` stays: the library refused to remove it (see the error).
+  case cannotRemove(LibraryError)
+
+  public var description: String {
+    switch self {
+    case .movedToSubscribedFeed(let url, let name):
+      return "the feed moved to \(url), which is already subscribed as \"\(name)\"; "
+        + "unsubscribe one of the two"
+    case .cannotRecordRefresh(let reason):
+      return "cannot record the refresh: \(reason)"
+    case .cannotPrune(let subscription, let reason):
+      return "\(subscription): cannot prune: \(reason)"
+    case .cannotRemove(let error):
+      return error.description
+    }
+  }
+}
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension SyncError: LocalizedError {
+  public var errorDescription: String? { description }
+}

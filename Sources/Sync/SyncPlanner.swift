@@ -1,0 +1,384 @@
+import Basics
+import Downloads
+import Feeds
+import Fetching
+import Foundation
+import Library
+import Selection
+import SideFiles
+import Source
+import Tags
+import Transfer
+
+/// The cron job's first half: refresh subscriptions with conditional GETs and decide what to
+/// download. The CLI runs the downloads (with its progress display; each episode is recorded
+/// as it lands), then `SyncPruner` prunes.
+public struct SyncPlanner: Sendable {
+  private let store: LibraryStore
+  private let loader: FeedLoader
+  private let namer: FileNamer
+  private let dryRun: Bool
+  /// The run's own filter (`sync --match ...`), on top of each subscription's.
+  private let filter: EpisodePredicate?
+  /// Tries per feed within one run, and the first pause between them (doubling).
+  package var feedAttempts = 3
+  package var feedRetryDelay: Duration = .seconds(1)
+
+  public init(
+    store: LibraryStore, loader: FeedLoader, namer: FileNamer, dryRun: Bool,
+    filter: EpisodePredicate? = nil
+  ) {
+    self.store = store
+    self.loader = loader
+    self.namer = namer
+    self.dryRun = dryRun
+    self.filter = filter
+  }
+
+  /// Refreshes every subscription, `concurrency` feeds at a time; one failing never stops the
+  /// others. What every feed needs from the library (settings, marks, unfinished downloads) is
+  /// read once, and what the run learned about the subscriptions is written once, at the end:
+  /// per feed, only the feed's own episodes are read and written.
+  public func plan(_ subscriptions: [Subscription], concurrency: Int = 8) async -> SyncPlan {
+    let snapshot: LibraryStore.SyncSnapshot
+    do {
+      snapshot = try store.syncSnapshot()
+    } catch {
+      return SyncPlan(
+        feeds: subscriptions.map {
+          .init(subscription: $0, outcome: .failed(error))
+        })
+    }
+    let slots = HostSlots(total: concurrency, perHost: max(2, concurrency / 2))
+    var parts = await withTaskGroup(of: (Int, SyncPlan).self) { group in
+      for (index, subscription) in subscriptions.enumerated() {
+        group.addTask {
+          let host = URL(string: subscription.feedURL)?.host ?? ""
+          await slots.acquire(host: host)
+          let part = await self.refresh(subscription, snapshot: snapshot)
+          await slots.release(host: host)
+          return (index, part)
+        }
+      }
+      var parts: [(Int, SyncPlan)] = []
+      for await part in group { parts.append(part) }
+      return parts.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+    if !dryRun { record(&parts, originals: subscriptions) }
+    var plan = SyncPlan()
+    for part in parts {
+      plan.feeds += part.feeds
+      plan.downloads += part.downloads
+      plan.sideFileChecks += part.sideFileChecks
+    }
+    return plan
+  }
+
+  /// Saves every refreshed subscription in one transaction. A subscription that cannot be
+  /// recorded becomes a failed feed with nothing to download, as it was before the run.
+  private func record(_ parts: inout [SyncPlan], originals: [Subscription]) {
+    let refreshed = parts.compactMap { $0.feeds.first?.subscription }
+    let refused: [Int64: LibraryError]
+    do {
+      refused = try store.recordRefreshes(refreshed)
+    } catch {
+      for index in parts.indices {
+        parts[index] = Self.unrecorded(originals[index], reason: "\(error)")
+      }
+      return
+    }
+    guard !refused.isEmpty else { return }
+    for (index, original) in originals.enumerated() {
+      if let id = original.id, let reason = refused[id] {
+        parts[index] = Self.unrecorded(original, reason: "\(reason)")
+      }
+    }
+  }
+
+  private static func unrecorded(_ original: Subscription, reason: String) -> SyncPlan {
+    SyncPlan(
+      feeds: [
+        .init(
+          subscription: original, outcome: .failed(SyncError.cannotRecordRefresh(reason: reason)))
+      ])
+  }
+
+  private func refresh(_ original: Subscription, snapshot: LibraryStore.SyncSnapshot) async
+    -> SyncPlan
+  {
+    var subscription = original
+    var plan = SyncPlan()
+    do {
+      let rules = try rules(for: subscription, snapshot: snapshot)
+      var fetched = try await fetch(subscription)
+      if case .notModified = fetched, filter != nil,
+        try !unfinishedDownloads(of: subscription, feed: nil, rules: rules, snapshot: snapshot)
+          .isEmpty
+      {
+        // The run's own filter (`sync --match`) needs the full entries of the episodes still
+        // waiting (those `subscribe` chose, say), which a 304 does not give.
+        fetched = try await fetch(subscription, conditional: false)
+      }
+      switch fetched {
+      case .notModified:
+        plan.feeds.append(.init(subscription: subscription, outcome: .unchanged))
+        plan.downloads = try unfinishedDownloads(
+          of: subscription, feed: nil, rules: rules, snapshot: snapshot)
+      case .fetched(let feed, _, let newValidators, let movedTo):
+        let movedFrom = try move(
+          &subscription, redirectedTo: movedTo, newFeedURL: feed.podcast.newFeedURL)
+        subscription.etag = movedFrom == nil ? newValidators.etag : nil
+        subscription.lastModified = movedFrom == nil ? newValidators.lastModified : nil
+        if subscription.title == nil { subscription.title = feed.podcast.title }
+        var (fresh, alreadyHad) = try newEpisodes(in: feed, for: subscription, rules: rules)
+        for index in fresh.indices {
+          fresh[index].alreadyHad = alreadyHad.contains(fresh[index].job.url)
+        }
+        let freshURLs = Set(fresh.map(\.job.url))
+        plan.downloads =
+          try fresh
+          + unfinishedDownloads(of: subscription, feed: feed, rules: rules, snapshot: snapshot)
+          .filter { !freshURLs.contains($0.job.url) }
+        if !dryRun {
+          plan.sideFileChecks = try sideFileChecks(in: feed, for: subscription, rules: rules)
+        }
+        // An episode the library already has (`download` fetched it) is planned so the
+        // subscription learns its file, but it is not news: the run reports it as skipped.
+        let news = fresh.filter { !$0.alreadyHad }.count
+        let outcome: SyncPlan.FeedOutcome = news == 0 ? .unchanged : .updated(newEpisodes: news)
+        plan.feeds.append(
+          .init(
+            subscription: subscription, outcome: outcome, movedFrom: movedFrom,
+            imageURL: feed.podcast.imageURL))
+      }
+      subscription.lastChecked = Date()
+      subscription.lastError = nil
+      plan.feeds[0].subscription = subscription
+    } catch {
+      subscription.lastError = String(describing: error)
+      plan.feeds = [
+        .init(subscription: subscription, outcome: .failed(error))
+      ]
+      plan.downloads = []
+      plan.sideFileChecks = []
+    }
+    return plan
+  }
+
+  /// The feed's downloaded episodes that link a transcript or chapters (read only when the
+  /// feed changed: a 304 names no new side file).
+  private func sideFileChecks(in feed: Feed, for subscription: Subscription, rules: SyncRules)
+    throws -> [SyncPlan.SideFileCheck]
+  {
+    guard let id = subscription.id,
+      feed.episodes.contains(where: { !$0.transcripts.isEmpty || $0.chapters != nil })
+    else { return [] }
+    var files: [String: (key: String, file: String)] = [:]
+    for seen in try store.seenEpisodes(subscriptionId: id) {
+      guard let file = seen.downloadedFile else { continue }
+      for key in seen.identityKeys { files[key] = (seen.key, file) }
+    }
+    var checks: [SyncPlan.SideFileCheck] = []
+    for (offset, episode) in feed.episodes.enumerated()
+    where !episode.transcripts.isEmpty || episode.chapters != nil {
+      let keys = EpisodeIdentity.identityKeys(
+        guid: episode.guid, enclosureURL: episode.enclosure.url, title: episode.title,
+        published: episode.published)
+      guard let found = keys.lazy.compactMap({ files[$0] }).first else { continue }
+      let job = Self.plannedDownload(
+        episode, podcast: feed.podcast, index: offset + 1, subscription: subscription,
+        key: found.key, namer: rules.namer
+      ).job
+      checks.append(.init(job: job, file: found.file, subscriptionId: id))
+    }
+    return checks
+  }
+
+  private func rules(for subscription: Subscription, snapshot: LibraryStore.SyncSnapshot) throws
+    -> SyncRules
+  {
+    try SyncRules(
+      runFilter: filter,
+      settings: subscription.id.flatMap { snapshot.settings[$0] } ?? SubscriptionSettings(),
+      marks: snapshot.marks, defaultNamer: namer)
+  }
+
+  /// A conditional GET for feeds on the web; local feed files are simply read. A 5xx or a
+  /// timeout is tried again within the run (a feed that failed once would otherwise wait for
+  /// the next sync).
+  private func fetch(_ subscription: Subscription, conditional: Bool = true) async throws
+    -> FeedLoader.Fetch
+  {
+    guard FeedSource.isRemote(subscription.feedURL) else {
+      let feed = try loader.load(file: subscription.feedURL)
+      return .fetched(feed, url: subscription.feedURL, validators: Validators(), movedTo: nil)
+    }
+    let validators =
+      conditional
+      ? Validators(etag: subscription.etag, lastModified: subscription.lastModified)
+      : Validators()
+    var attempt = 1
+    while true {
+      do {
+        return try await loader.fetch(url: subscription.feedURL, validators: validators)
+      } catch let error as TransferError where error.isTransient && attempt < feedAttempts {
+        if case .httpStatus(_, _, let retryAfter?) = error, retryAfter > 30 { throw error }
+        try await Task.sleep(for: feedRetryDelay * (1 << (attempt - 1)))
+        attempt += 1
+      }
+    }
+  }
+
+  /// Follows a permanent redirect or the publisher's `itunes:new-feed-url`; returns the old URL.
+  /// A move onto a feed another subscription already follows is refused with a failure that
+  /// says so: taking it would break the one-subscription-per-feed rule, and ignoring it would
+  /// repeat the move on every sync.
+  private func move(_ subscription: inout Subscription, redirectedTo: String?, newFeedURL: String?)
+    throws -> String?
+  {
+    let target = redirectedTo ?? newFeedURL.flatMap { URLPolicy.isAllowed($0) ? $0 : nil }
+    guard let target, target != subscription.feedURL else { return nil }
+    if let other = try store.subscriptionName(feedURL: target, except: subscription.id) {
+      throw SyncError.movedToSubscribedFeed(url: target, name: other)
+    }
+    let old = subscription.feedURL
+    subscription.feedURL = target
+    return old
+  }
+
+  /// Episodes never seen before that pass the filters and are not marked. On a subscription's
+  /// first sync only the newest is wanted (or what its `--first` policy says), so subscribing
+  /// to a 700-episode feed does not fetch 700 files. Filtered-out episodes are still recorded
+  /// as seen: a later change of filter applies to what is published after it.
+  ///
+  /// Also returns the URLs of those the library already has (`download` fetched them), found
+  /// in the same transaction.
+  private func newEpisodes(in feed: Feed, for subscription: Subscription, rules: SyncRules) throws
+    -> (planned: [SyncPlan.PlannedDownload], alreadyHad: Set<String>)
+  {
+    guard let id = subscription.id else { return ([], []) }
+    let seen = feed.episodes.map {
+      SeenEpisode(
+        subscriptionId: id, guid: $0.guid, enclosureURL: $0.enclosure.url, title: $0.title,
+        published: $0.published)
+    }
+    // Never synced, and nothing recorded by `subscribe` either (`hadNone`): the backlog rule
+    // applies.
+    let wanted = { (added: [SeenEpisode], hadNone: Bool) -> [SyncPlan.PlannedDownload] in
+      let chosen = rules.selection(
+        of: feed.episodes, keys: seen.map(\.key), added: Set(added.map(\.key)),
+        firstRefresh: subscription.lastChecked == nil && hadNone)
+      // Every key each one answers to, so that a file `download` fetched before the feed
+      // gave the episode a GUID (or moved its link) is found; worked out only when something
+      // is chosen.
+      let keys = chosen.isEmpty ? [] : EpisodeIdentity.distinctKeys(of: feed.episodes)
+      return chosen.map { offset in
+        Self.plannedDownload(
+          feed.episodes[offset], podcast: feed.podcast, index: offset + 1,
+          subscription: subscription, key: seen[offset].key, otherKeys: keys[offset],
+          namer: rules.namer)
+      }
+    }
+    if dryRun {
+      // What the real run would count as new, without writing it.
+      let stored = try store.seenEpisodes(subscriptionId: id)
+      let planned = wanted(LibraryStore.classify(seen, stored: stored).added, stored.isEmpty)
+      return (planned, try Set(planned.filter(alreadyHad).map(\.job.url)))
+    }
+    var planned: [SyncPlan.PlannedDownload] = []
+    // Seen and queued in one transaction: a run killed at any moment either saw nothing new
+    // or left the downloads queued for the next run.
+    let had = try store.recordSeen(subscriptionId: id, episodes: seen) { added, hadNone in
+      planned = wanted(added, hadNone)
+      return planned.map { $0.job.queued() }
+    }
+    return (planned, had)
+  }
+
+  private func alreadyHad(_ planned: SyncPlan.PlannedDownload) throws -> Bool {
+    try store.finishedDownload(
+      url: planned.job.url, keys: planned.job.identityKeys, feedURL: planned.job.feedURL) != nil
+  }
+
+  /// Downloads an earlier sync wanted but did not finish (failed, interrupted, killed).
+  /// `snapshot` has the unfinished download rows as the run started; the ones this run
+  /// queues are its fresh downloads, which the caller has already.
+  private func unfinishedDownloads(
+    of subscription: Subscription, feed: Feed?, rules: SyncRules,
+    snapshot: LibraryStore.SyncSnapshot
+  ) throws -> [SyncPlan.PlannedDownload] {
+    guard let id = subscription.id, !snapshot.unfinished.isEmpty else { return [] }
+    let podcast = feed?.podcast ?? Podcast(title: subscription.title, feedURL: subscription.feedURL)
+    // Looked up by URL, else by key, once per waiting episode: the first listing of each, as
+    // `firstIndex` found it, without a scan of the feed per episode.
+    var byURL: [String: Int] = [:]
+    var byKey: [String: Int] = [:]
+    for (offset, listed) in (feed?.episodes ?? []).enumerated() {
+      if byURL[listed.enclosure.url] == nil { byURL[listed.enclosure.url] = offset }
+      let key = EpisodeIdentity.key(
+        guid: listed.guid, enclosureURL: listed.enclosure.url, title: listed.title,
+        published: listed.published)
+      if byKey[key] == nil { byKey[key] = offset }
+    }
+    return try store.undownloadedEpisodes(subscriptionId: id).compactMap {
+      seen -> SyncPlan.PlannedDownload? in
+      guard seen.downloadedFile == nil, let seenURL = seen.enclosureURL,
+        let waiting = snapshot.unfinishedDownload(
+          feedURL: subscription.feedURL, episodeKey: seen.key, url: seenURL),
+        rules.marks[seen.key] == nil
+      else {
+        return nil
+      }
+      // Where the download's row points now (a `download` run may have moved it).
+      let url = waiting.url
+      let index = byURL[url] ?? byURL[seenURL] ?? byKey[seen.key]
+      // Listed in the feed: the filters (this run's, the subscription's as it is now) apply.
+      if let index, let listed = feed?.episodes[index], !rules.passes(listed) { return nil }
+      var episode =
+        index.flatMap { feed?.episodes[$0] }
+        ?? Episode(
+          guid: seen.guid, title: seen.title, published: seen.published,
+          enclosure: Enclosure(url: url))
+      // The feed links the episode elsewhere now (signed links rotate): the download, begun
+      // or not, moves to the fresh link with its validators, and its partial file (named after
+      // the episode) resumes there; one another process is fetching now keeps its own.
+      if episode.enclosure.url != url, !dryRun,
+        try store.relinkDownload(waiting.key, to: episode.enclosure.url, seen: seen)?.url
+          != episode.enclosure.url
+      {
+        episode.enclosure.url = url
+      }
+      var planned = Self.plannedDownload(
+        episode, podcast: podcast, index: (index ?? 0) + 1, subscription: subscription,
+        key: seen.key, namer: rules.namer)
+      // Not in the feed as read (a 304, or gone from it): the details kept with the row make
+      // it the download the feed described when it was queued.
+      if index == nil, let details = waiting.details.flatMap(DownloadDetails.init(encoded:)) {
+        planned.job = details.applied(to: planned.job)
+      }
+      return planned
+    }
+  }
+
+  /// `key` is the subscription's own key for the episode (its episodes table already decided
+  /// what is one episode); `otherKeys` the rest it answers to in the feed, none shared with
+  /// another of the feed's episodes (`EpisodeIdentity.distinctKeys`).
+  package static func plannedDownload(
+    _ episode: Episode, podcast: Podcast, index: Int, subscription: Subscription, key: String,
+    otherKeys: [String] = [], namer: FileNamer
+  ) -> SyncPlan.PlannedDownload {
+    var podcast = podcast
+    if podcast.title == nil { podcast.title = subscription.title ?? subscription.name }
+    let job = DownloadJob(
+      url: episode.enclosure.url, title: episode.title, podcastTitle: podcast.title,
+      relativePath: namer.relativePath(for: episode, podcast: podcast, index: index),
+      mimeType: episode.enclosure.type, declaredLength: episode.enclosure.length,
+      feedURL: subscription.feedURL,
+      identityKeys: [key] + otherKeys.filter { $0 != key },
+      subscriptionEpisode: SubscriptionEpisode(subscriptionId: subscription.id ?? 0, key: key),
+      tagging: TagRequest(podcast: podcast, episode: episode), folderCoverURL: podcast.imageURL,
+      transcripts: episode.transcripts, chaptersURL: episode.chapters?.url,
+      published: episode.published)
+    return SyncPlan.PlannedDownload(job: job, subscriptionId: subscription.id ?? 0)
+  }
+}

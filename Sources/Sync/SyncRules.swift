@@ -1,0 +1,50 @@
+import Basics
+import Feeds
+import Foundation
+import Library
+import Selection
+
+/// What one subscription's sync takes from its feed: the run's filter and the subscription's
+/// own (an episode must pass both), its marks, its name template and its first-sync policy.
+package struct SyncRules: Sendable {
+  package let predicates: [EpisodePredicate]
+  package let marks: [String: EpisodeMark.State]
+  package let namer: FileNamer
+  /// How many episodes the first sync takes; nil is all.
+  package let firstCount: Int?
+
+  package init(
+    runFilter: EpisodePredicate?, settings: SubscriptionSettings,
+    marks: [String: EpisodeMark.State], defaultNamer: FileNamer, now: Date = Date()
+  ) throws {
+    predicates = [runFilter, try settings.filter.predicate(now: now)].compactMap { $0 }
+    self.marks = marks
+    namer = try settings.nameTemplate.map { try FileNamer(template: $0) } ?? defaultNamer
+    firstCount = (settings.first ?? .latest).count
+  }
+
+  /// A new episode sync should fetch: unmarked, and passing every filter.
+  package func wants(_ episode: Episode, key: String) -> Bool {
+    marks[key] == nil && passes(episode)
+  }
+
+  package func passes(_ episode: Episode) -> Bool {
+    predicates.allSatisfy { $0.accepts(episode) }
+  }
+
+  /// The offsets in `episodes` (newest first) of those sync takes: never seen before (`keys[i]`
+  /// in `added`) and wanted; on a subscription's first refresh only the newest `firstCount`.
+  /// Sync and subscribe both decide with this, so subscribing then syncing takes what a first
+  /// sync alone would.
+  package func selection(
+    of episodes: [Episode], keys: [String], added: Set<String>, firstRefresh: Bool
+  ) -> [Int] {
+    var chosen: [Int] = []
+    for (offset, episode) in episodes.enumerated() where added.contains(keys[offset]) {
+      guard wants(episode, key: keys[offset]) else { continue }
+      if firstRefresh, let firstCount, chosen.count >= firstCount { break }
+      chosen.append(offset)
+    }
+    return chosen
+  }
+}

@@ -1,0 +1,58 @@
+import Basics
+import Foundation
+
+/// Fetches URLs over libcurl: the only way PodcastKit talks to the network.
+public final class HTTPClient: Sendable {
+  public static let shared = HTTPClient()
+
+  public let options: TransferOptions
+  /// Largest body `fetch` keeps in memory (feeds run to tens of MB; nothing legitimate is bigger).
+  public let maxBodyBytes: Int64
+
+  public init(options: TransferOptions = TransferOptions(), maxBodyBytes: Int64 = 256 << 20) {
+    self.options = options
+    self.maxBodyBytes = maxBodyBytes
+  }
+
+  /// GETs `url` into memory. Sends `validators` for a conditional GET (a 304 comes back as a
+  /// response, not an error). Any other status >= 400 throws `TransferError.httpStatus`.
+  /// A body larger than `spoolAbove` bytes waits in a temporary file (`HTTPResponse.spooled`).
+  public func fetch(_ url: String, validators: Validators? = nil, spoolAbove: Int? = nil)
+    async throws -> HTTPResponse
+  {
+    let sink = MemorySink(url: url, limit: maxBodyBytes, spoolAbove: spoolAbove)
+    var request = TransferRequest(url: url, options: options)
+    request.validators = validators
+    let head = try await perform(request, into: sink)
+    var response = HTTPResponse(
+      status: head.status, url: head.url, headers: head.headers, body: sink.body,
+      redirects: head.redirects)
+    response.spooled = sink.takeSpooled()
+    return response
+  }
+
+  /// Stops every transfer in this process, returning once what each had received is written
+  /// to its sink (or after `timeout`): for Ctrl-C, so the next run resumes from every byte.
+  public static func stopAllTransfers(timeout: Duration = .seconds(2)) {
+    guard CurlLibrary.isOpen else { return }
+    TransferEngine.shared.cancelAllAndWait(timeout: timeout)
+  }
+
+  /// Runs one transfer to completion on the transfer thread. Cancelling the task aborts it.
+  package func perform(_ request: TransferRequest, into sink: TransferSink) async throws
+    -> ResponseHead
+  {
+    try URLPolicy.check(request.url)
+    try CurlLibrary.prepare(for: request.url)
+    let transfer = try CurlTransfer(request: request, sink: sink)
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        transfer.onComplete { continuation.resume(with: $0) }
+        TransferEngine.shared.start(transfer)
+      }
+    } onCancel: {
+      transfer.cancelRequested.store(true, ordering: .relaxed)
+      TransferEngine.shared.cancel(transfer)
+    }
+  }
+}

@@ -1,0 +1,164 @@
+import Basics
+internal import CCurl
+import Foundation
+import Synchronization
+
+/// Owns the libcurl multi handle and the one thread that drives it.
+///
+/// Work is handed over through a locked queue and `curl_multi_wakeup`, so callers on any
+/// thread (or task) never touch curl state directly. The loop runs on its own `Thread`, not in a
+/// Task, because `curl_multi_poll` blocks and would starve the cooperative pool.
+package final class TransferEngine: @unchecked Sendable {
+  package static let shared = TransferEngine()
+
+  private struct Inbox {
+    var toStart: [CurlTransfer] = []
+    var toCancel: [CurlTransfer] = []
+    /// Signalled once every running transfer was stopped (and its sink flushed).
+    var cancelAll: [DispatchSemaphore] = []
+  }
+
+  private let multi: UnsafeMutableRawPointer
+  private let inbox = Mutex(Inbox())
+  /// Touched only on the engine thread.
+  private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+
+  private init() {
+    podcast_global_init(Int(CURL_GLOBAL_ALL))
+    guard let multi = podcast_multi_init() else {
+      // Only fails when malloc fails; nothing sensible can continue.
+      preconditionFailure("curl_multi_init failed: out of memory")
+    }
+    self.multi = multi
+    let thread = Thread { [unowned self] in self.loop() }
+    thread.name = "podcast.transfer"
+    thread.start()
+  }
+
+  package func start(_ transfer: CurlTransfer) {
+    inbox.withLock { $0.toStart.append(transfer) }
+    podcast_multi_wakeup(multi)
+  }
+
+  package func cancel(_ transfer: CurlTransfer) {
+    inbox.withLock { $0.toCancel.append(transfer) }
+    podcast_multi_wakeup(multi)
+  }
+
+  /// Stops every transfer and returns once their sinks hold everything received (the Ctrl-C
+  /// path: the process exits right after), or after `timeout`.
+  package func cancelAllAndWait(timeout: Duration) {
+    let done = DispatchSemaphore(value: 0)
+    inbox.withLock { $0.cancelAll.append(done) }
+    podcast_multi_wakeup(multi)
+    // The whole duration: `components.seconds` alone turned half a second into no wait.
+    let (seconds, attoseconds) = timeout.components
+    let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    _ = done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
+  }
+
+  private func loop() {
+    var stillRunning: Int32 = 0
+    while true {
+      takeInbox()
+      resumeDue()
+      let performed = podcast_multi_perform(multi, &stillRunning)
+      if performed != CURLM_OK { failAll(performed, in: "curl_multi_perform") }
+      collectFinished()
+      let polled = podcast_multi_poll(multi, pollTimeout())
+      if polled != CURLM_OK {
+        failAll(polled, in: "curl_multi_poll")
+        // Never spin: whatever broke the poll gets a moment before the next one.
+        usleep(100_000)
+      }
+    }
+  }
+
+  /// The multi handle itself failed: no running transfer can be trusted to finish.
+  private func failAll(_ code: CURLMcode, in call: String) {
+    let reason = "libcurl \(call) failed: \(String(cString: podcast_multi_strerror(code)))"
+    for transfer in Array(running.values) {
+      podcast_multi_remove_handle(multi, transfer.handle)
+      running[transfer.handle] = nil
+      transfer.fail(TransferError.network(url: transfer.request.url, reason: reason))
+    }
+  }
+
+  /// Resumes transfers paused for the rate limit whose time has come.
+  private func resumeDue() {
+    let now = ContinuousClock.now
+    for transfer in running.values {
+      if let at = transfer.resumeAt, at <= now { transfer.resume() }
+    }
+  }
+
+  /// Up to a second, or until the first paused transfer is due.
+  private func pollTimeout() -> Int32 {
+    let now = ContinuousClock.now
+    var timeout = Duration.seconds(1)
+    for transfer in running.values {
+      if let at = transfer.resumeAt { timeout = min(timeout, max(.zero, at - now)) }
+    }
+    let (seconds, attoseconds) = timeout.components
+    return Int32(seconds * 1_000 + attoseconds / 1_000_000_000_000_000) + 1
+  }
+
+  private func takeInbox() {
+    let work = inbox.withLock { inbox -> Inbox in
+      defer { inbox = Inbox() }
+      return inbox
+    }
+    for transfer in work.toStart {
+      let added = podcast_multi_add_handle(multi, transfer.handle)
+      guard added == CURLM_OK else {
+        let reason = String(cString: podcast_multi_strerror(added))
+        transfer.fail(
+          TransferError.setup(url: transfer.request.url, reason: "libcurl refused it: \(reason)"))
+        continue
+      }
+      running[transfer.handle] = transfer
+    }
+    for transfer in work.toCancel where running[transfer.handle] != nil {
+      finish(transfer, code: CURLE_ABORTED_BY_CALLBACK, cancelled: true)
+    }
+    if !work.toStart.isEmpty { rebalance() }
+    guard !work.cancelAll.isEmpty else { return }
+    for transfer in Array(running.values) {
+      transfer.cancelRequested.store(true, ordering: .relaxed)
+      finish(transfer, code: CURLE_ABORTED_BY_CALLBACK, cancelled: true)
+    }
+    for waiting in work.cancelAll { waiting.signal() }
+  }
+
+  /// Divides each shared `RateLimit` equally among its running transfers (see `RateLimit`).
+  /// libcurl reads the limit afresh as it paces each transfer, so a changed share applies to
+  /// transfers already under way.
+  private func rebalance() {
+    var groups: [ObjectIdentifier: (limit: RateLimit, members: [CurlTransfer])] = [:]
+    for transfer in running.values {
+      guard let limit = transfer.request.options.rateLimit else { continue }
+      groups[ObjectIdentifier(limit), default: (limit, [])].members.append(transfer)
+    }
+    for (limit, members) in groups.values {
+      let share = max(1, limit.bytesPerSecond / Int64(members.count))
+      for transfer in members { transfer.limitReceiveRate(to: share) }
+    }
+  }
+
+  private func collectFinished() {
+    var queued: Int32 = 0
+    while let message = podcast_multi_info_read(multi, &queued) {
+      guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+        let transfer = running[easy]
+      else { continue }
+      finish(transfer, code: message.pointee.data.result, cancelled: false)
+    }
+  }
+
+  private func finish(_ transfer: CurlTransfer, code: CURLcode, cancelled: Bool) {
+    podcast_multi_remove_handle(multi, transfer.handle)
+    running[transfer.handle] = nil
+    if transfer.request.options.rateLimit != nil { rebalance() }
+    transfer.didComplete(code: code, cancelled: cancelled)
+  }
+}

@@ -1,0 +1,79 @@
+import Basics
+import Foundation
+import Privacy
+
+/// How patient to be with a server, and how much to accept from it.
+public struct TransferOptions: Sendable, Equatable {
+  /// Seconds allowed to establish a connection.
+  public var connectTimeout: Int = 20
+  /// Seconds without a single byte arriving before the transfer is abandoned, so a dead
+  /// server can never hang the tool.
+  public var stallTimeout: Int = 30
+  /// Redirects followed at most.
+  public var maxRedirects: Int = 10
+  /// Shared bandwidth budget for every transfer made with these options; nil is unlimited.
+  public var rateLimit: RateLimit? = nil
+
+  public init(connectTimeout: Int = 20, stallTimeout: Int = 30, maxRedirects: Int = 10) {
+    self.connectTimeout = connectTimeout
+    self.stallTimeout = stallTimeout
+    self.maxRedirects = maxRedirects
+  }
+}
+
+/// One GET as the transfer layer performs it.
+package struct TransferRequest: Sendable {
+  package var url: String
+  package var options: TransferOptions
+  /// Sent as If-None-Match / If-Modified-Since (a conditional GET).
+  package var validators: Validators? = nil
+  /// Ask for the body from this offset on (`Range: bytes=N-`).
+  package var rangeStart: Int64? = nil
+  /// Sent as `If-Range` with `rangeStart`: a changed file comes back whole instead of a wrong tail.
+  package var ifRange: String? = nil
+  /// Compressed transfer for text (feeds, API calls); off for media so offsets stay byte offsets.
+  package var acceptsCompression = true
+  /// Larger curl buffers for bulk downloads.
+  package var bulk = false
+  /// A user name and password for this URL's host only (libcurl never sends them on to
+  /// another host after a redirect).
+  package var credentials: FeedCredentials? = nil
+  /// The schemes allowed, for the request and its redirects (libcurl's list syntax).
+  package var protocols = "http,https"
+
+  package init(
+    url: String, options: TransferOptions, validators: Validators? = nil,
+    rangeStart: Int64? = nil, ifRange: String? = nil, acceptsCompression: Bool = true,
+    bulk: Bool = false, credentials: FeedCredentials? = nil, protocols: String = "http,https"
+  ) {
+    self.url = url
+    self.options = options
+    self.validators = validators
+    self.rangeStart = rangeStart
+    self.ifRange = ifRange
+    self.acceptsCompression = acceptsCompression
+    self.bulk = bulk
+    self.credentials = credentials
+    self.protocols = protocols
+  }
+}
+
+/// The status line and headers of the final response (after redirects).
+package struct ResponseHead: Sendable {
+  package var status: Int
+  package var url: String
+  /// Lower-cased names; the last value wins.
+  package var headers: [String: String]
+  package var redirects: [(status: Int, url: String)]
+
+  /// Seconds the server asks us to wait (`Retry-After` as seconds or as an HTTP date).
+  package var retryAfter: Int? {
+    guard let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else {
+      return nil
+    }
+    if let seconds = Int(value) { return max(0, seconds) }
+    return HTTPDate.parse(value).map { max(0, Int($0.timeIntervalSinceNow.rounded(.up))) }
+  }
+
+  package var contentLength: Int64? { headers["content-length"].flatMap { Int64($0) } }
+}
