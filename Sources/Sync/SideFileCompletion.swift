@@ -1,17 +1,20 @@
-import PodcastKit
+import Basics
+import Downloads
+import Library
+import Transfer
 
 /// What belongs beside episodes a sync did not download: the podcast's picture in the folders
 /// of feeds that now name another one (new episodes or not), and the transcripts and chapters
 /// an earlier run could not fetch. `--no-cover` and the other side-file flags hold here too.
-struct SideFileCompletion {
+public struct SideFileCompletion: Sendable {
   /// Pictures written, by path.
-  var covers: [String] = []
+  public var covers: [String] = []
   /// Transcripts and chapters written, by path.
-  var files: [String] = []
+  public var files: [String] = []
   /// What could not be kept, one sentence each.
-  var notes: [String] = []
+  public var notes: [String] = []
 
-  static func complete(
+  package static func complete(
     _ plan: SyncPlan, store: LibraryStore, http: HTTPClient, settings: DownloadSettings,
     subscriptionSettings: [Int64: SubscriptionSettings]
   ) async -> SideFileCompletion {
