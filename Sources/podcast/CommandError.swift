@@ -3,7 +3,7 @@ import Foundation
 /// Why a command could not do what was asked, where the reason is the command's own (not
 /// PodcastKit's). Each case reads as the one line the user sees.
 enum CommandError: Error, Equatable, CustomStringConvertible {
-  /// Exits 75 (CLI.md): another sync holds the library's lock.
+  /// Exits 75 (the README's exit codes): another sync holds the library's lock.
   case syncBusy(library: String)
   case cannotStartInBackground(reason: String)
   /// `subscribe NAME`: a subscription's name is not a feed to follow.

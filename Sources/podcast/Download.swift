@@ -44,16 +44,19 @@ struct Download: AsyncParsableCommand {
     let modes = [!selection.isEmpty, latest != nil, all].filter { $0 }.count
     if modes > 1 { throw ValidationError("use a selection, --latest or --all, not several") }
     if let latest, latest < 1 { throw ValidationError("--latest must be at least 1") }
-    _ = try EpisodeSelection(usage: selection)
+    // The selection's words are read in `run`: argument-parser calls `validate` before it
+    // reports an unknown option, and `1 --frobnicate x` must name the option, not say that
+    // `x` is not a selection.
   }
 
   func run() async throws {
     Console.showsSecrets = showSecrets
+    // Read before the feed is fetched: a mistyped selection is said at once, offline.
+    let choice = try choice()
     let context = CommandContext(libraryOptions: libraryOptions)
     let resolved = try await context.resolve(feed)
     let download = DownloadEpisodes(
-      choice: try choice(), filter: try filterOptions.predicate(),
-      settings: try settings.settings())
+      choice: choice, filter: try filterOptions.predicate(), settings: try settings.settings())
     let jobs: [DownloadJob]
     do {
       jobs = try download.jobs(for: resolved, feed: feed)
