@@ -1,6 +1,6 @@
+import Basics
 import Foundation
 import Transfer
-import Basics
 
 /// The response head of the current attempt, handed over from the transfer thread.
 package final class SeenHead: @unchecked Sendable {

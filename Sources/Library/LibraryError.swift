@@ -24,6 +24,14 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
   /// A recorded file outside the Episodes directory (a damaged or hand-edited database).
   case outsideEpisodes(file: String, episodes: String)
   case cannotDelete(path: String, reason: String)
+  /// An error of another kind from inside a store operation; its own sentence.
+  case failed(String)
+
+  /// `error` as the library's: itself when it is one (the store turns SQLite's errors into
+  /// these), else `.failed` with its sentence, so callers keep one typed cause.
+  public init(_ error: any Error) {
+    self = error as? LibraryError ?? .failed(String(describing: error))
+  }
 
   public var description: String {
     switch self {
@@ -71,6 +79,8 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
       return "\(file) is outside \(episodes); left in place"
     case .cannotDelete(let path, let reason):
       return "cannot delete \(path): \(reason)"
+    case .failed(let sentence):
+      return sentence
     }
   }
 }

@@ -1,6 +1,7 @@
 import Basics
 import Downloads
 import Library
+import SideFiles
 import Transfer
 
 /// What belongs beside episodes a sync did not download: the podcast's picture in the folders
@@ -11,8 +12,8 @@ public struct SideFileCompletion: Sendable {
   public var covers: [String] = []
   /// Transcripts and chapters written, by path.
   public var files: [String] = []
-  /// What could not be kept, one sentence each.
-  public var notes: [String] = []
+  /// What could not be kept.
+  public var notes: [SideFileNote] = []
 
   package static func complete(
     _ plan: SyncPlan, store: LibraryStore, http: HTTPClient, settings: DownloadSettings,
@@ -28,7 +29,7 @@ public struct SideFileCompletion: Sendable {
         switch result {
         case .success(let file): completion.covers.append(file)
         case .failure(let error):
-          completion.notes.append("\(feed.subscription.name): cover not kept: \(error)")
+          completion.notes.append(SideFileNote(.cover, error, subject: feed.subscription.name))
         }
       }
     }
@@ -38,7 +39,9 @@ public struct SideFileCompletion: Sendable {
       job.folderCoverURL = nil
       let report = await manager.completeSideFiles(of: job, besides: check.file)
       completion.files += report.files
-      completion.notes += report.sideFileNotes.map { "\(check.file): \($0)" }
+      completion.notes += report.sideFileNotes.map {
+        SideFileNote($0.kind, $0.error, subject: check.file)
+      }
     }
     return completion
   }

@@ -22,7 +22,9 @@ final class ErrorSentenceTests: XCTestCase {
     LibraryError.outsideEpisodes(
       file: "/home/me/notes.txt", episodes: "/home/me/Podcasts/Episodes"),
     LibraryError.cannotDelete(path: "/p/Episodes/Show/One.mp3", reason: "Permission denied"),
-    SyncError.cannotPrune(subscription: "daily", reason: "the library database failed"),
+    SyncError.cannotPrune(
+      subscription: "daily",
+      .databaseFailed(path: "/p/.podcast/library.sqlite", reason: "disk I/O error")),
     SyncError.cannotRemove(.cannotDelete(path: "/p/Episodes/a.mp3", reason: "Read-only")),
   ]
 

@@ -76,12 +76,12 @@ final class DownloadRun: RunReporter, @unchecked Sendable {
     let title = Format.singleLine(result.job.title ?? result.job.url)
     switch result.outcome {
     case .downloaded(let file, let bytes, let tags):
-      let note = notes([tags.note].compactMap { $0 } + tags.sideFileNotes)
+      let note = notes([tags.note].compactMap { $0 } + tags.sideFileNotes.map(\.description))
       return "downloaded  \(title)  (\(Format.bytes(bytes))) -> \(file)\(note)"
     case .alreadyDownloaded(let file):
       let added = result.sideFiles.files.map { ", added \($0)" }.joined()
       return "skipped     \(title)  (already downloaded: \(file)\(added))"
-        + notes(result.sideFiles.sideFileNotes)
+        + notes(result.sideFiles.sideFileNotes.map(\.description))
     case .failed: return "failed      \(title)"
     }
   }
@@ -120,7 +120,7 @@ final class DownloadRun: RunReporter, @unchecked Sendable {
             url, title, ("file", .string(file)), ("bytes", .int(bytes)),
             ("tagged", .bool(tags.tagged)), ("cover", .bool(tags.cover)),
             ("tagNote", .string(tags.note)), ("sideFiles", .array(tags.files.map { .string($0) })),
-            ("sideFileNotes", .array(tags.sideFileNotes.map { .string($0) })),
+            ("sideFileNotes", .array(tags.sideFileNotes.map { .string($0.description) })),
           ]))
       case .alreadyDownloaded(let file):
         let added = result.sideFiles
@@ -128,7 +128,7 @@ final class DownloadRun: RunReporter, @unchecked Sendable {
           .object([
             url, title, ("file", .string(file)), ("reason", .string("already downloaded")),
             ("sideFiles", .array(added.files.map { .string($0) })),
-            ("sideFileNotes", .array(added.sideFileNotes.map { .string($0) })),
+            ("sideFileNotes", .array(added.sideFileNotes.map { .string($0.description) })),
           ]))
       case .failed(let failure):
         failed.append(
