@@ -60,7 +60,10 @@ let package = Package(
       name: "Downloads",
       dependencies: ["Basics", "Fetching", "Library", "SideFiles", "Source", "Tags"]
     ),
-    .target(name: "Sync", dependencies: ["Basics", "Downloads", "Library", "Selection", "Source"]),
+    .target(
+      name: "Sync",
+      dependencies: ["Basics", "Downloads", "Library", "Selection", "SideFiles", "Source"]
+    ),
     // The use cases: one type per thing a user does.
     .target(
       name: "PodcastKit",

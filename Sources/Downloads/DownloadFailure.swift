@@ -21,9 +21,28 @@ public struct DownloadFailure: Error, Sendable, Equatable, CustomStringConvertib
     return sentence + "; the failure could not be recorded either: \(unrecorded)"
   }
 
-  /// Two failures are the same when they say the same thing.
+  /// Two failures are the same when their causes are equal errors of the same type; an
+  /// error type that is not Equatable can only be told apart by its sentence.
   public static func == (lhs: DownloadFailure, rhs: DownloadFailure) -> Bool {
-    lhs.description == rhs.description
+    same(lhs.cause, rhs.cause) && same(lhs.unrecorded, rhs.unrecorded)
+  }
+
+  private static func same(_ lhs: (any Error)?, _ rhs: (any Error)?) -> Bool {
+    switch (lhs, rhs) {
+    case (nil, nil): return true
+    case (let lhs?, let rhs?):
+      guard type(of: lhs) == type(of: rhs) else { return false }
+      if let lhs = lhs as? any Equatable { return lhs.isEqual(to: rhs) }
+      return String(describing: lhs) == String(describing: rhs)
+    default: return false
+    }
+  }
+}
+
+extension Equatable {
+  /// `self == other` when `other` is of this type.
+  fileprivate func isEqual(to other: Any) -> Bool {
+    (other as? Self).map { $0 == self } ?? false
   }
 }
 

@@ -75,3 +75,23 @@ public struct DownloadResult: Sendable, Equatable {
   /// missing (a fresh download has them in its outcome).
   public var sideFiles: SideFileReport = .none
 }
+
+extension [DownloadResult] {
+  /// Files this run put in place or found in place: their podcast folders' playlists follow.
+  public var episodeFiles: [String] {
+    compactMap { result in
+      switch result.outcome {
+      case .downloaded(let file, _, _), .alreadyDownloaded(let file): file
+      case .failed: nil
+      }
+    }
+  }
+
+  /// Files this run put in place, for `--exec`.
+  public var downloadedFiles: [(file: String, title: String?, podcast: String?)] {
+    compactMap { result in
+      guard case .downloaded(let file, _, _) = result.outcome else { return nil }
+      return (file, result.job.title, result.job.podcastTitle)
+    }
+  }
+}

@@ -152,24 +152,24 @@ public final class DownloadManager: Sendable {
     of job: DownloadJob, besides file: String, onlyMissing: Bool, _ report: SideFileReport
   ) async -> SideFileReport {
     var report = report
-    func note(_ result: Result<String, SideFileError>?, _ what: String) {
+    func note(_ result: Result<String, SideFileError>?, _ kind: SideFileNote.Kind) {
       switch result {
       case .success(let path): report.files.append(path)
-      case .failure(let error): report.sideFileNotes.append("\(what) not kept: \(error)")
+      case .failure(let error): report.sideFileNotes.append(SideFileNote(kind, error))
       case nil: break
       }
     }
     let wanted = { (path: String) in !onlyMissing || !FileManager.default.fileExists(atPath: path) }
     if let url = job.folderCoverURL {
-      note(await folderCovers.update(besides: file, from: url), "cover")
+      note(await folderCovers.update(besides: file, from: url), .cover)
     }
     let names = SideFileNames.transcripts(job.transcripts, besides: file)
     for (transcript, name) in zip(job.transcripts, names) where wanted(name) {
-      note(await sideFiles.fetch(transcript.url, to: name, feedURL: job.feedURL), "transcript")
+      note(await sideFiles.fetch(transcript.url, to: name, feedURL: job.feedURL), .transcript)
     }
     if let url = job.chaptersURL, wanted(SideFileNames.chapters(besides: file)) {
       note(
-        await sideFiles.keepChapters(url, besides: file, feedURL: job.feedURL), "chapters")
+        await sideFiles.keepChapters(url, besides: file, feedURL: job.feedURL), .chapters)
     }
     return report
   }

@@ -334,7 +334,7 @@ package struct EpisodeDownload {
         // Unrecorded, the file would be downloaded again next time beside itself: take back
         // the name just made; the partial stays, complete, for the next run to finish.
         if placed.isNew { unlink(placed.path) }
-        throw DownloadError.cannotRecord(url: job.url, reason: String(describing: error))
+        throw DownloadError.cannotRecord(url: job.url, LibraryError(error))
       }
       return placed.path
     }

@@ -83,17 +83,17 @@ package struct EpisodeTagging {
     let copy = Self.copyPath(of: source)
     let finalTags = tags
     let result = await Self.offThePool { () -> Result<TagResult, TagFailure> in
-      do {
+      do throws(TagFailure) {
         try Self.copyFile(source, to: copy)
       } catch {
-        return .failure(TagFailure(description: String(describing: error)))
+        return .failure(error)
       }
-      do {
+      do throws(TagError) {
         return .success(
           // The copy has the partial's bytes: the format sniffed above is the copy's.
           try Tagger().tag(fileAt: copy, format: format, with: finalTags, cover: cover))
       } catch {
-        return .failure(TagFailure(description: String(describing: error)))
+        return .failure(.tagLib(error))
       }
     }
     switch result {
@@ -126,8 +126,22 @@ package struct EpisodeTagging {
     SideFileReport(note: "not tagged: TagLib does not write \(name ?? "an unrecognised format")")
   }
 
-  package struct TagFailure: Error, CustomStringConvertible {
-    package var description: String
+  /// Why the copy could not be tagged: the copy itself, or TagLib.
+  package enum TagFailure: Error, CustomStringConvertible {
+    case cannotRead(path: String)
+    case cannotCreate(path: String)
+    case cannotWrite(path: String, errno: Int32)
+    case tagLib(TagError)
+
+    package var description: String {
+      switch self {
+      case .cannotRead(let path): return "cannot read \(path) to tag it"
+      case .cannotCreate(let path): return "cannot create \(path)"
+      case .cannotWrite(let path, let code):
+        return "cannot write \(path): \(String(cString: strerror(code)))"
+      case .tagLib(let error): return error.description
+      }
+    }
   }
 
   /// TagLib and the copy block on file I/O for a while: keep them off the cooperative pool.
@@ -140,18 +154,17 @@ package struct EpisodeTagging {
   /// A plain byte copy, synced: TagLib then works on this file only.
   private static func copyFile(_ source: String, to target: String) throws(TagFailure) {
     let input = open(source, O_RDONLY | O_CLOEXEC)
-    guard input >= 0 else { throw TagFailure(description: "cannot read \(source) to tag it") }
+    guard input >= 0 else { throw .cannotRead(path: source) }
     defer { close(input) }
     let output = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard output >= 0 else { throw TagFailure(description: "cannot create \(target)") }
+    guard output >= 0 else { throw .cannotCreate(path: target) }
     defer { close(output) }
     do {
       try PartialFile.copyAll(from: input, to: output)
     } catch {
       switch error {
-      case .reading: throw TagFailure(description: "cannot read \(source) to tag it")
-      case .writing(let code):
-        throw TagFailure(description: "cannot write \(target): \(String(cString: strerror(code)))")
+      case .reading: throw .cannotRead(path: source)
+      case .writing(let code): throw .cannotWrite(path: target, errno: code)
       }
     }
   }

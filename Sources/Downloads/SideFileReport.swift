@@ -1,4 +1,5 @@
 import Basics
+import SideFiles
 
 /// What a finished download wrote besides the audio, for the output: whether the tags went
 /// in (or why not) and the side files put beside it.
@@ -12,13 +13,13 @@ public struct SideFileReport: Sendable, Equatable {
   public var note: String?
   /// Files written beside the audio by this download (the podcast folder's cover, …).
   public var files: [String]
-  /// One line per side file that could not be kept (`transcript not kept: <url>: why`); the
-  /// episode itself is fine, and the next run of the same episode tries again.
-  public var sideFileNotes: [String]
+  /// Each side file that could not be kept; the episode itself is fine, and the next run of
+  /// the same episode tries again.
+  public var sideFileNotes: [SideFileNote]
 
   public init(
     tagged: Bool = false, cover: Bool = false, note: String? = nil, files: [String] = [],
-    sideFileNotes: [String] = []
+    sideFileNotes: [SideFileNote] = []
   ) {
     self.tagged = tagged
     self.cover = cover

@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import Library
 
 #if canImport(Glibc)
   import Glibc
@@ -16,7 +17,7 @@ public enum DownloadError: Error, Equatable, CustomStringConvertible {
   case emptyBody(url: String)
   case tooSmall(url: String, received: Int64, reason: String)
   case compressed(url: String, how: String)
-  case cannotRecord(url: String, reason: String)
+  case cannotRecord(url: String, LibraryError)
 
   public var description: String {
     switch self {

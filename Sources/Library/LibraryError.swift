@@ -27,6 +27,14 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
   /// A change of a download's row that `DownloadTransition` does not allow from its state
   /// (`from` nil: the library has no row of it).
   case illegalDownloadMove(url: String, move: String, from: String?)
+  /// An error of another kind from inside a store operation; its own sentence.
+  case failed(String)
+
+  /// `error` as the library's: itself when it is one (the store turns SQLite's errors into
+  /// these), else `.failed` with its sentence, so callers keep one typed cause.
+  public init(_ error: any Error) {
+    self = error as? LibraryError ?? .failed(String(describing: error))
+  }
 
   public var description: String {
     switch self {
@@ -76,6 +84,8 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
       return "cannot delete \(path): \(reason)"
     case .illegalDownloadMove(let url, let move, let from):
       return "cannot \(move) the download of \(url): it is \(from ?? "not in the library")"
+    case .failed(let sentence):
+      return sentence
     }
   }
 }

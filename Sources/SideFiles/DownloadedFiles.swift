@@ -25,8 +25,15 @@ public enum DownloadedFiles {
         let sideFiles = SideFileNames.existing(besides: path)
         try FileManager.default.removeItem(atPath: path)
         outcome.deleted.append(path)
-        // Transcripts and chapters mean nothing without their episode.
-        for sideFile in sideFiles { try? FileManager.default.removeItem(atPath: sideFile) }
+        // Transcripts and chapters mean nothing without their episode; one that stays is said.
+        for sideFile in sideFiles {
+          do {
+            try FileManager.default.removeItem(atPath: sideFile)
+          } catch {
+            outcome.failures.append(
+              .cannotDelete(path: sideFile, reason: error.localizedDescription))
+          }
+        }
         removeEmptyFolders(above: path, stoppingAt: episodes)
       } catch {
         outcome.failures.append(

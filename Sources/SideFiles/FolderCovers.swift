@@ -65,11 +65,29 @@ package final class FolderCovers: Sendable {
     } catch {
       return .failure(error)
     }
+    // Kept means kept with its source: unrecorded, the next run would take the picture for
+    // one the user put there and never refresh it. So a record that cannot be written takes
+    // the new picture back, and the next run tries again.
+    if let failure = Self.recordSource(url, at: record, in: stateDirectory) {
+      unlink(target)
+      return .failure(failure)
+    }
     for other in existing where other != target { unlink(other) }
-    try? FileManager.default.createDirectory(
-      atPath: stateDirectory, withIntermediateDirectories: true)
-    try? url.write(toFile: record, atomically: true, encoding: .utf8)
     return .success(target)
+  }
+
+  private static func recordSource(_ url: String, at record: String, in directory: String)
+    -> SideFileError?
+  {
+    do {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    } catch {
+      return .cannotWrite(path: directory, reason: error.localizedDescription)
+    }
+    guard let code = AtomicFile.write(Data(url.utf8), to: record, prefix: ".cover-url-") else {
+      return nil
+    }
+    return .cannotWrite(path: record, reason: String(cString: strerror(code)))
   }
 
   package static let names = ["cover.jpg", "cover.png"]

@@ -83,24 +83,22 @@ public struct SyncPlanner: Sendable {
       refused = try store.recordRefreshes(refreshed)
     } catch {
       for index in parts.indices {
-        parts[index] = Self.unrecorded(originals[index], reason: "\(error)")
+        parts[index] = Self.unrecorded(originals[index], error: LibraryError(error))
       }
       return
     }
     guard !refused.isEmpty else { return }
     for (index, original) in originals.enumerated() {
-      if let id = original.id, let reason = refused[id] {
-        parts[index] = Self.unrecorded(original, reason: "\(reason)")
+      if let id = original.id, let error = refused[id] {
+        parts[index] = Self.unrecorded(original, error: error)
       }
     }
   }
 
-  private static func unrecorded(_ original: Subscription, reason: String) -> SyncPlan {
+  private static func unrecorded(_ original: Subscription, error: LibraryError) -> SyncPlan {
     SyncPlan(
-      feeds: [
-        .init(
-          subscription: original, outcome: .failed(SyncError.cannotRecordRefresh(reason: reason)))
-      ])
+      feeds: [.init(subscription: original, outcome: .failed(SyncError.cannotRecordRefresh(error)))]
+    )
   }
 
   private func refresh(_ original: Subscription, snapshot: LibraryStore.SyncSnapshot) async

@@ -34,8 +34,7 @@ public struct SyncPruner: Sendable {
           outcome.removed.append(file)
         }
       } catch {
-        outcome.failures.append(
-          .cannotPrune(subscription: subscription.name, reason: String(describing: error)))
+        outcome.failures.append(.cannotPrune(subscription: subscription.name, LibraryError(error)))
       }
     }
     return outcome

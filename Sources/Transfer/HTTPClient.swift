@@ -14,6 +14,15 @@ public final class HTTPClient: Sendable {
     self.maxBodyBytes = maxBodyBytes
   }
 
+  /// A client with the same options plus one bandwidth budget shared by every transfer made
+  /// through it; itself when `bytesPerSecond` is nil.
+  public func limited(to bytesPerSecond: Int64?) -> HTTPClient {
+    guard let bytesPerSecond else { return self }
+    var options = options
+    options.rateLimit = RateLimit(bytesPerSecond: bytesPerSecond)
+    return HTTPClient(options: options, maxBodyBytes: maxBodyBytes)
+  }
+
   /// GETs `url` into memory. Sends `validators` for a conditional GET (a 304 comes back as a
   /// response, not an error). Any other status >= 400 throws `TransferError.httpStatus`.
   /// A body larger than `spoolAbove` bytes waits in a temporary file (`HTTPResponse.spooled`).

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// A bandwidth limit that is not a rate. Reads like the other settings' errors: the setting's

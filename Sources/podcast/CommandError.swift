@@ -3,9 +3,7 @@ import Foundation
 /// Why a command could not do what was asked, where the reason is the command's own (not
 /// PodcastKit's). Each case reads as the one line the user sees.
 enum CommandError: Error, Equatable, CustomStringConvertible {
-  case noEpisodesToDownload(feed: String)
-  case noEpisodeMatches(feed: String)
-  /// Exits 75 (CLI.md): another sync holds the library's lock.
+  /// Exits 75 (the README's exit codes): another sync holds the library's lock.
   case syncBusy(library: String)
   case cannotStartInBackground(reason: String)
   /// `subscribe NAME`: a subscription's name is not a feed to follow.
@@ -13,10 +11,6 @@ enum CommandError: Error, Equatable, CustomStringConvertible {
 
   var description: String {
     switch self {
-    case .noEpisodesToDownload(let feed):
-      return "\(feed): the feed has no episodes to download"
-    case .noEpisodeMatches(let feed):
-      return "\(feed): no episode matches the filters"
     case .syncBusy(let library):
       return "another sync is running on \(library); try again later or use --wait"
     case .cannotStartInBackground(let reason):

@@ -3,15 +3,31 @@ import Foundation
 import PodcastKit
 
 /// The one place an error becomes what the user sees: the sentence (`podcast: <sentence>`, one
-/// line on stderr) and, when it ends the command, the exit status CLI.md gives it. Commands and
+/// line on stderr) and, when it ends the command, the exit status README.md's "Exit codes" gives it. Commands and
 /// PodcastKit throw typed errors; nothing else picks words or exit codes for them.
 enum CommandFailure {
   /// Ends the command for `error`: argument-parser's own errors (usage, `--help`, an exit
   /// status already chosen) go the parser's way; every other error is one line and its code.
   static func exit(_ error: Error, command: ParsableCommand.Type) -> Never {
+    if let error = error as? ValidationError, command != PodcastCommand.self {
+      exitForUsage(error, command: command)
+    }
     if isParsers(error) { command.exit(withError: error) }
     Console.error(error)
     Foundation.exit(exitCode(for: error).rawValue)
+  }
+
+  /// A usage error found while a subcommand ran (episode 9999 of a 143-episode feed): the
+  /// message and the usage as argument-parser prints them, with the command's full name
+  /// (`podcast download`), which argument-parser cannot know once parsing is over.
+  private static func exitForUsage(_ error: ValidationError, command: ParsableCommand.Type)
+    -> Never
+  {
+    let name = "podcast " + command._commandName
+    Console.write(
+      "Error: \(error.message)\nUsage: \(PodcastCommand.usageString(for: command))\n"
+        + "  See '\(name) --help' for more information.\n", to: STDERR_FILENO)
+    Foundation.exit(ExitCode.validationFailure.rawValue)
   }
 
   /// The sentence for `error`: its own description, with the flag that fixes it where the
@@ -27,7 +43,7 @@ enum CommandFailure {
     "podcast: \(message(for: error))"
   }
 
-  /// CLI.md's table: 75 when another sync holds the library, 64 for a bad default in the
+  /// The README's exit codes: 75 when another sync holds the library, 64 for a bad default in the
   /// configuration (a usage error), 1 for everything else that failed.
   static func exitCode(for error: Error) -> ExitCode {
     switch error {

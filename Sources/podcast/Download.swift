@@ -28,7 +28,7 @@ struct Download: AsyncParsableCommand {
   @Flag(help: "Download every episode.")
   var all = false
 
-  @OptionGroup var settings: DownloadSettings
+  @OptionGroup var settings: DownloadSettingsOptions
 
   @OptionGroup(title: "Filters") var filterOptions: FilterOptions
 
@@ -44,55 +44,33 @@ struct Download: AsyncParsableCommand {
     let modes = [!selection.isEmpty, latest != nil, all].filter { $0 }.count
     if modes > 1 { throw ValidationError("use a selection, --latest or --all, not several") }
     if let latest, latest < 1 { throw ValidationError("--latest must be at least 1") }
-    _ = try EpisodeSelection(usage: selection)
+    // The selection's words are read in `run`: argument-parser calls `validate` before it
+    // reports an unknown option, and `1 --frobnicate x` must name the option, not say that
+    // `x` is not a selection.
   }
 
   func run() async throws {
     Console.showsSecrets = showSecrets
+    // Read before the feed is fetched: a mistyped selection is said at once, offline.
+    let choice = try choice()
     let context = CommandContext(libraryOptions: libraryOptions)
     let resolved = try await context.resolve(feed)
-    let episodes = resolved.feed.episodes
-    if episodes.isEmpty && selection.isEmpty && !all && latest == nil {
-      // The feed's fault, not a usage error: one line and exit 1, like any failed feed.
-      throw CommandError.noEpisodesToDownload(feed: feed)
-    }
-    let predicate = try filterOptions.predicate()
-    let indexes = try chosenIndexes(in: episodes, predicate: predicate)
-    if indexes.isEmpty && predicate != nil && !episodes.isEmpty {
-      throw CommandError.noEpisodeMatches(feed: feed)
-    }
-    let namer = try settings.namer()
-    let keys = EpisodeIdentity.distinctKeys(of: episodes)
-    let jobs = indexes.map { index in
-      let episode = episodes[index - 1]
-      return settings.sideFiles(
-        of: DownloadJob(
-          url: episode.enclosure.url, title: episode.title,
-          podcastTitle: resolved.feed.podcast.title,
-          relativePath: namer.relativePath(
-            for: episode, podcast: resolved.feed.podcast, index: index),
-          mimeType: episode.enclosure.type, declaredLength: episode.enclosure.length,
-          feedURL: resolved.location, identityKeys: keys[index - 1],
-          tagging: TagRequest(podcast: resolved.feed.podcast, episode: episode),
-          folderCoverURL: resolved.feed.podcast.imageURL, transcripts: episode.transcripts,
-          chaptersURL: episode.chapters?.url, published: episode.published))
+    let download = DownloadEpisodes(
+      choice: choice, filter: try filterOptions.predicate(), settings: try settings.settings())
+    let jobs: [DownloadJob]
+    do {
+      jobs = try download.jobs(for: resolved, feed: feed)
+    } catch let error as SelectionError {
+      // An index the feed does not have is a usage error, with the command's usage.
+      throw ValidationError(CommandFailure.message(for: error))
     }
     let library = try context.openLibrary()
     if backgroundOptions.background {
       try startInBackground(library)
       return
     }
-    let manager = DownloadManager(
-      store: library.store, http: context.http(limitedTo: try settings.rate()),
-      options: settings.options, refresher: LinkRefresher(loader: FeedLoader(http: context.http)))
-    let results = await DownloadRun(manager: manager, json: json).perform(jobs)
-    // A playlist that cannot be written is a note: the episodes are in place all the same.
-    for failure in FolderPlaylist.update(
-      foldersOf: results.episodeFiles, episodesDirectories: [library.store.paths.episodes],
-      store: library.store)
-    {
-      Console.error(String(describing: failure))
-    }
+    let results = await download.perform(
+      jobs, store: library.store, http: context.http, reporter: DownloadRun(json: json))
     if json {
       Console.print(DownloadRun.document(results).rendered())
     } else if jobs.count > 1 {
@@ -116,16 +94,10 @@ struct Download: AsyncParsableCommand {
     }
   }
 
-  /// Filters narrow whatever was chosen: `--all`, `--latest N` and the default (the newest)
-  /// count matching episodes only; a selection keeps its indexes that match.
-  private func chosenIndexes(in episodes: [Episode], predicate: EpisodePredicate?) throws -> [Int] {
-    let matching =
-      predicate.map { $0.indexes(in: episodes) } ?? Array(episodes.indices.map { $0 + 1 })
-    if all { return matching }
-    if let latest { return Array(matching.prefix(latest)) }
-    guard !selection.isEmpty else { return Array(matching.prefix(1)) }
-    let chosen = try EpisodeSelection.checked(selection, episodeCount: episodes.count)
-    guard let predicate else { return chosen.indexes }
-    return chosen.indexes.filter { predicate.accepts(episodes[$0 - 1]) }
+  private func choice() throws -> DownloadEpisodes.Choice {
+    if all { return .all }
+    if let latest { return .latest(latest) }
+    if selection.isEmpty { return .newest }
+    return .indexes(try EpisodeSelection(usage: selection))
   }
 }

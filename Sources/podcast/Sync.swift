@@ -30,7 +30,7 @@ struct Sync: AsyncParsableCommand {
   @Flag(help: "Wait for another running sync to finish instead of exiting 75.")
   var wait = false
 
-  @OptionGroup var settings: DownloadSettings
+  @OptionGroup var settings: DownloadSettingsOptions
 
   @OptionGroup(title: "Filters (on top of each subscription's own)") var filterOptions:
     FilterOptions
@@ -57,25 +57,28 @@ struct Sync: AsyncParsableCommand {
       message: "interrupted: run podcast sync again to finish; partial downloads are kept")
     let lock = try acquireLock(library.paths)
     defer { lock.release() }
-    let subscriptions = try chosenSubscriptions(library.store)
+    var sync = SyncSubscriptions(
+      store: library.store, http: context.http, settings: try settings.settings())
+    sync.episodesFlag = libraryOptions.episodesDir
+    sync.filter = try filterOptions.predicate()
+    sync.dryRun = dryRun
+    sync.playlist = playlist
+    let subscriptions = try sync.subscriptions(named: names)
     if subscriptions.isEmpty && !quiet && !json {
       Console.print("No subscriptions yet. Add one with `podcast subscribe FEED`.")
       return
     }
-    let run = SyncRun(
-      library: library, context: context, settings: settings,
-      episodesFlag: libraryOptions.episodesDir, filter: try filterOptions.predicate(),
-      dryRun: dryRun, json: json, quiet: quiet, playlist: playlist)
-    let plan = try await run.plan(subscriptions)
+    let reporter = DownloadRun(json: json, quiet: quiet)
+    let plan = try await sync.plan(subscriptions, reporter: reporter)
     if dryRun {
-      show(try run.preview(plan))
+      show(try sync.preview(plan))
       if !plan.failedFeeds.isEmpty { throw ExitCode.failure }
       return
     }
     if !quiet && !json {
       for line in SyncReport.moves(plan) { Console.print(line) }
     }
-    let outcome = try await run.perform(plan)
+    let outcome = try await sync.perform(plan, reporter: reporter)
     show(outcome)
     let completed = backgroundOptions.runCompletionCommand(files: outcome.results.downloadedFiles)
     if !completed || outcome.failed { throw ExitCode.failure }
@@ -110,15 +113,5 @@ struct Sync: AsyncParsableCommand {
     } catch LibraryError.busy {
       throw CommandError.syncBusy(library: paths.root)
     }
-  }
-
-  private func chosenSubscriptions(_ store: LibraryStore) throws -> [Subscription] {
-    if names.isEmpty { return try store.subscriptions() }
-    var chosen: [Subscription] = []
-    for name in names {
-      let subscription = try store.subscription(matching: name)
-      if !chosen.contains(where: { $0.id == subscription.id }) { chosen.append(subscription) }
-    }
-    return chosen
   }
 }

@@ -23,7 +23,9 @@ final class ErrorSentenceTests: XCTestCase {
       file: "/home/me/notes.txt", episodes: "/home/me/Podcasts/Episodes"),
     LibraryError.cannotDelete(path: "/p/Episodes/Show/One.mp3", reason: "Permission denied"),
     LibraryError.illegalDownloadMove(url: "https://cdn.example/1.mp3", move: "begin", from: "done"),
-    SyncError.cannotPrune(subscription: "daily", reason: "the library database failed"),
+    SyncError.cannotPrune(
+      subscription: "daily",
+      .databaseFailed(path: "/p/.podcast/library.sqlite", reason: "disk I/O error")),
     SyncError.cannotRemove(.cannotDelete(path: "/p/Episodes/a.mp3", reason: "Read-only")),
   ]
 

@@ -69,6 +69,21 @@ final class DownloadCommandTests: XCTestCase {
     XCTAssertTrue(result.stderr.contains("10 episodes"), result.stderr)
   }
 
+  /// A usage error found once the feed is read still shows the command as the user types it,
+  /// and an unknown option is named as such, not taken for a selection.
+  func testUsageErrorsNameTheWholeCommandAndTheUnknownOption() throws {
+    let scenario = try DownloadScenario(FeedFixture.episodes(2, size: 1_000))
+    let outOfRange = try scenario.download("9999")
+    XCTAssertEqual(outOfRange.status, 64, outOfRange.stderr)
+    XCTAssertTrue(
+      outOfRange.stderr.contains("Usage: podcast download [<options>] <feed>"), outOfRange.stderr)
+    XCTAssertTrue(outOfRange.stderr.contains("See 'podcast download --help'"), outOfRange.stderr)
+    let unknown = try scenario.download("1", "--frobnicate", "x")
+    XCTAssertEqual(unknown.status, 64, unknown.stderr)
+    XCTAssertTrue(unknown.stderr.contains("Unknown option '--frobnicate'"), unknown.stderr)
+    XCTAssertFalse(unknown.stderr.contains("not a selection"), unknown.stderr)
+  }
+
   /// A re-listed episode: two items of the feed point at one enclosure.
   func testTheSameURLNamedTwiceDownloadsOnce() throws {
     var episodes = FeedFixture.episodes(3, size: 4_000)

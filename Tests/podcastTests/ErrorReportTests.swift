@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Every command that fails ends the same way (CLI.md): one `podcast: <sentence>` line on
+/// Every command that fails ends the same way (the README's exit codes): one `podcast: <sentence>` line on
 /// stderr naming the thing that failed, and the exit status of the contract.
 final class ErrorReportTests: LibraryTestCase {
   /// A library path that is a plain file breaks every command that opens the library.

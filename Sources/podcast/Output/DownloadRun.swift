@@ -1,17 +1,26 @@
 import Foundation
 import PodcastKit
 
-/// Runs a batch of downloads with the right kind of feedback: live bars on a terminal, a line
-/// per episode otherwise, JSON at the end with --json. Shared by `download` and `sync`.
-struct DownloadRun {
-  let manager: DownloadManager
+/// How a run's downloads look: live bars on a terminal, a line per episode otherwise, JSON at
+/// the end with --json (failures still get their line on stderr as they happen). The
+/// reporter `download` and `sync` give their use case.
+final class DownloadRun: RunReporter, @unchecked Sendable {
   let json: Bool
   /// Only failures are printed (sync --quiet).
-  var quiet = false
+  let quiet: Bool
+  private let lock = NSLock()
+  /// The live view of the batch running now, on a terminal.
+  private var view: ProgressView?
+  private var drawing: Task<Void, Never>?
 
-  func perform(_ jobs: [DownloadJob]) async -> [DownloadResult] {
+  init(json: Bool, quiet: Bool = false) {
+    self.json = json
+    self.quiet = quiet
+  }
+
+  func batchStarted(_ progress: ProgressBuffer) {
     let live = !json && !quiet && Console.stderrIsTerminal
-    let view = live ? ProgressView(buffer: manager.progress) : nil
+    let view = live ? ProgressView(buffer: progress) : nil
     Interrupt.install(
       message: "interrupted: partial downloads are kept; run the same command again to resume"
     ) {
@@ -19,44 +28,60 @@ struct DownloadRun {
       // What arrived but sits in a write buffer reaches the partial files before the exit.
       HTTPClient.stopAllTransfers()
     }
-    let drawing = Task { await view?.run() }
-    let results = await manager.download(jobs) { result in
-      if Interrupt.isStopping { return }
-      let failed = if case .failed = result.outcome { true } else { false }
-      if json {
-        // The document comes at the end; each failure still gets its line on stderr now.
-        if case .failed(let failure) = result.outcome { Console.error(failure) }
-        return
-      }
-      if quiet && !failed { return }
-      let line = DownloadRun.line(for: result)
-      guard let view else {
-        Console.print(line)
-        if case .failed(let failure) = result.outcome { Console.error(failure) }
-        return
-      }
-      // Everything on the terminal goes through the view, or a redraw would leave garbage.
-      if case .failed(let failure) = result.outcome {
-        view.announce(CommandFailure.line(for: failure))
-      } else {
-        view.announce(line)
-      }
+    lock.withLock {
+      self.view = view
+      drawing = Task { await view?.run() }
     }
-    drawing.cancel()
+  }
+
+  func downloadEnded(_ result: DownloadResult) {
+    if Interrupt.isStopping { return }
+    let failed = if case .failed = result.outcome { true } else { false }
+    if json {
+      // The document comes at the end; each failure still gets its line on stderr now.
+      if case .failed(let failure) = result.outcome { Console.error(failure) }
+      return
+    }
+    if quiet && !failed { return }
+    let line = DownloadRun.line(for: result)
+    guard let view = lock.withLock({ view }) else {
+      Console.print(line)
+      if case .failed(let failure) = result.outcome { Console.error(failure) }
+      return
+    }
+    // Everything on the terminal goes through the view, or a redraw would leave garbage.
+    if case .failed(let failure) = result.outcome {
+      view.announce(CommandFailure.line(for: failure))
+    } else {
+      view.announce(line)
+    }
+  }
+
+  func batchEnded() {
+    let (view, drawing) = lock.withLock { (self.view, self.drawing) }
+    drawing?.cancel()
     view?.stop()
-    return results
+    lock.withLock {
+      self.view = nil
+      self.drawing = nil
+    }
+  }
+
+  func problem(_ error: Error, subject: String?) {
+    guard let subject else { return Console.error(error) }
+    Console.error("\(subject): \(CommandFailure.message(for: error))")
   }
 
   static func line(for result: DownloadResult) -> String {
     let title = Format.singleLine(result.job.title ?? result.job.url)
     switch result.outcome {
     case .downloaded(let file, let bytes, let tags):
-      let note = notes([tags.note].compactMap { $0 } + tags.sideFileNotes)
+      let note = notes([tags.note].compactMap { $0 } + tags.sideFileNotes.map(\.description))
       return "downloaded  \(title)  (\(Format.bytes(bytes))) -> \(file)\(note)"
     case .alreadyDownloaded(let file):
       let added = result.sideFiles.files.map { ", added \($0)" }.joined()
       return "skipped     \(title)  (already downloaded: \(file)\(added))"
-        + notes(result.sideFiles.sideFileNotes)
+        + notes(result.sideFiles.sideFileNotes.map(\.description))
     case .failed: return "failed      \(title)"
     }
   }
@@ -95,7 +120,7 @@ struct DownloadRun {
             url, title, ("file", .string(file)), ("bytes", .int(bytes)),
             ("tagged", .bool(tags.tagged)), ("cover", .bool(tags.cover)),
             ("tagNote", .string(tags.note)), ("sideFiles", .array(tags.files.map { .string($0) })),
-            ("sideFileNotes", .array(tags.sideFileNotes.map { .string($0) })),
+            ("sideFileNotes", .array(tags.sideFileNotes.map { .string($0.description) })),
           ]))
       case .alreadyDownloaded(let file):
         let added = result.sideFiles
@@ -103,7 +128,7 @@ struct DownloadRun {
           .object([
             url, title, ("file", .string(file)), ("reason", .string("already downloaded")),
             ("sideFiles", .array(added.files.map { .string($0) })),
-            ("sideFileNotes", .array(added.sideFileNotes.map { .string($0) })),
+            ("sideFileNotes", .array(added.sideFileNotes.map { .string($0.description) })),
           ]))
       case .failed(let failure):
         failed.append(
@@ -113,25 +138,5 @@ struct DownloadRun {
     return .object([
       ("downloaded", .array(downloaded)), ("skipped", .array(skipped)), ("failed", .array(failed)),
     ])
-  }
-}
-
-extension [DownloadResult] {
-  /// Files this run put in place or found in place: their podcast folders' playlists follow.
-  var episodeFiles: [String] {
-    compactMap { result in
-      switch result.outcome {
-      case .downloaded(let file, _, _), .alreadyDownloaded(let file): file
-      case .failed: nil
-      }
-    }
-  }
-
-  /// Files this run put in place, for `--exec`.
-  var downloadedFiles: [(file: String, title: String?, podcast: String?)] {
-    compactMap { result in
-      guard case .downloaded(let file, _, _) = result.outcome else { return nil }
-      return (file, result.job.title, result.job.podcastTitle)
-    }
   }
 }

@@ -12,7 +12,7 @@ struct SyncDocument {
     let sideFiles = outcome.sideFiles
     let extras = [
       ("covers", sideFiles.covers), ("sideFiles", sideFiles.files),
-      ("sideFileNotes", sideFiles.notes),
+      ("sideFileNotes", sideFiles.notes.map(\.description)),
     ].filter { !$0.1.isEmpty }
     guard case .object(let members) = document, !extras.isEmpty else { return document }
     return .object(members + extras.map { ($0.0, JSONValue.array($0.1.map { .string($0) })) })

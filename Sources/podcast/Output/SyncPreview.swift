@@ -1,22 +1,7 @@
 import PodcastKit
 
-/// `sync --dry-run`: what would be downloaded and where, and what would be pruned, as lines
-/// or as `{wouldDownload: [{url, title, file}], wouldPrune: [path]}`.
-struct SyncPreview {
-  /// Each planned episode with the path it would get.
-  let planned: [(job: DownloadJob, file: String)]
-  let prunable: [String]
-
-  init(batches: [SyncBatch], prunable: [String]) {
-    // One the library has already would be skipped, not downloaded.
-    planned = batches.flatMap { batch in
-      batch.downloads.filter { !$0.alreadyHad }.map {
-        (job: $0.job, file: batch.episodesDirectory + "/" + $0.job.relativePath)
-      }
-    }
-    self.prunable = prunable
-  }
-
+/// `sync --dry-run` shown: lines, or `{wouldDownload: [{url, title, file}], wouldPrune: [path]}`.
+extension SyncPreview {
   /// `quiet` leaves out only "Nothing new.": a plan is what was asked for.
   func lines(quiet: Bool) -> [String] {
     var lines: [String] = []

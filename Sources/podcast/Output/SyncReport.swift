@@ -18,7 +18,7 @@ struct SyncReport {
     let sideFiles = outcome.sideFiles
     return sideFiles.covers.map { "cover       \($0)" }
       + sideFiles.files.map { "side file   \($0)" }
-      + sideFiles.notes.map { "note        \(Format.singleLine($0))" }
+      + sideFiles.notes.map { "note        \(Format.singleLine($0.description))" }
       + outcome.pruned.map { "pruned      \($0)" } + [summary]
   }
 

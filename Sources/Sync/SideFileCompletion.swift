@@ -1,17 +1,21 @@
-import PodcastKit
+import Basics
+import Downloads
+import Library
+import SideFiles
+import Transfer
 
 /// What belongs beside episodes a sync did not download: the podcast's picture in the folders
 /// of feeds that now name another one (new episodes or not), and the transcripts and chapters
 /// an earlier run could not fetch. `--no-cover` and the other side-file flags hold here too.
-struct SideFileCompletion {
+public struct SideFileCompletion: Sendable {
   /// Pictures written, by path.
-  var covers: [String] = []
+  public var covers: [String] = []
   /// Transcripts and chapters written, by path.
-  var files: [String] = []
-  /// What could not be kept, one sentence each.
-  var notes: [String] = []
+  public var files: [String] = []
+  /// What could not be kept.
+  public var notes: [SideFileNote] = []
 
-  static func complete(
+  package static func complete(
     _ plan: SyncPlan, store: LibraryStore, http: HTTPClient, settings: DownloadSettings,
     subscriptionSettings: [Int64: SubscriptionSettings]
   ) async -> SideFileCompletion {
@@ -25,7 +29,7 @@ struct SideFileCompletion {
         switch result {
         case .success(let file): completion.covers.append(file)
         case .failure(let error):
-          completion.notes.append("\(feed.subscription.name): cover not kept: \(error)")
+          completion.notes.append(SideFileNote(.cover, error, subject: feed.subscription.name))
         }
       }
     }
@@ -35,7 +39,9 @@ struct SideFileCompletion {
       job.folderCoverURL = nil
       let report = await manager.completeSideFiles(of: job, besides: check.file)
       completion.files += report.files
-      completion.notes += report.sideFileNotes.map { "\(check.file): \($0)" }
+      completion.notes += report.sideFileNotes.map {
+        SideFileNote($0.kind, $0.error, subject: check.file)
+      }
     }
     return completion
   }

@@ -2,7 +2,7 @@ import ArgumentParser
 import PodcastKit
 
 /// How episodes are fetched and named; shared by `download` and `sync`.
-struct DownloadSettings: ParsableArguments {
+struct DownloadSettingsOptions: ParsableArguments {
   @Option(help: "Downloads at once (default: 4, or a subscription's own setting in sync).")
   var concurrency: Int?
 
@@ -44,20 +44,6 @@ struct DownloadSettings: ParsableArguments {
     help: "Do not keep the feed's chapters file (<episode>.chapters.json) beside each episode.")
   var noChapters = false
 
-  /// `job` with only the tags and side files this run writes.
-  func sideFiles(of job: DownloadJob) -> DownloadJob {
-    var job = job
-    if noTags { job.tagging = nil }
-    if noTranscripts {
-      job.transcripts = []
-    } else if !allTranscripts {
-      job.transcripts = Array(job.transcripts.prefix(1))
-    }
-    if noChapters { job.chaptersURL = nil }
-    if noCover { job.folderCoverURL = nil }
-    return job
-  }
-
   func validate() throws {
     if let concurrency, !(1...32).contains(concurrency) {
       throw ValidationError("--concurrency must be from 1 to 32")
@@ -74,19 +60,23 @@ struct DownloadSettings: ParsableArguments {
     }
   }
 
+  /// The flags as the use cases take them.
+  func settings() throws -> DownloadSettings {
+    var settings = DownloadSettings()
+    settings.concurrency = concurrency
+    settings.perHost = perHost
+    settings.nameTemplate = nameTemplate
+    settings.bytesPerSecond = try rate()
+    settings.noTags = noTags
+    settings.noCover = noCover
+    settings.noTranscripts = noTranscripts
+    settings.allTranscripts = allTranscripts
+    settings.noChapters = noChapters
+    return settings
+  }
+
   /// Bytes per second for all of this run's downloads together.
-  func rate() throws -> Int64? {
+  private func rate() throws -> Int64? {
     try limitRate.map { try TransferRate.bytesPerSecond($0) }
-  }
-
-  func namer() throws -> FileNamer {
-    try FileNamer(template: nameTemplate)
-  }
-
-  var options: DownloadOptions {
-    var options = DownloadOptions()
-    options.concurrency = concurrency ?? 4
-    options.perHost = perHost
-    return options
   }
 }

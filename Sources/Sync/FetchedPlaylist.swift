@@ -1,11 +1,13 @@
-import PodcastKit
+import Basics
+import Downloads
+import SideFiles
 
 /// `sync --playlist FILE`: the episodes one run downloaded, newest first, leaving out those
 /// the same run pruned again.
-struct FetchedPlaylist {
-  let entries: [Playlist.Entry]
+package struct FetchedPlaylist {
+  package let entries: [Playlist.Entry]
 
-  init(_ results: [DownloadResult], pruned: [String]) {
+  package init(_ results: [DownloadResult], pruned: [String]) {
     let gone = Set(pruned)
     let fetched = results.compactMap { result -> (DownloadJob, String)? in
       guard case .downloaded(let file, _, _) = result.outcome, !gone.contains(file) else {
@@ -23,7 +25,7 @@ struct FetchedPlaylist {
     }
   }
 
-  func write(to path: String) throws {
+  package func write(to path: String) throws {
     try Playlist(entries: entries).write(to: path)
   }
 }

@@ -1,21 +1,23 @@
+import Basics
+import Downloads
 import Foundation
-import PodcastKit
+import Library
 
 /// Downloads of one sync that share a destination, a concurrency and a bandwidth budget.
 /// Subscriptions with their own `--episodes-dir`, `--concurrency` or `--limit-rate` get their
 /// own batch; batches run one after another, so each budget holds for its whole batch.
-struct SyncBatch {
-  var episodesDirectory: String
-  var concurrency: Int
-  var bytesPerSecond: Int64?
-  var downloads: [SyncPlan.PlannedDownload] = []
+public struct SyncBatch: Sendable {
+  public var episodesDirectory: String
+  public var concurrency: Int
+  public var bytesPerSecond: Int64?
+  public var downloads: [SyncPlan.PlannedDownload] = []
 
   /// Precedence: `--episodes-dir` on the command line beats the subscription's folder (it is
   /// where this run was told to put things); the subscription's own concurrency beats the
   /// run's, as its name template does (`SyncRules`), so a default from config.toml never
   /// overrides a setting made for one subscription; for bandwidth the lower of the run's and
   /// the subscription's applies.
-  static func batches(
+  package static func batches(
     _ downloads: [SyncPlan.PlannedDownload], settings: [Int64: SubscriptionSettings],
     episodesFlag: String?, defaultEpisodes: String, concurrencyFlag: Int?, rateFlag: Int64?
   ) -> [SyncBatch] {

@@ -1,0 +1,48 @@
+import Basics
+import Fetching
+import Library
+
+/// How one run fetches and names episodes: what `download` and `sync` were told, as values.
+/// A subscription's own settings (`SubscriptionSettings`) apply on top of these in sync.
+public struct DownloadSettings: Sendable {
+  /// Downloads at once; nil: 4, or a subscription's own setting in sync.
+  public var concurrency: Int?
+  /// Downloads at once from any one server, so none is hammered.
+  public var perHost = 2
+  public var nameTemplate = FileNamer.defaultTemplate
+  /// One budget for all of the run's downloads together; nil: unlimited.
+  public var bytesPerSecond: Int64?
+  public var noTags = false
+  public var noCover = false
+  public var noTranscripts = false
+  /// Every transcript the feed lists, not only the first.
+  public var allTranscripts = false
+  public var noChapters = false
+
+  public init() {}
+
+  /// `job` with only the tags and side files this run writes.
+  public func sideFiles(of job: DownloadJob) -> DownloadJob {
+    var job = job
+    if noTags { job.tagging = nil }
+    if noTranscripts {
+      job.transcripts = []
+    } else if !allTranscripts {
+      job.transcripts = Array(job.transcripts.prefix(1))
+    }
+    if noChapters { job.chaptersURL = nil }
+    if noCover { job.folderCoverURL = nil }
+    return job
+  }
+
+  public func namer() throws -> FileNamer {
+    try FileNamer(template: nameTemplate)
+  }
+
+  public var options: DownloadOptions {
+    var options = DownloadOptions()
+    options.concurrency = concurrency ?? 4
+    options.perHost = perHost
+    return options
+  }
+}

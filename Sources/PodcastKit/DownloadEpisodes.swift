@@ -1,0 +1,96 @@
+import Basics
+import Downloads
+import Feeds
+import Foundation
+import Library
+import Selection
+import SideFiles
+import Source
+import Tags
+import Transfer
+
+/// `podcast download`: chosen episodes of one feed fetched into the library, in two steps so a
+/// front end can check the choice before it starts (or detaches): `jobs(for:)` picks the
+/// episodes and names their files, `perform` downloads them and rewrites the playlists of the
+/// podcast folders it touched.
+public struct DownloadEpisodes: Sendable {
+  /// Which episodes. Filters narrow each: `.newest`, `.latest` and `.all` count matching
+  /// episodes only; `.indexes` keeps its indexes that match.
+  public enum Choice: Sendable, Equatable {
+    /// The newest episode: what `download FEED` means.
+    case newest
+    case latest(Int)
+    case all
+    /// Indexes as `podcast episodes` shows them (1 is the newest).
+    case indexes(EpisodeSelection)
+  }
+
+  public var choice: Choice
+  public var filter: EpisodePredicate?
+  public var settings: DownloadSettings
+
+  public init(choice: Choice, filter: EpisodePredicate?, settings: DownloadSettings) {
+    self.choice = choice
+    self.filter = filter
+    self.settings = settings
+  }
+
+  /// The jobs for the chosen episodes of `resolved`, newest first as chosen. `feed` is the
+  /// FEED as the user gave it, for the errors.
+  public func jobs(for resolved: ResolvedFeed, feed: String) throws -> [DownloadJob] {
+    let episodes = resolved.feed.episodes
+    if episodes.isEmpty && choice == .newest {
+      // The feed's fault, not a usage error: one line and exit 1, like any failed feed.
+      throw DownloadEpisodesError.noEpisodes(feed: feed)
+    }
+    let indexes = try chosenIndexes(in: episodes)
+    if indexes.isEmpty && filter != nil && !episodes.isEmpty {
+      throw DownloadEpisodesError.noMatch(feed: feed)
+    }
+    let namer = try settings.namer()
+    let keys = EpisodeIdentity.distinctKeys(of: episodes)
+    let podcast = resolved.feed.podcast
+    return indexes.map { index in
+      let episode = episodes[index - 1]
+      return settings.sideFiles(
+        of: DownloadJob(
+          url: episode.enclosure.url, title: episode.title, podcastTitle: podcast.title,
+          relativePath: namer.relativePath(for: episode, podcast: podcast, index: index),
+          mimeType: episode.enclosure.type, declaredLength: episode.enclosure.length,
+          feedURL: resolved.location, identityKeys: keys[index - 1],
+          tagging: TagRequest(podcast: podcast, episode: episode),
+          folderCoverURL: podcast.imageURL, transcripts: episode.transcripts,
+          chaptersURL: episode.chapters?.url, published: episode.published))
+    }
+  }
+
+  /// Downloads `jobs` into the library's Episodes folder. A folder playlist that cannot be
+  /// written is a problem reported, not a failed download: the episodes are in place.
+  public func perform(
+    _ jobs: [DownloadJob], store: LibraryStore, http: HTTPClient, reporter: some RunReporter
+  ) async -> [DownloadResult] {
+    let manager = DownloadManager(
+      store: store, http: http.limited(to: settings.bytesPerSecond), options: settings.options,
+      refresher: LinkRefresher(loader: FeedLoader(http: http)))
+    let results = await reporter.download(jobs, on: manager)
+    for failure in FolderPlaylist.update(
+      foldersOf: results.episodeFiles, episodesDirectories: [store.paths.episodes], store: store)
+    {
+      reporter.problem(failure, subject: nil)
+    }
+    return results
+  }
+
+  private func chosenIndexes(in episodes: [Episode]) throws -> [Int] {
+    let matching = filter.map { $0.indexes(in: episodes) } ?? Array(episodes.indices.map { $0 + 1 })
+    switch choice {
+    case .all: return matching
+    case .latest(let count): return Array(matching.prefix(count))
+    case .newest: return Array(matching.prefix(1))
+    case .indexes(let selection):
+      try selection.validate(episodeCount: episodes.count)
+      guard let filter else { return selection.indexes }
+      return selection.indexes.filter { filter.accepts(episodes[$0 - 1]) }
+    }
+  }
+}

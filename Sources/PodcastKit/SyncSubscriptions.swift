@@ -1,0 +1,147 @@
+import Basics
+import Downloads
+import Foundation
+import Library
+import Selection
+import SideFiles
+import Source
+import Sync
+import Transfer
+
+/// `podcast sync`, once it holds the library's lock, in named steps: `plan` refreshes every
+/// feed; then `preview` (`--dry-run`) or `perform`, which downloads in batches, prunes,
+/// completes side files and rewrites playlists. Problems are told to the reporter as they
+/// happen; what the run did comes back as a `SyncOutcome`.
+public struct SyncSubscriptions: Sendable {
+  public let store: LibraryStore
+  public let http: HTTPClient
+  public let settings: DownloadSettings
+  /// `--episodes-dir` as typed: where this run was told to put things (see `SyncBatch`).
+  public var episodesFlag: String?
+  /// The run's own filter (`sync --match ...`), on top of each subscription's.
+  public var filter: EpisodePredicate?
+  public var dryRun = false
+  /// `--playlist FILE`: a playlist of what this run downloaded.
+  public var playlist: String?
+
+  public init(store: LibraryStore, http: HTTPClient, settings: DownloadSettings) {
+    self.store = store
+    self.http = http
+    self.settings = settings
+  }
+
+  /// The subscriptions `names` pick (name, name prefix or number), each once, in the order
+  /// named; all of them when `names` is empty.
+  public func subscriptions(named names: [String]) throws -> [Subscription] {
+    if names.isEmpty { return try store.subscriptions() }
+    var chosen: [Subscription] = []
+    for name in names {
+      let subscription = try store.subscription(matching: name)
+      if !chosen.contains(where: { $0.id == subscription.id }) { chosen.append(subscription) }
+    }
+    return chosen
+  }
+
+  /// Refreshes the feeds and decides what to download; each feed that failed is told now.
+  public func plan(_ subscriptions: [Subscription], reporter: some RunReporter) async throws
+    -> SyncPlan
+  {
+    let planner = SyncPlanner(
+      store: store, loader: FeedLoader(http: http), namer: try settings.namer(),
+      dryRun: dryRun, filter: filter)
+    let plan = await planner.plan(subscriptions)
+    for feed in plan.failedFeeds {
+      if case .failed(let error) = feed.outcome {
+        reporter.problem(error, subject: feed.subscription.name)
+      }
+    }
+    return plan
+  }
+
+  /// What `perform` would download, where, and what it would prune; nothing changes.
+  public func preview(_ plan: SyncPlan) throws -> SyncPreview {
+    let batches = try batches(plan, allSettings: try store.allSettings())
+    let planned = Dictionary(grouping: plan.downloads, by: \.subscriptionId).mapValues {
+      $0.map(\.job.published)
+    }
+    let prunable = SyncPruner(store: store).wouldPrune(
+      plan.feeds.map(\.subscription), adding: planned)
+    return SyncPreview(batches: batches, prunable: prunable)
+  }
+
+  public func perform(_ plan: SyncPlan, reporter: some RunReporter) async throws -> SyncOutcome {
+    let allSettings = try store.allSettings()
+    let batches = try batches(plan, allSettings: allSettings)
+    let results = await download(batches, allSettings: allSettings, reporter: reporter)
+    let pruning = SyncPruner(store: store).prune(plan.feeds.map(\.subscription))
+    for failure in pruning.failures { reporter.problem(failure, subject: nil) }
+    let sideFiles = await SideFileCompletion.complete(
+      plan, store: store, http: http.limited(to: settings.bytesPerSecond), settings: settings,
+      subscriptionSettings: allSettings)
+    // A playlist that cannot be written is told, not the run's failure: the episodes are in
+    // place all the same.
+    for failure in FolderPlaylist.update(
+      foldersOf: results.episodeFiles + pruning.removed,
+      episodesDirectories: [store.paths.episodes] + batches.map(\.episodesDirectory)
+        + allSettings.values.compactMap(\.episodesDir), store: store)
+    {
+      reporter.problem(failure, subject: nil)
+    }
+    let playlistWritten = writePlaylist(results, pruned: pruning.removed, reporter: reporter)
+    return SyncOutcome(
+      plan: plan, results: results, pruning: pruning, sideFiles: sideFiles,
+      playlistWritten: playlistWritten)
+  }
+
+  private func batches(_ plan: SyncPlan, allSettings: [Int64: SubscriptionSettings]) throws
+    -> [SyncBatch]
+  {
+    SyncBatch.batches(
+      plan.downloads, settings: allSettings, episodesFlag: episodesFlag,
+      defaultEpisodes: store.paths.episodes, concurrencyFlag: settings.concurrency,
+      rateFlag: settings.bytesPerSecond)
+  }
+
+  /// Runs the batches one after another, each with its own folder, concurrency and budget.
+  private func download(
+    _ batches: [SyncBatch], allSettings: [Int64: SubscriptionSettings],
+    reporter: some RunReporter
+  ) async -> [DownloadResult] {
+    var results: [DownloadResult] = []
+    // One for the whole run: a feed whose signed links expired is fetched again only once.
+    let refresher = LinkRefresher(loader: FeedLoader(http: http))
+    for batch in batches {
+      var options = settings.options
+      options.concurrency = batch.concurrency
+      let manager = DownloadManager(
+        store: store, episodesDirectory: batch.episodesDirectory,
+        http: http.limited(to: batch.bytesPerSecond), options: options, refresher: refresher)
+      let jobs = batch.downloads.map { job(for: $0, allSettings: allSettings) }
+      results += await reporter.download(jobs, on: manager)
+    }
+    return results
+  }
+
+  /// The planned job with this run's side-file flags and its subscription's own settings.
+  private func job(
+    for download: SyncPlan.PlannedDownload, allSettings: [Int64: SubscriptionSettings]
+  ) -> DownloadJob {
+    // `set NAME --no-tags` and the like, as they are now (not when it was queued).
+    allSettings[download.subscriptionId, default: SubscriptionSettings()].sideFiles(
+      of: settings.sideFiles(of: download.job))
+  }
+
+  /// `--playlist FILE`; false when it could not be written (told to the reporter).
+  private func writePlaylist(
+    _ results: [DownloadResult], pruned: [String], reporter: some RunReporter
+  ) -> Bool {
+    guard let playlist else { return true }
+    do {
+      try FetchedPlaylist(results, pruned: pruned).write(to: playlist)
+      return true
+    } catch {
+      reporter.problem(error, subject: nil)
+      return false
+    }
+  }
+}

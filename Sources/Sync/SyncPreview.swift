@@ -1,0 +1,19 @@
+import Basics
+import Downloads
+
+/// `sync --dry-run`: what a run would download and where, and what it would prune.
+public struct SyncPreview: Sendable {
+  /// Each planned episode with the path it would get.
+  public let planned: [(job: DownloadJob, file: String)]
+  public let prunable: [String]
+
+  package init(batches: [SyncBatch], prunable: [String]) {
+    // One the library has already would be skipped, not downloaded.
+    planned = batches.flatMap { batch in
+      batch.downloads.filter { !$0.alreadyHad }.map {
+        (job: $0.job, file: batch.episodesDirectory + "/" + $0.job.relativePath)
+      }
+    }
+    self.prunable = prunable
+  }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import LoopbackServer
+import XCTest
+
+@testable import PodcastKit
+
+/// `podcast sync` in-process: choosing subscriptions, planning, the dry run and a real run,
+/// against feeds on the loopback server.
+final class SyncSubscriptionsTests: XCTestCase {
+  private var server: LoopbackServer!
+  private var library: TemporaryLibrary!
+  private var store: LibraryStore!
+
+  override func setUpWithError() throws {
+    server = try LoopbackServer()
+    library = try TemporaryLibrary()
+    store = try library.store()
+  }
+
+  override func tearDownWithError() throws {
+    server.stop()
+  }
+
+  private func subscribe(_ name: String, to feed: UseCaseFeed) throws {
+    _ = try store.addSubscription(
+      name: name, feedURL: feed.url, title: nil, keep: nil, settings: SubscriptionSettings())
+  }
+
+  private func sync(dryRun: Bool = false) -> SyncSubscriptions {
+    // The bodies are not audio: tagging would only add a note to every outcome.
+    var settings = DownloadSettings()
+    settings.noTags = true
+    var sync = SyncSubscriptions(store: store, http: HTTPClient(), settings: settings)
+    sync.dryRun = dryRun
+    return sync
+  }
+
+  func testNamesPickSubscriptionsOnceEachInTheOrderNamed() throws {
+    try subscribe("alpha", to: UseCaseFeed(server: server, path: "/a.xml", count: 1))
+    try subscribe("beta", to: UseCaseFeed(server: server, path: "/b.xml", count: 1))
+    XCTAssertEqual(try sync().subscriptions(named: []).map(\.name), ["alpha", "beta"])
+    XCTAssertEqual(
+      try sync().subscriptions(named: ["beta", "al", "2"]).map(\.name), ["beta", "alpha"])
+    XCTAssertThrowsError(try sync().subscriptions(named: ["gamma"]))
+  }
+
+  func testTheDryRunSaysWhatTheRunThenDoes() async throws {
+    let feed = UseCaseFeed(server: server, path: "/a.xml", count: 3)
+    feed.serve()
+    try subscribe("alpha", to: feed)
+    let reporter = RecordingReporter()
+
+    let dry = sync(dryRun: true)
+    let preview = try dry.preview(
+      try await dry.plan(try dry.subscriptions(named: []), reporter: reporter))
+    // The first sync takes the newest episode only.
+    XCTAssertEqual(preview.planned.map(\.job.url), [feed.enclosure(3)])
+    XCTAssertFalse(FileManager.default.fileExists(atPath: preview.planned[0].file))
+
+    let run = sync()
+    let outcome = try await run.perform(
+      try await run.plan(try run.subscriptions(named: []), reporter: reporter), reporter: reporter)
+    XCTAssertEqual(
+      outcome.results.map(\.outcome),
+      [.downloaded(file: preview.planned[0].file, bytes: Int64(feed.body(3).count))])
+    XCTAssertEqual(FileManager.default.contents(atPath: preview.planned[0].file), feed.body(3))
+    XCTAssertFalse(outcome.failed)
+    XCTAssertEqual(reporter.problems, [])
+    XCTAssertTrue(reporter.allBatchesEnded)
+  }
+
+  func testAFeedThatFailsIsToldByNameAndTheOthersStillSync() async throws {
+    let good = UseCaseFeed(server: server, path: "/good.xml", count: 2)
+    good.serve()
+    try subscribe("good", to: good)
+    server.set("/gone.xml", Route.text("gone").withStatus(410))
+    _ = try store.addSubscription(
+      name: "gone", feedURL: server.url("/gone.xml"), title: nil, keep: nil,
+      settings: SubscriptionSettings())
+    let reporter = RecordingReporter()
+    let run = sync()
+    let outcome = try await run.perform(
+      try await run.plan(try run.subscriptions(named: []), reporter: reporter), reporter: reporter)
+    XCTAssertEqual(outcome.plan.failedFeeds.map(\.subscription.name), ["gone"])
+    XCTAssertEqual(reporter.problems.count, 1)
+    XCTAssertTrue(reporter.problems[0].hasPrefix("gone: "), reporter.problems[0])
+    XCTAssertEqual(outcome.results.count, 1)
+    XCTAssertTrue(outcome.failed)
+  }
+
+  func testThePlaylistOfARunListsWhatItDownloaded() async throws {
+    let feed = UseCaseFeed(server: server, path: "/a.xml", count: 2)
+    feed.serve()
+    var settings = SubscriptionSettings()
+    settings.first = .newest(2)
+    _ = try store.addSubscription(
+      name: "alpha", feedURL: feed.url, title: nil, keep: nil, settings: settings)
+    var run = sync()
+    run.playlist = library.directory.appendingPathComponent("run.m3u8").path
+    let reporter = RecordingReporter()
+    let outcome = try await run.perform(
+      try await run.plan(try run.subscriptions(named: []), reporter: reporter), reporter: reporter)
+    XCTAssertTrue(outcome.playlistWritten)
+    let playlist = try String(contentsOfFile: try XCTUnwrap(run.playlist), encoding: .utf8)
+    let lines = playlist.split(separator: "\n").filter { !$0.hasPrefix("#") }
+    XCTAssertEqual(lines.count, 2, playlist)
+  }
+}
