@@ -22,9 +22,11 @@ import Transfer
 ///   tag     write the feed's tags into a copy of the verified partial (`EpisodeTagging`)
 ///   finish  link into place and record it done, as one step for this process
 ///
-/// `DownloadRow` is the only writer of the download's row, and never on the transfer thread.
-/// The row and the partial file are the episode's (`key`); the job's URL is where it is
-/// fetched from this time.
+/// `DownloadRow` is the only writer of the download's row while it runs, and never on the
+/// transfer thread; before, `claim` only forgets the row queued under `key` when the episode
+/// turns out done under another. Both write through the store's `DownloadTransition`. The
+/// row and the partial file are the episode's (`key`); the job's URL is where it is fetched
+/// from this time.
 package struct EpisodeDownload {
   package let job: DownloadJob
   /// The download's row, as the download manager queued it.
