@@ -99,11 +99,12 @@ final class HostSlotsTests: XCTestCase {
     let first = await holders.current
     XCTAssertLessThanOrEqual(first["a", default: 0], 2, "\(first)")
     XCTAssertLessThanOrEqual(first["b", default: 0], 2, "\(first)")
-    // Let them go one at a time, as slots free up the next waiters come in.
+    // Let them go one at a time, b first: as slots free up the waiting a's come in, up to
+    // their share of two.
     var released = 0
     while released < hosts.count {
       await holders.until { $0.total > 0 }
-      let host = await holders.current["a", default: 0] > 0 ? "a" : "b"
+      let host = await holders.current["b", default: 0] > 0 ? "b" : "a"
       let went = await holders.letOneGo(host)
       XCTAssertTrue(went)
       released += 1
