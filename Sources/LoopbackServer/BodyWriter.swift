@@ -31,6 +31,8 @@ struct BodyWriter {
   let hit: Int
   /// Sleeps for the given seconds (nil: until the server stops); false if the server stopped.
   let pause: (Double?) -> Bool
+  /// Told of each slice of the body as it goes out.
+  var didSend: (Int) -> Void = { _ in }
 
   /// Sends the slice and returns how many body bytes went out.
   func write(_ range: Range<Int>) -> Int {
@@ -55,6 +57,7 @@ struct BodyWriter {
       let start = range.lowerBound + sent
       guard source.send(start..<(start + chunk), to: socket) else { return sent }
       sent += chunk
+      didSend(chunk)
     }
     return sent
   }

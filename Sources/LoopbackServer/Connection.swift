@@ -84,9 +84,11 @@ final class Connection {
       request: head, route: route, contentType: body.contentType, bodySize: body.source.size)
     var sent = 0
     if socket.send(plan.head) {
-      let writer = BodyWriter(socket: socket, source: body.source, faults: route.faults, hit: hit) {
-        [server] seconds in server.pause(seconds)
+      let release = server.stallReleases
+      var writer = BodyWriter(socket: socket, source: body.source, faults: route.faults, hit: hit) {
+        [server] seconds in server.pause(seconds, release: release)
       }
+      writer.didSend = { [server] count in server.recordSent(count, for: request.path) }
       sent = writer.write(plan.bodyRange)
     }
     server.logResponse(request, status: plan.status, bytes: sent)

@@ -13,6 +13,9 @@ public final class LoopbackServer: Sendable {
   public let port: UInt16
   private let listener: Int32
   private let state = Mutex(State())
+  /// Told whenever the record changes (a request, body bytes sent, a response ended), for
+  /// `wait(until:)`.
+  private let changes = ChangeSignal()
   private let workers = DispatchGroup()
   private let log: (@Sendable (String) -> Void)?
 
@@ -22,6 +25,10 @@ public final class LoopbackServer: Sendable {
     var mounts: [DirectoryMount] = []
     var hits: [String: Int] = [:]
     var requests: [RecordedRequest] = []
+    /// Body bytes sent per path, counted as they go out.
+    var sent: [String: Int] = [:]
+    /// Bumped by `releaseStalls()`: a stall without an end ends when this changes.
+    var stallRelease = 0
     var connections: Set<Int32> = []
     var stopped = false
   }
@@ -84,6 +91,37 @@ public final class LoopbackServer: Sendable {
     requests.filter { $0.path == path }
   }
 
+  /// Body bytes sent so far for `path` (without query string), over every response to it,
+  /// counted as they go out: a stalled or trickling response shows how far it got.
+  public func bodyBytesSent(for path: String) -> Int {
+    state.withLock { $0.sent[path, default: 0] }
+  }
+
+  /// Body bytes sent so far on every path.
+  public var bodyBytesSent: Int {
+    state.withLock { $0.sent.values.reduce(0, +) }
+  }
+
+  /// Blocks until `condition` holds, checking it again each time the server records a request,
+  /// sends body bytes or ends a response (so it should look at the server's record); false when
+  /// `timeout` seconds pass first. The timeout only turns a hang into a failure: assert the
+  /// result, and give it room, since a busy machine is slow.
+  public func wait(timeout: Double = 30, until condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+      let seen = changes.count
+      if condition() { return true }
+      guard changes.wait(after: seen, until: deadline) else { return condition() }
+    }
+  }
+
+  /// Lets every response under way that stalls without an end (`stalling(after:seconds: nil)`)
+  /// go on with its body, now or when it reaches its stall. Responses that start later stall
+  /// as their route says (`times:` limits them).
+  public func releaseStalls() {
+    state.withLock { $0.stallRelease += 1 }
+  }
+
   /// Closes the listening socket and all open connections, and waits (up to 5 s) for the
   /// server's threads to end. Stalled responses end too. Safe to call more than once.
   public func stop() {
@@ -111,16 +149,23 @@ public final class LoopbackServer: Sendable {
       state.hits[matched] = hit + 1
       return (state.routes[matched], state.mounts.first { $0.covers(path) }, hit)
     }
+    changes.announce()
     if let route { return (route.step(forHit: hit), hit) }
     if let found = mount?.route(for: path) { return (found, hit) }
     return (.status(404, body: "Nothing at \(path)\n"), hit)
   }
 
-  /// Sleeps `seconds` (nil: until stopped), waking early when the server stops; returns
-  /// false if it stopped.
-  func pause(_ seconds: Double?) -> Bool {
+  /// How many times `releaseStalls()` was called: a response notes it before its body.
+  var stallReleases: Int {
+    state.withLock { $0.stallRelease }
+  }
+
+  /// Sleeps `seconds` (nil: until stopped, or until `releaseStalls()` makes `stallReleases`
+  /// differ from `release`), waking early when the server stops; returns false if it stopped.
+  func pause(_ seconds: Double?, release: Int) -> Bool {
     let deadline = seconds.map { Date().addingTimeInterval($0) }
     while !isStopped {
+      if deadline == nil && state.withLock({ $0.stallRelease }) != release { return true }
       let left = deadline.map { $0.timeIntervalSinceNow } ?? 0.02
       if left <= 0 { return true }
       usleep(useconds_t(min(left, 0.02) * 1_000_000))
@@ -128,8 +173,15 @@ public final class LoopbackServer: Sendable {
     return false
   }
 
+  /// Counts body bytes of a response to `path` as they go out.
+  func recordSent(_ bytes: Int, for path: String) {
+    state.withLock { $0.sent[path, default: 0] += bytes }
+    changes.announce()
+  }
+
   func logResponse(_ request: RecordedRequest, status: Int, bytes: Int) {
     log?("\(request.method) \(request.target) \(status) \(bytes)")
+    changes.announce()
   }
 
   private var isStopped: Bool {
@@ -201,5 +253,35 @@ public final class LoopbackServer: Sendable {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
     }
     return (descriptor, UInt16(bigEndian: address.sin_port))
+  }
+}
+
+/// A counter of changes that threads can wait on.
+private final class ChangeSignal: @unchecked Sendable {
+  private let condition = NSCondition()
+  /// Guarded by `condition`.
+  private var changes = 0
+
+  var count: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return changes
+  }
+
+  func announce() {
+    condition.lock()
+    changes += 1
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Waits until the count is past `seen`; false when `deadline` comes first.
+  func wait(after seen: Int, until deadline: Date) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    while changes == seen {
+      if !condition.wait(until: deadline) { return changes != seen }
+    }
+    return true
   }
 }

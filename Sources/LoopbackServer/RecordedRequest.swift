@@ -8,12 +8,19 @@ public struct RecordedRequest: Sendable, Equatable {
   /// Header fields keyed by lowercased name; repeated fields are joined with ", ".
   public let headers: [String: String]
   public let body: Data
+  /// When the server read it: how far apart two requests came, e.g. whether a client waited
+  /// for the `Retry-After` it was given.
+  public let received: ContinuousClock.Instant
 
-  public init(method: String, target: String, headers: [String: String], body: Data = Data()) {
+  public init(
+    method: String, target: String, headers: [String: String], body: Data = Data(),
+    received: ContinuousClock.Instant = .now
+  ) {
     self.method = method
     self.target = target
     self.headers = headers
     self.body = body
+    self.received = received
   }
 
   /// The target without its query string: what routes are matched on.

@@ -195,14 +195,56 @@ final class LoopbackServerTests: XCTestCase {
       finished.fulfill()
     }.start()
     // Stopped once the response is under way, so it is the stop that ends it.
-    let deadline = Date().addingTimeInterval(5)
-    while !server.requests.contains(where: { $0.path == "/stuck" }) && Date() < deadline {
-      Thread.sleep(forTimeInterval: 0.01)
-    }
-    XCTAssertTrue(server.requests.contains { $0.path == "/stuck" }, "the request arrived")
+    XCTAssertTrue(
+      server.wait { self.server.bodyBytesSent(for: "/stuck") == 1000 }, "the stall began")
     server.stop()
     wait(for: [finished], timeout: 3)
     XCTAssertEqual(received.value, 1000)
+  }
+
+  // MARK: Waiting on the record
+
+  func testWaitReturnsOnceTheRequestIsRecorded() throws {
+    server.set("/late", .text("here"))
+    let port = server.port
+    XCTAssertFalse(server.wait(timeout: 0.05) { !self.server.requests.isEmpty }, "nothing yet")
+    Thread { _ = try? RawHTTPClient.send("/late", port: port) }.start()
+    XCTAssertTrue(server.wait { self.server.requests(for: "/late").count == 1 })
+  }
+
+  /// A stalled response shows how far it got, and `releaseStalls` lets it finish; the log
+  /// line comes only once it has.
+  func testBodyBytesAreCountedAsTheyGoOutAndAReleasedStallFinishes() throws {
+    let log = LockedBox<[String]>([])
+    let logged = try LoopbackServer { line in log.value = log.value + [line] }
+    defer { logged.stop() }
+    logged.set("/held", .data(body).stalling(after: 30_000, seconds: nil))
+    let port = logged.port
+    let finished = expectation(description: "the client gets the whole body")
+    let received = LockedBox(0)
+    Thread {
+      received.value = (try? RawHTTPClient.send("/held", port: port).body.count) ?? -1
+      finished.fulfill()
+    }.start()
+
+    XCTAssertTrue(logged.wait { logged.bodyBytesSent(for: "/held") == 30_000 })
+    XCTAssertEqual(logged.bodyBytesSent, 30_000)
+    XCTAssertEqual(log.value, [], "the response is still under way")
+    logged.releaseStalls()
+    wait(for: [finished], timeout: 30)
+    XCTAssertEqual(received.value, body.count)
+    XCTAssertEqual(logged.bodyBytesSent(for: "/held"), body.count)
+    let line = "GET /held 200 \(body.count)"
+    XCTAssertTrue(logged.wait { log.value == [line] }, log.value.description)
+  }
+
+  func testRequestsCarryWhenTheyArrivedInOrder() throws {
+    server.set("/a", .text("a"))
+    _ = try get("/a")
+    _ = try get("/a")
+    let times = server.requests(for: "/a").map(\.received)
+    XCTAssertEqual(times.count, 2)
+    XCTAssertLessThanOrEqual(times[0], times[1])
   }
 
   // MARK: Directories

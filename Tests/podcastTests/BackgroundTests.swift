@@ -8,10 +8,13 @@ final class BackgroundTests: XCTestCase {
     let server = try LoopbackServer()
     defer { server.stop() }
     let episodes = FeedFixture.episodes(2, size: 300_000)
+    // Both bodies are held mid-way until the test has looked (the hold is not a stall for
+    // the background process to give up on).
     let feed = FeedFixture.serve(episodes, title: "Later", on: server) {
-      $0.trickling(bytesPerSecond: 600_000)
+      $0.stalling(after: 100_000, seconds: nil, times: 1)
     }
-    let podcast = try PodcastBinary()
+    var podcast = try PodcastBinary()
+    podcast.environment["PODCAST_TIMEOUT"] = "120"
     let marker = podcast.library + "/exec-ran"
 
     let started = try podcast.run([
@@ -20,17 +23,20 @@ final class BackgroundTests: XCTestCase {
 
     XCTAssertEqual(started.status, 0, started.stderr)
     XCTAssertTrue(started.stdout.contains("in the background"), started.stdout)
+    XCTAssertTrue(
+      server.wait { episodes.allSatisfy { server.bodyBytesSent(for: $0.path) == 100_000 } },
+      "the background process did not start both downloads")
     XCTAssertTrue(podcast.episodeFiles().isEmpty, "the command returns before the downloads finish")
-    let deadline = Date().addingTimeInterval(30)
+    server.releaseStalls()
     var states: [String] = []
-    while Date() < deadline {
-      let status = try podcast.run(["status", "--json"])
-      states = ((try? status.json() as? [[String: Any]]) ?? []).compactMap {
+    let finished = DownloadScenario.waitUntil(seconds: 60) {
+      let status = try? podcast.run(["status", "--json"])
+      states = ((try? status?.json() as? [[String: Any]]) ?? []).compactMap {
         $0["state"] as? String
       }
-      if states == ["done", "done"], FileManager.default.fileExists(atPath: marker) { break }
-      usleep(200_000)
+      return states == ["done", "done"] && FileManager.default.fileExists(atPath: marker)
     }
+    XCTAssertTrue(finished, "the background downloads did not finish: \(states)")
     XCTAssertEqual(states, ["done", "done"])
     let files = podcast.episodeFiles()
     XCTAssertEqual(files.count, 2)

@@ -9,7 +9,8 @@ import XCTest
 /// Whatever happens, no episode is lost and nothing under Episodes is ever incomplete: 20
 /// downloads are killed with SIGKILL at random moments, again and again, and each time the
 /// rerun picks up where the last one died. `make soak` runs many more rounds
-/// (PODCAST_SOAK_ROUNDS).
+/// (PODCAST_SOAK_ROUNDS). A moment is a random number of body bytes the server has sent in
+/// the round (seeded, so a failure repeats), not a time: a busy machine moves no kill.
 final class CrashResumeTests: XCTestCase {
   private var rounds: Int {
     ProcessInfo.processInfo.environment["PODCAST_SOAK_ROUNDS"].flatMap(Int.init) ?? 20
@@ -31,9 +32,8 @@ final class CrashResumeTests: XCTestCase {
     var cycles = 0
     for round in 1...rounds {
       let process = try podcast.start(["download", feed, "--all", "--concurrency", "6"])
-      usleep(UInt32.random(in: 50_000...400_000, using: &generator))
-      process.signal(SIGKILL)
-      _ = try? process.wait(timeout: 10)
+      killAfter(
+        Int.random(in: 0...600_000, using: &generator), bytesFrom: server, process, round: round)
       if !podcast.partialFiles().isEmpty { midBodyKills += 1 }
       try assertEveryVisibleFileIsComplete(podcast, bodies: bodies, round: round)
       let status = try podcast.run(["status", "--json"])
@@ -84,9 +84,8 @@ final class CrashResumeTests: XCTestCase {
       show.publish(4)
 
       let process = try podcast.start(["sync"])
-      usleep(UInt32.random(in: 50_000...700_000, using: &generator))
-      process.signal(SIGKILL)
-      _ = try? process.wait(timeout: 10)
+      killAfter(
+        Int.random(in: 0...500_000, using: &generator), bytesFrom: server, process, round: round)
       let partials = podcast.partialFiles().compactMap {
         try? FileManager.default.attributesOfItem(
           atPath: podcast.library + "/.podcast/partial/" + $0)[.size] as? Int
@@ -108,6 +107,19 @@ final class CrashResumeTests: XCTestCase {
       XCTAssertEqual(podcast.episodeFiles(), [], "round \(round): files left after unsubscribe")
     }
     print("crash-resume (sync): \(rounds) kills, \(midBodyKills) mid-body")
+  }
+
+  /// SIGKILLs `process` once the server has sent `bytes` more body bytes, or finds it done.
+  private func killAfter(
+    _ bytes: Int, bytesFrom server: LoopbackServer, _ process: RunningPodcast, round: Int
+  ) {
+    let before = server.bodyBytesSent
+    let reached = DownloadScenario.waitUntil(seconds: 120) {
+      server.bodyBytesSent - before >= bytes || !process.isRunning
+    }
+    XCTAssertTrue(reached, "round \(round): neither \(bytes) bytes sent nor the run over")
+    process.signal(SIGKILL)
+    _ = try? process.wait(timeout: 10)
   }
 
   private func assertSyncFilesAreComplete(_ podcast: PodcastBinary, show: Show, round: Int) throws {

@@ -32,8 +32,6 @@ final class FaultInjectionTests: XCTestCase {
   struct Fault: Sendable {
     var name: String
     var environment: [String: String] = [:]
-    /// Wall-time bound for one run of the case.
-    var within: TimeInterval = 20
     var apply: @Sendable (Route, Subject) -> Route
     var feed: Outcome
     var search: Outcome
@@ -59,12 +57,12 @@ final class FaultInjectionTests: XCTestCase {
       search: .fails("connection lost", requests: 1),
       episode: .succeeds(requests: 2)),
     Fault(
-      // "No data for 2 s" means 2 s (plus libcurl's 1 s tick and one retry), not the 8 s
-      // libcurl's own low-speed average takes after a burst.
-      name: "stalled mid-body once (PODCAST_TIMEOUT=2)",
+      // "No data for 2 s" means 2 s (plus libcurl's 1 s tick), not the 7-8 s libcurl's own
+      // low-speed average takes after a burst: the server goes on after 6 s, so a client
+      // that waited it out would get the whole answer in one request and fail its case.
+      name: "stalled mid-body for 6 s once (PODCAST_TIMEOUT=2)",
       environment: ["PODCAST_TIMEOUT": "2"],
-      within: 6,
-      apply: { $0.stalling(after: $1.size / 3, seconds: nil, times: 1) },
+      apply: { $0.stalling(after: $1.size / 3, seconds: 6, times: 1) },
       feed: .fails("timed out", requests: 1),
       search: .fails("timed out", requests: 1),
       episode: .succeeds(requests: 2)),
@@ -138,13 +136,11 @@ final class FaultInjectionTests: XCTestCase {
   ]
 
   func testEveryFaultOnEveryTarget() throws {
-    let started = Date()
     for fault in Self.faults {
       for target in Target.allCases {
         try check(fault, on: target, named: "[\(fault.name) → \(target.rawValue)]")
       }
     }
-    XCTAssertLessThan(Date().timeIntervalSince(started), 60, "the whole table took too long")
   }
 
   // MARK: - One case
@@ -161,18 +157,15 @@ final class FaultInjectionTests: XCTestCase {
 
     let episode = FeedFixture.episodes(3, size: 20_000)[0]
     let (path, arguments) = serve(target, fault, episode: episode, on: server)
-    let clock = Date()
     let result: PodcastBinary.Result
     do {
-      result = try binary.run(arguments, timeout: 25)
+      // Only a hang ends here: every fault is bounded by requests (counted below), not time.
+      result = try binary.run(arguments, timeout: 120)
     } catch {
       return XCTFail("\(name) \(error)")
     }
-    let elapsed = Date().timeIntervalSince(clock)
-    let summary =
-      "\(name) exit \(result.status), \(String(format: "%.1f", elapsed)) s, stderr: \(result.stderr)"
+    let summary = "\(name) exit \(result.status), stderr: \(result.stderr)"
 
-    XCTAssertLessThan(elapsed, fault.within, "\(name) took too long")
     XCTAssertFalse(
       (result.stdout + result.stderr).contains("root:x:0"), "\(name) leaked /etc/passwd")
     let gets = server.requests(for: path).filter { $0.method == "GET" }.count

@@ -33,18 +33,26 @@ final class LibraryStateTests: LibraryTestCase {
 
   func testStatusShowsTheDownloadsStillWaitingAsQueued() throws {
     let scenario = try scenario(4, size: 200_000)
+    // Each body is held mid-way, so the one download running stays running while the test
+    // looks (the hold is not a stall for it to give up on) and the other three wait.
     for episode in scenario.episodes {
       scenario.serve(
-        episode, DownloadScenario.plainRoute(episode).trickling(bytesPerSecond: 100_000))
+        episode, DownloadScenario.plainRoute(episode).stalling(after: 50_000, seconds: nil))
     }
+    scenario.binary.environment["PODCAST_TIMEOUT"] = "120"
     let running = try scenario.startDownload("--all", "--concurrency", "1")
+    let held = scenario.server.wait {
+      scenario.episodes.map { scenario.server.bodyBytesSent(for: $0.path) }.reduce(0, +) == 50_000
+    }
+    XCTAssertTrue(held, "the first download never reached its hold")
     var states: [String] = []
-    _ = DownloadScenario.waitUntil(seconds: 10) {
+    let seen = DownloadScenario.waitUntil(seconds: 30) {
       let status = try? scenario.binary.run(["status", "--json"])
       let rows = (try? status?.json()) as? [[String: Any]] ?? []
       states = rows.compactMap { $0["state"] as? String }
       return states.contains("downloading") && states.filter { $0 == "queued" }.count == 3
     }
+    XCTAssertTrue(seen, "status never showed one download running and three queued: \(states)")
     running.signal(SIGKILL)
     _ = try? running.wait()
     XCTAssertEqual(states.sorted(), ["downloading", "queued", "queued", "queued"])
@@ -89,7 +97,9 @@ final class LibraryStateTests: LibraryTestCase {
       scenario.episode(1),
       DownloadScenario.plainRoute(scenario.episode(1)).stalling(after: 100_000, seconds: nil))
     let killed = try scenario.startDownload("1")
-    _ = DownloadScenario.waitUntil(seconds: 10) { scenario.partialSizes().first ?? 0 >= 100_000 }
+    XCTAssertTrue(
+      DownloadScenario.waitUntil(seconds: 30) { scenario.partialSizes().first ?? 0 >= 100_000 },
+      "the partial file never reached the stall: \(scenario.partialSizes())")
     killed.signal(SIGKILL)
     _ = try? killed.wait()
     let database = scenario.binary.library + "/.podcast/library.sqlite"

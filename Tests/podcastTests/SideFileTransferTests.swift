@@ -186,13 +186,15 @@ final class SideFileTransferTests: XCTestCase {
     server.set(
       transcriptPath,
       .data(transcript, contentType: "text/vtt").stalling(after: 5_000, seconds: nil, times: 1))
+    // The stall holds the rest until the kill; it is not one for the download to give up on.
+    binary.environment["PODCAST_TIMEOUT"] = "120"
     let running = try binary.start(["download", server.url(feedPath)])
-    let started = waitUntil(seconds: 15) {
-      self.server.requests(for: self.transcriptPath).count == 1
-    }
-    XCTAssertTrue(started, "the transcript was never asked for")
-    // The body's first bytes are on their way; the stall holds the rest.
-    usleep(300_000)
+    let started = server.wait { self.server.bodyBytesSent(for: self.transcriptPath) == 5_000 }
+    XCTAssertTrue(started, "the transcript's first bytes were never sent")
+    // Killed once those bytes are in the nameless file the transcript is fetched into.
+    let partials = binary.library + "/.podcast/partial"
+    let holding = waitUntil(seconds: 30) { running.openFileSizes(in: partials).contains(5_000) }
+    XCTAssertTrue(holding, "no open file under \(partials) holds the first 5,000 bytes")
     running.signal(SIGKILL)
     _ = try running.wait(timeout: 10)
 

@@ -7,11 +7,14 @@ import XCTest
 final class StatusCommandTests: LibraryTestCase {
   func testShowsALiveDownloadInAnotherProcessThenPausedAfterItIsKilled() throws {
     let show = Show("live", episodes: 1, size: 150_000, on: server)
-    show.enclosure = { $0.trickling(bytesPerSecond: 30_000) }
+    // Held mid-body until the kill; the hold is not a stall for the download to give up on.
+    show.enclosure = { $0.stalling(after: 60_000, seconds: nil) }
     show.serve()
+    binary.environment["PODCAST_TIMEOUT"] = "120"
     let url = server.url(show.newest.path)
 
     let download = try binary.start(["download", show.feedURL])
+    XCTAssertTrue(server.wait { self.server.bodyBytesSent(for: show.newest.path) == 60_000 })
     var live: [String: Any] = [:]
     try eventually("status to show the download running") {
       guard let row = try statusRow(for: show.newest), row["state"] as? String == "downloading",

@@ -199,10 +199,15 @@ final class SyncCommandTests: LibraryTestCase {
   func testOverlappingSyncExits75UnlessAskedToWait() throws {
     let show = Show("slow", episodes: 1, size: 180_000, on: server)
     try subscribe(show)
-    show.enclosure = { $0.trickling(bytesPerSecond: 45_000) }
+    // The body is held after 60,000 bytes until the test lets go, so the first sync is
+    // running for as long as the test looks (the hold is not a stall for it to give up on).
+    show.enclosure = { $0.stalling(after: 60_000, seconds: nil) }
     show.serve()
+    binary.environment["PODCAST_TIMEOUT"] = "120"
 
     let running = try binary.start(["sync"])
+    XCTAssertTrue(
+      server.wait { self.server.bodyBytesSent(for: show.newest.path) == 60_000 }, "the hold began")
     try eventually("the first sync to start downloading") {
       try statusRow(for: show.newest)?["state"] as? String == "downloading"
     }
@@ -213,6 +218,8 @@ final class SyncCommandTests: LibraryTestCase {
     XCTAssertEqual(busy.stdout, "")
 
     let waiting = try binary.start(["sync", "--wait"])
+    eventually("the second sync to wait for the first one's lock") { waiting.isWaitingForALock }
+    server.releaseStalls()
     let first = try running.wait()
     XCTAssertEqual(first.status, 0, first.stderr)
     let queued = try waiting.wait()
@@ -224,10 +231,14 @@ final class SyncCommandTests: LibraryTestCase {
   func testSyncKilledMidDownloadResumesOnTheNextRun() throws {
     let show = Show("killed", episodes: 2, size: 200_000, on: server)
     try subscribe(show)
-    show.enclosure = { $0.trickling(bytesPerSecond: 40_000) }
+    // Held mid-body until the kill; the hold is not a stall for the sync to give up on.
+    show.enclosure = { $0.stalling(after: 80_000, seconds: nil) }
     show.serve()
+    binary.environment["PODCAST_TIMEOUT"] = "120"
 
     let running = try binary.start(["sync"])
+    XCTAssertTrue(
+      server.wait { self.server.bodyBytesSent(for: show.newest.path) == 80_000 }, "the hold began")
     try eventually("part of the episode to arrive") {
       (try statusRow(for: show.newest)?["bytes"] as? Int ?? 0) > 0
     }
@@ -252,10 +263,14 @@ final class SyncCommandTests: LibraryTestCase {
   func testCtrlCExits130AndTheNextRunFinishes() throws {
     let show = Show("interrupted", episodes: 1, size: 200_000, on: server)
     try subscribe(show)
-    show.enclosure = { $0.trickling(bytesPerSecond: 40_000) }
+    // Held mid-body until the interrupt; the hold is not a stall for the sync to give up on.
+    show.enclosure = { $0.stalling(after: 80_000, seconds: nil) }
     show.serve()
+    binary.environment["PODCAST_TIMEOUT"] = "120"
 
     let running = try binary.start(["sync"])
+    XCTAssertTrue(
+      server.wait { self.server.bodyBytesSent(for: show.newest.path) == 80_000 }, "the hold began")
     try eventually("part of the episode to arrive") {
       (try statusRow(for: show.newest)?["bytes"] as? Int ?? 0) > 0
     }
@@ -292,9 +307,7 @@ final class SyncCommandTests: LibraryTestCase {
     eventually("the slow feed to be asked for") {
       server.requests.contains { $0.path == slow.feedPath }
     }
-    // Not waiting for anything: a window in which a sync that wrongly starts downloading
-    // before every feed is in would make the request the assertion below looks for.
-    usleep(500_000)
+    // The slow feed is held for good, so the kill lands while the feeds are being checked.
     running.signal(SIGKILL)
     _ = try? running.wait()
     XCTAssertEqual(requestCount(fast.newest), 0, "the killed sync got as far as downloading")

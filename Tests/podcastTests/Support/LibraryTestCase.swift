@@ -78,9 +78,10 @@ class LibraryTestCase: XCTestCase {
     }
   }
 
-  /// Polls until `condition` holds, failing the test after `timeout` seconds.
+  /// Polls until `condition` holds, failing the test after `timeout` seconds: a bound on a
+  /// hang, not a pace, so it is generous for a busy machine.
   func eventually(
-    _ what: String, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line,
+    _ what: String, timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line,
     _ condition: () throws -> Bool
   ) rethrows {
     let deadline = Date().addingTimeInterval(timeout)

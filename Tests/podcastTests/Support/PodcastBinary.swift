@@ -121,7 +121,7 @@ struct PodcastBinary {
 
 /// A `podcast` process in flight, for tests that interrupt or kill it.
 final class RunningPodcast: @unchecked Sendable {
-  private let process = Process()
+  let process = Process()
   private let out = Pipe()
   private let err = Pipe()
   private var outData = Data()
