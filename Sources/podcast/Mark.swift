@@ -69,6 +69,7 @@ struct Mark: AsyncParsableCommand {
 }
 
 extension Mark.Choice {
+  /// The flag as the use case takes it: a case for a case, so a new one must be mapped here.
   var asked: MarkEpisodes.Choice {
     switch self {
     case .skip: .skip
