@@ -50,12 +50,14 @@ public struct SubscribeToFeed: Sendable {
   ///   - name: the subscription's name; nil names it after the feed's title.
   ///   - credentials: asked for only once FEED is known not to be a subscription's name, so a
   ///     mistyped name fails at once instead of first asking for a password.
-  ///   - firstSyncNamer: the names the first sync would give its files, so what is queued here
-  ///     is filed where a first sync on its own would have put it.
+  ///   - firstSyncNameTemplate: the file name template a sync uses when the subscription has
+  ///     none of its own (nil: the default), so what is queued here is filed where a first sync
+  ///     on its own would have put it.
   public func run(
     feed: String, name: String? = nil, keep: Int? = nil,
     credentials: (() throws -> FeedCredentials)? = nil,
-    settings: SubscriptionSettings = SubscriptionSettings(), firstSyncNamer: FileNamer? = nil
+    settings: SubscriptionSettings = SubscriptionSettings(),
+    firstSyncNameTemplate: String? = nil
   ) async throws -> Outcome {
     if case .subscription = try? FeedSource.classify(feed) {
       throw Failure.notAFeed(feed)
@@ -75,7 +77,8 @@ public struct SubscribeToFeed: Sendable {
     // downloads what the first-sync policy chose here.
     let firstRefresh = try SyncPlanner.firstRefresh(
       of: resolved.feed, feedURL: location, name: chosenName, settings: settings,
-      validators: resolved.validators, store: store, namer: firstSyncNamer)
+      validators: resolved.validators, store: store,
+      namer: try firstSyncNameTemplate.map { try FileNamer(template: $0) })
     let subscription = try store.addSubscription(
       name: chosenName, feedURL: location, title: title, keep: keep, settings: settings,
       firstRefresh: firstRefresh)

@@ -56,7 +56,8 @@ struct Subscribe: AsyncParsableCommand {
         feed: feed, name: name, keep: keep,
         credentials: user.map { user in { try credentials(of: user) } },
         settings: try settingsOptions.settings(episodesDir: libraryOptions.episodesDir),
-        firstSyncNamer: try syncNamer())
+        // The config file's template for `sync`: the first sync's files go where it names them.
+        firstSyncNameTemplate: Configuration.file?.text(of: "name-template", for: "sync"))
     } catch SubscribeToFeed.Failure.credentialsNeedURL(let feed) {
       throw ValidationError("--user needs an http(s) feed URL, not \(feed)")
     }
@@ -86,15 +87,6 @@ struct Subscribe: AsyncParsableCommand {
 
   private func credentials(of user: String) throws -> FeedCredentials {
     FeedCredentials(user: user, password: try PasswordSource.password(file: passwordFile))
-  }
-
-  /// The names the first sync would give: the config file's `name-template` for `sync`, so
-  /// what `subscribe` queues is filed where a first sync on its own would have put it.
-  private func syncNamer() throws -> FileNamer {
-    guard let template = Configuration.file?.text(of: "name-template", for: "sync") else {
-      return try FileNamer()
-    }
-    return try FileNamer(template: template)
   }
 
 }

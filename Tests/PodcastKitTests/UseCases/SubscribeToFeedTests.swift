@@ -2,6 +2,7 @@ import Foundation
 import LoopbackServer
 import XCTest
 
+@testable import Downloads
 @testable import PodcastKit
 
 /// `subscribe` without the command line: the name chosen, where the feed is read from after
@@ -79,6 +80,17 @@ final class SubscribeToFeedTests: XCTestCase {
 
     XCTAssertEqual(outcome.queuedForFirstSync, 0)
     XCTAssertEqual(try queuedURLs(), [])
+  }
+
+  func testWhatIsQueuedIsNamedByTheTemplateASyncWouldUse() async throws {
+    let feed = fixture.serveFeed(title: "Show", count: 3)
+
+    _ = try await subscribe.run(feed: feed, firstSyncNameTemplate: "{index} {title}.{ext}")
+
+    let queued = try XCTUnwrap(fixture.store().downloads(in: [.queued]).first)
+    let details = try JSONDecoder().decode(
+      DownloadDetails.self, from: Data(try XCTUnwrap(queued.details).utf8))
+    XCTAssertEqual((details.relativePath as NSString).lastPathComponent, "1 Episode 3.mp3")
   }
 
   func testAFeedFileIsFollowedAtItsNormalizedPath() async throws {
