@@ -9,8 +9,9 @@ import Source
 /// migrates or writes a library, so it works on a full disk or a read-only one.
 ///
 /// Built for large feeds (the benchmark lists 20,000 episodes): the listing holds the feed's
-/// own episode array and the indexes to show, never a filtered copy, and each status is read
-/// when asked, so a listing streamed as it is written builds no per-episode array on top.
+/// own episode array and the indexes to show, never a filtered copy. The library's rows and
+/// marks are read up front, but each episode's status is put together from them only when
+/// asked, so a listing streamed as it is written builds no per-episode array on top.
 public struct ListEpisodes: Sendable {
   public struct Listing: Sendable {
     public let podcast: Podcast
