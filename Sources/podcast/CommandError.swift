@@ -6,8 +6,6 @@ enum CommandError: Error, Equatable, CustomStringConvertible {
   /// Exits 75 (the README's exit codes): another sync holds the library's lock.
   case syncBusy(library: String)
   case cannotStartInBackground(reason: String)
-  /// `subscribe NAME`: a subscription's name is not a feed to follow.
-  case notAFeed(String)
 
   var description: String {
     switch self {
@@ -15,9 +13,6 @@ enum CommandError: Error, Equatable, CustomStringConvertible {
       return "another sync is running on \(library); try again later or use --wait"
     case .cannotStartInBackground(let reason):
       return "cannot start in the background: \(reason)"
-    case .notAFeed(let feed):
-      return "cannot subscribe to \(feed): give an http(s) feed URL, an Apple Podcasts link, "
-        + "itunes:ID or a feed file"
     }
   }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import PodcastKit
 
 struct Episodes: AsyncParsableCommand {
@@ -32,38 +31,19 @@ struct Episodes: AsyncParsableCommand {
 
   func run() async throws {
     Console.showsSecrets = showSecrets
-    let context = CommandContext(libraryOptions: libraryOptions)
-    let resolved = try await context.resolve(feed)
-    let episodes = resolved.feed.episodes
-    let predicate = try filterOptions.predicate()
-    // Indexes, not copies: the numbers stay the feed's own when filtered, and a copy of
-    // 20,000 episodes would be 5 MB.
-    var indexes =
-      predicate.map { $0.indexes(in: episodes) } ?? Array(episodes.indices.map { $0 + 1 })
-    if let limit { indexes = Array(indexes.prefix(limit)) }
-    // Every state is read before anything is printed: a library that cannot be read is one
-    // error line, not a listing that calls downloaded episodes new.
-    let store = try libraryOptions.openStoreForReading()
-    let reader = try DownloadProgressReader(store: store, feedURL: resolved.location)
-    let marks = try store?.marks() ?? [:]
-    // Identity keys find an episode whose URL changed; without a library there is none.
-    let keys = reader.hasLibrary ? EpisodeIdentity.distinctKeys(of: episodes) : []
-    // Fields read in place: binding `episodes[index - 1]` copied the whole episode (a dozen
-    // retains and releases) for its URL.
-    let status = { (index: Int) -> ListedStatus in
-      ListedStatus(
-        download: reader.status(
-          of: episodes[index - 1].enclosure.url, keys: keys.isEmpty ? [] : keys[index - 1]),
-        mark: marks.isEmpty ? nil : marks[EpisodeMark.key(for: episodes[index - 1])])
-    }
+    let listing = try await ListEpisodes(
+      resolver: CommandContext(libraryOptions: libraryOptions).resolver,
+      paths: libraryOptions.paths
+    ).run(feed: feed, filter: try filterOptions.filter(), limit: limit)
     if json {
       EpisodeListJSON.print(
-        podcast: resolved.feed.podcast, episodes: episodes, indexes: indexes, status: status)
+        podcast: listing.podcast, episodes: listing.episodes, indexes: listing.indexes,
+        status: listing.status(at:))
     } else {
       EpisodeTable.print(
-        podcast: resolved.feed.podcast, episodes: episodes, indexes: indexes,
-        statuses: indexes.map(status), total: episodes.count,
-        filtered: predicate != nil)
+        podcast: listing.podcast, episodes: listing.episodes, indexes: listing.indexes,
+        statuses: listing.indexes.map(listing.status(at:)), total: listing.total,
+        filtered: listing.filtered)
     }
   }
 }

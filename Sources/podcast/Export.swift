@@ -26,48 +26,33 @@ struct Export: ParsableCommand {
   }
 
   func run() throws {
-    let store = try libraryOptions.openStore()
-    let all = try store.subscriptions()
-    // A private feed's URL is its password: it leaves the library only when asked for.
-    let subscriptions = includePrivate ? all : all.filter { !SecretMask.hasSecret($0.feedURL) }
-    let leftOut = all.filter { !subscriptions.contains($0) }.map(\.name)
+    let outcome = try ExportSubscriptions(paths: libraryOptions.paths).run(
+      includePrivate: includePrivate, to: file)
+    let leftOut = outcome.leftOut
     if !leftOut.isEmpty {
       Console.error(
         "left out \(leftOut.count) private feed\(leftOut.count == 1 ? "" : "s") (\(leftOut.joined(separator: ", "))); --include-private writes them"
       )
-    } else if includePrivate, all.contains(where: { SecretMask.hasSecret($0.feedURL) }) {
+    } else if outcome.holdsPrivateFeeds {
       Console.error(
         "warning: \(file ?? "the output") holds private feed URLs, which are passwords: keep it private"
       )
     }
-    let document = OPML.export(subscriptions, settings: try store.allSettings())
     guard let file else {
-      Console.write(document, to: STDOUT_FILENO)
+      Console.write(outcome.document, to: STDOUT_FILENO)
       return
     }
-    // Created 0600 when it may hold private feeds' passwords, not chmod-ed after the write.
-    if let code = AtomicFile.write(
-      Data(document.utf8), to: file, mode: includePrivate ? 0o600 : 0o644,
-      prefix: ".podcast-export-")
-    {
-      throw ExportError(file: file, reason: String(cString: strerror(code)))
-    }
+    if let failure = outcome.writeFailure { throw failure }
     if json {
       Console.print(
         JSONValue.object([
-          ("file", .string(file)), ("exported", .int(subscriptions.count)),
+          ("file", .string(file)), ("exported", .int(outcome.exported)),
           ("leftOut", .array(leftOut.map { .string($0) })),
         ]).rendered())
       return
     }
     Console.print(
-      "Exported \(subscriptions.count) subscription\(subscriptions.count == 1 ? "" : "s") to \(file)."
+      "Exported \(outcome.exported) subscription\(outcome.exported == 1 ? "" : "s") to \(file)."
     )
   }
-}
-
-struct ExportError: Error, CustomStringConvertible {
-  var file: String
-  var reason: String
-  var description: String { "cannot write \(file): \(reason)" }
 }

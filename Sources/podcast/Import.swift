@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import PodcastKit
 
 struct Import: ParsableCommand {
@@ -18,20 +17,15 @@ struct Import: ParsableCommand {
   var json = false
 
   func run() throws {
-    let entries = try readEntries()
-    let store = try libraryOptions.openStore()
-    var added: [String] = []
-    var failed: [(feedURL: String, error: String)] = []
-    for (entry, outcome) in zip(entries, try store.importSubscriptions(entries)) {
-      switch outcome {
-      case .added: added.append(entry.feedURL)
-      case .alreadySubscribed: break
-      case .failed(let error):
-        Console.error("cannot import \(entry.feedURL): \(CommandFailure.message(for: error))")
-        failed.append((entry.feedURL, CommandFailure.message(for: error)))
-      }
+    let outcome = try ImportSubscriptions(paths: libraryOptions.paths).run(file: file)
+    let failed = outcome.failed.map {
+      (feedURL: $0.feedURL, message: CommandFailure.message(for: $0.error))
     }
-    let skipped = entries.count - added.count - failed.count
+    for failure in failed {
+      Console.error("cannot import \(failure.feedURL): \(failure.message)")
+    }
+    let added = outcome.added
+    let skipped = outcome.alreadySubscribed
     if json {
       Console.print(
         JSONValue.object([
@@ -40,7 +34,7 @@ struct Import: ParsableCommand {
             "failed",
             .array(
               failed.map {
-                .object([("feedURL", .url($0.feedURL)), ("error", .string($0.error))])
+                .object([("feedURL", .url($0.feedURL)), ("error", .string($0.message))])
               })
           ),
         ]).rendered())
@@ -51,27 +45,4 @@ struct Import: ParsableCommand {
     }
     if !failed.isEmpty { throw ExitCode.failure }
   }
-
-  private func readEntries() throws -> [OPMLEntry] {
-    guard FileManager.default.fileExists(atPath: file) else {
-      throw ImportError(file: file, reason: "no such file")
-    }
-    let data: Data
-    do {
-      data = try Data(contentsOf: URL(fileURLWithPath: file))
-    } catch {
-      throw ImportError(file: file, reason: "cannot read it (\(error.localizedDescription))")
-    }
-    do {
-      return try OPML.parse(data)
-    } catch {
-      throw ImportError(file: file, reason: "\(error)")
-    }
-  }
-}
-
-struct ImportError: Error, CustomStringConvertible {
-  var file: String
-  var reason: String
-  var description: String { "cannot import \(file): \(reason)" }
 }

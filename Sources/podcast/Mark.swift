@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import PodcastKit
 
 struct Mark: AsyncParsableCommand {
@@ -48,22 +47,17 @@ struct Mark: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let context = CommandContext(libraryOptions: libraryOptions)
-    let resolved = try await context.resolve(feed)
-    let episodes = resolved.feed.episodes
-    let chosen = try EpisodeSelection.checked(selection, episodeCount: episodes.count)
-    let library = try context.openLibrary()
-    let subscription = try subscription(resolved, store: library.store)
-    let state: EpisodeMark.State? =
-      switch choice {
-      case .skip: .skip
-      case .downloaded: .downloaded
-      case .new: nil
-      }
-    try library.store.mark(
-      chosen.indexes.map { episodes[$0 - 1] }, as: state, feedURL: resolved.location,
-      subscriptionId: subscription?.id)
-    let count = chosen.indexes.count
+    let outcome: MarkEpisodes.Outcome
+    do {
+      outcome = try await MarkEpisodes(
+        resolver: CommandContext(libraryOptions: libraryOptions).resolver,
+        paths: libraryOptions.paths
+      ).run(feed: feed, selection: try EpisodeSelection(usage: selection), as: choice.asked)
+    } catch let error as SelectionError {
+      // Episode 9999 of a 143-episode feed is a usage error, with the command's usage.
+      throw ValidationError(CommandFailure.message(for: error))
+    }
+    let count = outcome.marked
     let word =
       switch choice {
       case .skip: "to skip"
@@ -72,16 +66,15 @@ struct Mark: AsyncParsableCommand {
       }
     Console.print("Marked \(count) episode\(count == 1 ? "" : "s") \(word).")
   }
+}
 
-  /// The subscription FEED names or whose feed it is, if any.
-  private func subscription(_ resolved: ResolvedFeed, store: LibraryStore) throws
-    -> Subscription?
-  {
-    if case .subscription = try? FeedSource.classify(feed) {
-      return try store.subscription(matching: feed)
-    }
-    return try store.subscriptions().first {
-      $0.feedURL == resolved.location || $0.feedURL == feed
+extension Mark.Choice {
+  /// The flag as the use case takes it: a case for a case, so a new one must be mapped here.
+  var asked: MarkEpisodes.Choice {
+    switch self {
+    case .skip: .skip
+    case .downloaded: .downloaded
+    case .new: .new
     }
   }
 }

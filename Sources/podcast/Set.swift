@@ -43,28 +43,13 @@ struct SetCommand: ParsableCommand {
   }
 
   func run() throws {
-    guard let store = try libraryOptions.openExistingStore() else {
-      throw LibraryError.noSubscription(name, count: 0)
-    }
-    var subscription = try store.subscription(matching: name)
-    guard let id = subscription.id else { throw LibraryError.noSubscription(name, count: 0) }
-    let given = try settingsOptions.settings(episodesDir: libraryOptions.episodesDir)
-    let before = try store.settings(subscriptionId: id)
-    var settings = before.overridden(by: given)
-    if let keep { subscription.keep = keep }
-    for option in unset.map(Self.bare) {
-      try settings.unset(option)
-      if option == "keep" { subscription.keep = nil }
-    }
-    try store.updateSubscription(subscription)
-    // Before its first sync, a subscription's choice is still open: what `subscribe` chose
-    // with the old filters or `--first` gives way to what the first sync decides with these.
-    try store.saveSettings(
-      settings, subscriptionId: id,
-      forgettingFirstRefresh: subscription.lastChecked == nil
-        && (settings.filter != before.filter || settings.first != before.first))
+    let outcome = try ChangeSettings(paths: libraryOptions.paths).run(
+      name: name, keep: keep,
+      settings: try settingsOptions.settings(episodesDir: libraryOptions.episodesDir),
+      unset: unset.map(Self.bare))
     Console.print(
-      "\(subscription.name): \(SettingsView.summary(keep: subscription.keep, settings))")
+      "\(outcome.subscription.name): \(SettingsView.summary(keep: outcome.subscription.keep, outcome.settings))"
+    )
   }
 
   /// `--match` and `match` both name the setting.

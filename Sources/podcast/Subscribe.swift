@@ -47,60 +47,34 @@ struct Subscribe: AsyncParsableCommand {
   }
 
   func run() async throws {
-    if case .subscription = try? FeedSource.classify(feed) {
-      throw CommandError.notAFeed(feed)
+    let outcome: SubscribeToFeed.Outcome
+    do {
+      outcome = try await SubscribeToFeed(
+        resolver: CommandContext(libraryOptions: libraryOptions).resolver,
+        paths: libraryOptions.paths
+      ).run(
+        feed: feed, name: name, keep: keep,
+        credentials: user.map { user in { try credentials(of: user) } },
+        settings: try settingsOptions.settings(episodesDir: libraryOptions.episodesDir),
+        // The config file's template for `sync`: the first sync's files go where it names them.
+        firstSyncNameTemplate: Configuration.file?.text(of: "name-template", for: "sync"))
+    } catch SubscribeToFeed.Failure.credentialsNeedURL(let feed) {
+      throw ValidationError("--user needs an http(s) feed URL, not \(feed)")
     }
-    let credentials = try self.credentials()
-    let source = try credentials.map(withCredentials) ?? feed
-    // Fetching first proves it is a feed, and gives the title to name the subscription after.
-    let resolved = try await CommandContext(libraryOptions: libraryOptions).resolve(source)
-    let location = subscribedLocation(resolved, source: source, credentials: credentials)
-    let store = try libraryOptions.openStore()
-    let title = resolved.feed.podcast.title
-    let base =
-      title.map(SubscriptionName.slug).flatMap { $0.isEmpty ? nil : $0 }
-      ?? SubscriptionName.guess(fromFeed: location)
-    let chosenName = try name ?? store.availableName(basedOn: base)
-    let settings = try settingsOptions.settings(episodesDir: libraryOptions.episodesDir)
-    // Saved with the subscription, so its first sync is a conditional GET that still
-    // downloads what the first-sync policy chose here.
-    let firstRefresh = try SyncPlanner.firstRefresh(
-      of: resolved.feed, feedURL: location, name: chosenName, settings: settings,
-      validators: resolved.validators, store: store, namer: try syncNamer())
-    let subscription = try store.addSubscription(
-      name: chosenName, feedURL: location, title: title, keep: keep, settings: settings,
-      firstRefresh: firstRefresh)
-    let all = try store.subscriptions()
-    let number = all.firstIndex { $0.id == subscription.id }.map { $0 + 1 }
+    let subscription = outcome.subscription
     if json {
-      let entry = Subscriptions.document(
-        all, counts: try store.episodeCounts(), settings: try store.allSettings()
-      ).element(at: (number ?? 1) - 1)
+      let entry = outcome.number.map {
+        Subscriptions.entry(
+          subscription, number: $0, episodeCount: outcome.episodeCount,
+          settings: outcome.settings)
+      }
       Console.print((entry ?? .null).rendered())
       return
     }
     Console.print(
-      "Subscribed to \(title ?? location) as \"\(subscription.name)\"\(number.map { " (number \($0))" } ?? "")."
+      "Subscribed to \(subscription.title ?? subscription.feedURL) as \"\(subscription.name)\"\(outcome.number.map { " (number \($0))" } ?? "")."
     )
-    Console.print(Self.firstSyncNote(firstRefresh.queued.count))
-  }
-
-  /// Where the subscription reads its feed: the URL after redirects, or the feed file's
-  /// absolute path.
-  private func subscribedLocation(
-    _ resolved: ResolvedFeed, source: String, credentials: FeedCredentials?
-  ) -> String {
-    guard FeedSource.isRemote(resolved.location) else {
-      return URL(fileURLWithPath: resolved.location).standardizedFileURL.path
-    }
-    let location = resolved.location
-    // The final URL after redirects loses the userinfo; it goes back only on the same host.
-    if let credentials, FeedCredentials.of(location) == nil,
-      URL(string: location)?.host == URL(string: source)?.host
-    {
-      return credentials.applied(to: location) ?? location
-    }
-    return location
+    Console.print(Self.firstSyncNote(outcome.queuedForFirstSync))
   }
 
   private static func firstSyncNote(_ queued: Int) -> String {
@@ -111,25 +85,8 @@ struct Subscribe: AsyncParsableCommand {
     }
   }
 
-  private func credentials() throws -> FeedCredentials? {
-    guard let user else { return nil }
-    return FeedCredentials(user: user, password: try PasswordSource.password(file: passwordFile))
-  }
-
-  private func withCredentials(_ credentials: FeedCredentials) throws -> String {
-    guard let url = credentials.applied(to: feed) else {
-      throw ValidationError("--user needs an http(s) feed URL, not \(feed)")
-    }
-    return url
-  }
-
-  /// The names the first sync would give: the config file's `name-template` for `sync`, so
-  /// what `subscribe` queues is filed where a first sync on its own would have put it.
-  private func syncNamer() throws -> FileNamer {
-    guard let template = Configuration.file?.text(of: "name-template", for: "sync") else {
-      return try FileNamer()
-    }
-    return try FileNamer(template: template)
+  private func credentials(of user: String) throws -> FeedCredentials {
+    FeedCredentials(user: user, password: try PasswordSource.password(file: passwordFile))
   }
 
 }

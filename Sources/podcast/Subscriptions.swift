@@ -36,22 +36,27 @@ struct Subscriptions: ParsableCommand {
   ) -> JSONValue {
     .array(
       subscriptions.enumerated().map { offset, subscription in
-        .object([
-          ("index", .int(offset + 1)),
-          ("name", .string(subscription.name)),
-          ("feedURL", .string(subscription.feedURL)),
-          ("title", .string(subscription.title)),
-          ("episodeCount", .int(counts[subscription.id ?? -1] ?? 0)),
-          ("lastChecked", .date(subscription.lastChecked)),
-          ("keep", .int(subscription.keep)),
-          ("lastError", .string(subscription.lastError)),
-          (
-            "settings",
-            SettingsView.json(
-              keep: subscription.keep, settings[subscription.id ?? -1] ?? SubscriptionSettings())
-          ),
-        ])
+        entry(
+          subscription, number: offset + 1, episodeCount: counts[subscription.id ?? -1] ?? 0,
+          settings: settings[subscription.id ?? -1] ?? SubscriptionSettings())
       })
+  }
+
+  /// One subscription as the document lists it (`subscribe --json` prints the new one alone).
+  static func entry(
+    _ subscription: Subscription, number: Int, episodeCount: Int, settings: SubscriptionSettings
+  ) -> JSONValue {
+    .object([
+      ("index", .int(number)),
+      ("name", .string(subscription.name)),
+      ("feedURL", .string(subscription.feedURL)),
+      ("title", .string(subscription.title)),
+      ("episodeCount", .int(episodeCount)),
+      ("lastChecked", .date(subscription.lastChecked)),
+      ("keep", .int(subscription.keep)),
+      ("lastError", .string(subscription.lastError)),
+      ("settings", SettingsView.json(keep: subscription.keep, settings)),
+    ])
   }
 
   static func table(

@@ -1,13 +1,19 @@
-import PodcastKit
+import Downloads
+import Library
 
 /// An episode's state as listings show it: what the library holds of it, overridden by the
-/// user's mark where the library holds nothing finished.
-struct ListedStatus {
-  var download: EpisodeDownloadStatus
-  var mark: EpisodeMark.State?
+/// user's mark where the library holds nothing finished (a file on disk outranks a mark).
+public struct ListedStatus: Sendable, Equatable {
+  public var download: EpisodeDownloadStatus
+  public var mark: EpisodeMark.State?
+
+  public init(download: EpisodeDownloadStatus, mark: EpisodeMark.State? = nil) {
+    self.download = download
+    self.mark = mark
+  }
 
   /// `new`, `partial`, `downloaded` or `skipped`, as `episodes --json` says.
-  var state: String {
+  public var state: String {
     if download.state == .downloaded { return "downloaded" }
     switch mark {
     case .skip: return "skipped"
@@ -16,7 +22,7 @@ struct ListedStatus {
     }
   }
 
-  var progress: Double {
+  public var progress: Double {
     state == "downloaded" ? 1 : state == "skipped" ? 0 : download.progress
   }
 }

@@ -1,0 +1,69 @@
+import Feeds
+import Library
+import Selection
+import Source
+
+/// `podcast mark`: tell sync to skip episodes, to treat them as already had, or to take them
+/// as new again.
+public struct MarkEpisodes: Sendable {
+  public enum Choice: String, Sendable, CaseIterable {
+    /// Sync never fetches them.
+    case skip
+    /// Sync treats them as had (from another app, say).
+    case downloaded
+    /// Undo: the mark goes, and sync takes them as new.
+    case new
+
+    /// The mark stored; `new` stores none, which is what lets sync take them again.
+    var state: EpisodeMark.State? {
+      switch self {
+      case .skip: .skip
+      case .downloaded: .downloaded
+      case .new: nil
+      }
+    }
+  }
+
+  public struct Outcome: Sendable {
+    public var marked: Int
+    /// The subscription FEED is, whose first-sync queue and seen episodes the marks changed.
+    public var subscription: Subscription?
+  }
+
+  private let resolver: FeedResolver
+  private let paths: LibraryPaths
+
+  public init(resolver: FeedResolver, paths: LibraryPaths) {
+    self.resolver = resolver
+    self.paths = paths
+  }
+
+  /// `selection`: indexes as `podcast episodes` numbers them; one the feed does not have
+  /// throws `SelectionError` before anything is marked.
+  public func run(feed: String, selection: EpisodeSelection, as choice: Choice) async throws
+    -> Outcome
+  {
+    let resolved = try await resolver.resolve(feed)
+    let episodes = resolved.feed.episodes
+    try selection.validate(episodeCount: episodes.count)
+    let store = try LibraryStore(paths: paths)
+    let subscription = try Self.subscription(feed, resolved: resolved, store: store)
+    try store.mark(
+      selection.indexes.map { episodes[$0 - 1] }, as: choice.state, feedURL: resolved.location,
+      subscriptionId: subscription?.id)
+    return Outcome(marked: selection.indexes.count, subscription: subscription)
+  }
+
+  /// The subscription FEED names, or whose feed it is: marking an episode `new` must also
+  /// make that subscription forget it saw it, or its next sync would not take it.
+  private static func subscription(
+    _ feed: String, resolved: ResolvedFeed, store: LibraryStore
+  ) throws -> Subscription? {
+    if case .subscription = try? FeedSource.classify(feed) {
+      return try store.subscription(matching: feed)
+    }
+    return try store.subscriptions().first {
+      $0.feedURL == resolved.location || $0.feedURL == feed
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Library
+import SideFiles
+
+/// `podcast unsubscribe`: stop following a subscription, and with `deleteFiles` remove the
+/// episodes downloaded for it.
+///
+/// A file that cannot be deleted does not stop the others: each failure is collected, and the
+/// subscription is gone either way.
+public struct RemoveSubscription: Sendable {
+  public struct Outcome: Sendable {
+    public var subscription: Subscription
+    public var deleted: [String] = []
+    /// Files that could not be deleted: the command failed for these.
+    public var failures: [LibraryError] = []
+    /// Folder playlists that could not be rewritten: notes only, the files are gone anyway.
+    public var playlistFailures: [PlaylistError] = []
+  }
+
+  private let paths: LibraryPaths
+
+  public init(paths: LibraryPaths) {
+    self.paths = paths
+  }
+
+  /// `name`: the subscription's name, an unambiguous prefix of it, or its number.
+  public func run(name: String, deleteFiles: Bool) throws -> Outcome {
+    let store = try LibraryStore(paths: paths)
+    let subscription = try store.subscription(matching: name)
+    guard let id = subscription.id else { throw LibraryError.noSubscription(name, count: 0) }
+    // Read before the subscription goes: what sync recorded for it, and what `download`
+    // fetched from its feed (which no subscription row points at).
+    let files = Array(
+      Set(
+        try store.seenEpisodes(subscriptionId: id).compactMap(\.downloadedFile)
+          + store.finishedFiles(feedURL: subscription.feedURL))
+    ).sorted()
+    try store.removeSubscription(id: id)
+    var outcome = Outcome(subscription: subscription)
+    guard deleteFiles else { return outcome }
+    let deletion = DownloadedFiles.delete(files, paths: store.paths)
+    outcome.deleted = deletion.deleted
+    outcome.failures = deletion.failures
+    // A record whose file is gone would make `episodes` and `download` call it had; one whose
+    // deletion failed keeps its record, as the file is still there.
+    try store.forgetFinishedDownloads(
+      files: files.filter { path in
+        !FileManager.default.fileExists(atPath: path)
+      })
+    // Another podcast can share the folder; a folder left empty is gone with its playlist.
+    outcome.playlistFailures = FolderPlaylist.update(
+      foldersOf: outcome.deleted, episodesDirectories: [store.paths.episodes], store: store)
+    return outcome
+  }
+}
