@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Fetching
 
 /// The slots that keep a run from hammering one server: never more than `perHost` at once to
 /// a host and `total` overall, a free slot goes to whoever can use it (a busy host does not

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Fetching
+@testable import Transfer
 
 /// Which failed attempts get another, and after how long: what decides whether a flaky server
 /// costs a user a retry or the episode.
@@ -89,7 +90,7 @@ final class RetryPolicyTests: XCTestCase {
       .diskFull(path: "/tmp/x"),
       .cannotWrite(path: "/tmp/x", reason: "read-only"),
       .busyElsewhere(url: url),
-      .cannotRecord(url: url, reason: "database locked"),
+      .cannotRecord(url: url, .databaseFailed(path: "/tmp/library.sqlite", reason: "database is locked")),
     ]
     for error in final {
       XCTAssertNil(policy.delay(after: error, attempt: 1), "\(error)")

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import PodcastKit
+@testable import Downloads
+@testable import Fetching
 
 /// A finished episode copied onto the Episodes filesystem: the copy has no name until it is
 /// whole and synced, so nothing half-copied is ever seen there, and naming it never replaces

@@ -2,7 +2,7 @@ import Foundation
 import LoopbackServer
 import XCTest
 
-@testable import PodcastKit
+@testable import Transfer
 
 /// The one thread that drives every transfer: it runs many at once, each to its own result;
 /// a cancelled one ends as cancelled without disturbing the others; a failure is reported as

@@ -84,7 +84,7 @@ final class ListEpisodesTests: XCTestCase {
     try FileManager.default.createDirectory(
       atPath: fixture.paths.episodes + "/Show", withIntermediateDirectories: true)
     XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("audio".utf8)))
-    try fixture.store().save(
+    try fixture.store().seed(
       DownloadRecord(
         url: "https://old-cdn.example/five.mp3", podcastTitle: "Show", episodeTitle: "",
         state: .done, partialPath: fixture.paths.partial(for: "old"), file: file,
@@ -99,7 +99,7 @@ final class ListEpisodesTests: XCTestCase {
   func testAPartialDownloadShowsHowFarItGot() async throws {
     let url = fixture.enclosure("/feed.xml", 5)
     let store = try fixture.store()
-    try store.save(
+    try store.seed(
       DownloadRecord(
         url: url, podcastTitle: "Show", episodeTitle: "", state: .paused, bytes: 250,
         total: 1000, partialPath: fixture.paths.partial(for: url), feedURL: feed))

@@ -75,7 +75,7 @@ final class RemoveSubscriptionTests: XCTestCase {
       "Show/one.mp3", url: fixture.enclosure("/feed.xml", 1), feedURL: feed)
     // A damaged or hand-edited database must never make podcast delete a user's other files.
     let outside = try fixture.file("notes.mp3", "mine")
-    try fixture.store().save(
+    try fixture.store().seed(
       DownloadRecord(
         url: fixture.enclosure("/feed.xml", 2), podcastTitle: "Show", episodeTitle: "",
         state: .done, partialPath: fixture.paths.partial(for: "x"), file: outside,

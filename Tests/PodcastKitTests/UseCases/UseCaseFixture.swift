@@ -90,7 +90,7 @@ final class UseCaseFixture {
     try FileManager.default.createDirectory(
       atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("audio".utf8)))
-    try store().save(
+    try store().seed(
       DownloadRecord(
         url: url, podcastTitle: "Test Show", episodeTitle: title, state: .done, bytes: 5,
         total: 5, partialPath: paths.partial(for: url),
