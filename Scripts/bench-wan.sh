@@ -253,6 +253,7 @@ fi
 mkdir -p "$work/www" "$work/lists" "$work/run" "$work/home"
 chown "$uid:$gid" "$work/www" "$work/lists" "$work/run" "$work/home"
 
+
 echo "$title: ${WAN_RTT_MS} ms round trip (NFQUEUE delay on the namespace's lo), HTTPS + HTTP/2 (nginx $(nginx -v 2>&1 | sed 's|.*/||')), 20 host names; $(curl --version | head -1 | cut -d' ' -f1-2) --parallel-max $WAN_PARALLEL; median of $WAN_ROUNDS rounds, the two taking turns; as $user"
 ip netns exec "$ns" "${as[@]}" env -i PATH="$PATH" HOME="$work/home" LANG=C.UTF-8 \
   WAN_ROUNDS="$WAN_ROUNDS" WAN_FEEDS="$WAN_FEEDS" WAN_WARM_FEEDS="$WAN_WARM_FEEDS" WAN_PARALLEL="$WAN_PARALLEL" \
@@ -265,3 +266,4 @@ tail -1 "$work/delay.log" | awk '{
   for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
   printf "  the delay program: %d packets, at most %d held at once; %d verdicts more than 1 ms late (the worst %.1f ms), %d passed undelayed\n",
     v["packets"], v["held_max"], v["late_1ms"], v["late_max_us"] / 1000, v["overflow"] }'
+echo "  (the WAN section took $SECONDS s, set-up and data included)"
