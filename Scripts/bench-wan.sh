@@ -65,7 +65,8 @@ inside() {
       !($2 in seen) { seen[$2] = 1; conns++; if ($4 == "r") resumed++; else full++; if ($6 == "HTTP/2.0") h2++ }
       { requests++; if ($8 == 200) ok++; else if ($8 == 304) same++; else if ($8 == 302) moved++; else other++ }
       END { printf "%d %d %d %d %d %d %d %d %d", conns, full, resumed, h2, requests, ok, same, moved, other }' "$runs/$name.log")
-    echo "$(awk -v s="$start" -v e="$end" '{ printf "%.3f %.2f %.0f", e - s, $1 + $2, $3 / 1024 }' "$runs/$name.time") $stats $status $($check)" >>"$runs/$name.runs"
+    # (time(1) puts "Command exited with non-zero status N" before its line when the command fails)
+    echo "$(tail -n 1 "$runs/$name.time" | awk -v s="$start" -v e="$end" '{ printf "%.3f %.2f %.0f", e - s, $1 + $2, $3 / 1024 }') $stats $status $($check)" >>"$runs/$name.runs"
   }
   median() { sort -n "$runs/$1.runs" | awk '{ line[NR] = $0 } END { print line[int((NR + 1) / 2)] }'; }
   field() { median "$1" | awk -v n="$2" '{ print $n }'; }
@@ -162,10 +163,16 @@ ns="podcast-wan-$$"
 work=$(mktemp -d "${TMPDIR:-/tmp}/podcast-wan.XXXXXX")
 chmod 755 "$work"
 delay_pid=""
+inner_pid=""
 made_ns=""
 cleanup() {
   set +e
   local pid
+  # The measurements run in a process group of their own (interrupted, podcast or curl with it)
+  if [ -n "$inner_pid" ] && kill -0 "$inner_pid" 2>/dev/null; then
+    kill -TERM -- "-$inner_pid" 2>/dev/null
+    wait "$inner_pid" 2>/dev/null
+  fi
   if [ -s "$work/nginx/nginx.pid" ]; then
     pid=$(cat "$work/nginx/nginx.pid")
     kill -QUIT "$pid" 2>/dev/null
@@ -255,10 +262,14 @@ chown "$uid:$gid" "$work/www" "$work/lists" "$work/run" "$work/home"
 
 
 echo "$title: ${WAN_RTT_MS} ms round trip (NFQUEUE delay on the namespace's lo), HTTPS + HTTP/2 (nginx $(nginx -v 2>&1 | sed 's|.*/||')), 20 host names; $(curl --version | head -1 | cut -d' ' -f1-2) --parallel-max $WAN_PARALLEL; median of $WAN_ROUNDS rounds, the two taking turns; as $user"
-ip netns exec "$ns" "${as[@]}" env -i PATH="$PATH" HOME="$work/home" LANG=C.UTF-8 \
+# In the background, so that a signal reaches this script's trap at once (bash runs a trap only
+# when the command it waits for ends; `wait` ends at the signal), in its own process group.
+setsid ip netns exec "$ns" "${as[@]}" env -i PATH="$PATH" HOME="$work/home" LANG=C.UTF-8 \
   WAN_ROUNDS="$WAN_ROUNDS" WAN_FEEDS="$WAN_FEEDS" WAN_WARM_FEEDS="$WAN_WARM_FEEDS" WAN_PARALLEL="$WAN_PARALLEL" \
   WAN_EPISODE_BYTES="$WAN_EPISODE_BYTES" WAN_WARM_EPISODE_BYTES="$WAN_WARM_EPISODE_BYTES" \
-  bash "$here/bench-wan.sh" --inside "$bin" "$work"
+  bash "$here/bench-wan.sh" --inside "$bin" "$work" &
+inner_pid=$!
+wait "$inner_pid"
 
 kill -USR1 "$delay_pid"
 sleep 0.3
