@@ -108,7 +108,7 @@ inside() {
   row "podcast import + first sync (cold)" pcold
   row "curl, warm: feeds, If-None-Match" cwarm
   row "podcast sync again (warm)" pwarm
-  echo "    podcast/curl: cold $(ratio "$(field pcold 1)" "$(field ccold 1)")x, warm $(ratio "$(field pwarm 1)" "$(field cwarm 1)")x; episode files after a cold run: podcast $(field pcold 14), curl $(field ccold 14) of $feeds"
+  echo "    podcast/curl: cold $(ratio "$(field pcold 1)" "$(field ccold 1)")x, warm $(ratio "$(field pwarm 1)" "$(field cwarm 1)")x; connections $(field pcold 4)/$(field ccold 4) cold, $(field pwarm 4)/$(field cwarm 4) warm; episode files after a cold run: podcast $(field pcold 14), curl $(field ccold 14) of $feeds"
 
   echo "  $warmfeeds feeds, episodes of $WAN_WARM_EPISODE_BYTES bytes: one cold run each, then $rounds warm rounds"
   # podcast's library and curl's ETags from the cold runs stay for the warm rounds.
@@ -128,7 +128,7 @@ inside() {
   row "podcast import + first sync (one run)" p1cold
   row "curl, warm: feeds, If-None-Match" c1warm
   row "podcast sync again (warm)" p1warm
-  echo "    podcast/curl: warm $(ratio "$(field p1warm 1)" "$(field c1warm 1)")x (cold, one run: $(ratio "$(field p1cold 1)" "$(field c1cold 1)")x); episode files after the cold run: podcast $(field p1cold 14), curl $(field c1cold 14) of $warmfeeds"
+  echo "    podcast/curl: warm $(ratio "$(field p1warm 1)" "$(field c1warm 1)")x (cold, one run: $(ratio "$(field p1cold 1)" "$(field c1cold 1)")x); connections $(field p1warm 4)/$(field c1warm 4) warm; episode files after the cold run: podcast $(field p1cold 14), curl $(field c1cold 14) of $warmfeeds"
 }
 
 if [ "${1:-}" = --inside ]; then
