@@ -9,7 +9,10 @@
 #   - nginx serving HTTPS with HTTP/2 under 20 names (feeds1-12.test, track1-3.test,
 #     cdn1-5.test) from the namespace's own hosts file (/etc/netns/NAME/hosts), with a
 #     certificate from a CA made for this run; the namespace's /etc/ssl (/etc/netns/NAME/ssl)
-#     is the system's bundle plus that CA, so podcast's libcurl and curl trust it there only.
+#     is the system's bundle plus that CA, so podcast's libcurl and curl trust it there only
+#     (curl also gets it with --cacert). podcast sets no CA file and Debian's libcurl reads
+#     neither CURL_CA_BUNDLE nor SSL_CERT_FILE (only the curl tool does), so the environment
+#     cannot carry it; nothing is added to the system's store.
 #   - generated feeds (Scripts/wan/feeds.py): WAN_FEEDS (200) feeds of 20 items whose newest
 #     episode (WAN_EPISODE_BYTES, 1 MiB) is behind a tracker's 302 to a CDN host, and
 #     WAN_WARM_FEEDS (1000) feeds with WAN_WARM_EPISODE_BYTES (8 KiB) episodes.
