@@ -158,6 +158,7 @@ iptables=$(command -v iptables-legacy || command -v iptables || true)
 [ -x /usr/bin/time ] || skip "no /usr/bin/time"
 [ -x "$bin/podcast" ] || skip "no $bin/podcast"
 
+load=$(cut -d' ' -f1 /proc/loadavg)
 export WAN_FEEDS="${WAN_FEEDS:-200}" WAN_WARM_FEEDS="${WAN_WARM_FEEDS:-1000}"
 export WAN_ROUNDS="${WAN_ROUNDS:-${BENCH_ROUNDS:-5}}" WAN_RTT_MS="${WAN_RTT_MS:-80}" WAN_PARALLEL="${WAN_PARALLEL:-16}"
 export WAN_EPISODE_BYTES="${WAN_EPISODE_BYTES:-1048576}" WAN_WARM_EPISODE_BYTES="${WAN_WARM_EPISODE_BYTES:-8192}"
@@ -280,4 +281,4 @@ tail -1 "$work/delay.log" | awk '{
   for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
   printf "  the delay program: %d packets, at most %d held at once; %d verdicts more than 1 ms late (the worst %.1f ms), %d passed undelayed\n",
     v["packets"], v["held_max"], v["late_1ms"], v["late_max_us"] / 1000, v["overflow"] }'
-echo "  (the WAN section took $SECONDS s, set-up and data included)"
+echo "  (the WAN section took $SECONDS s, set-up and data included; load average $load at the start, $(cut -d' ' -f1 /proc/loadavg) at the end, on $(nproc) cores)"
