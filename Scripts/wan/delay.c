@@ -10,8 +10,8 @@
  * releases all that are due. Only the packet's metadata comes up from the kernel, and GSO
  * packets come whole (as netem would see them on lo), so the copy costs little.
  *
- * Nothing is dropped or reordered here; a packet that cannot be queued (the ring is full)
- * passes at once and is counted. SIGUSR1 prints the counters to stderr, SIGTERM or SIGINT
+ * Nothing is dropped here; a packet that finds the ring full (2^18 held) passes at once, ahead
+ * of the held ones, and is counted ("overflow"). SIGUSR1 prints the counters to stderr, SIGTERM or SIGINT
  * lets every held packet through, prints them and exits. A verdict given more than 1 ms after
  * it was due ("late") means this program did not get the CPU in time: the emulated network
  * was slower than asked for.
