@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # starts with about 6 MB less resident memory.
 RELEASE := -c release --static-swift-stdlib
 
-.PHONY: all deps build debug test install uninstall bench demo fuzz soak format clean
+.PHONY: all deps wan-deps build debug test install uninstall bench bench-wan demo fuzz soak format clean
 
 all: build
 
@@ -20,6 +20,24 @@ deps:
 	if [ -n "$$missing" ]; then \
 	  echo "Installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+# What the WAN section of the bench needs (Scripts/bench-wan.sh: a network namespace, a packet
+# delay through NFQUEUE, nginx with HTTPS). Only `make bench` and `make bench-wan` install them,
+# and only as root: without root the section is skipped anyway. A package failing to install
+# fails nothing: the section then says what is missing. Debian starts the nginx service it
+# installs; the bench runs its own nginx, so that service is stopped and disabled again.
+WAN_DEB_PACKAGES := nginx iptables libnetfilter-queue-dev openssl python3
+wan-deps:
+	@[ "$$(id -u)" = 0 ] || exit 0; missing=""; for p in $(WAN_DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing for the WAN bench:$$missing"; \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; } || echo "could not install$$missing"; \
+	  if echo "$$missing" | grep -qw nginx && command -v systemctl >/dev/null && systemctl is-active -q nginx 2>/dev/null; then \
+	    systemctl disable --now -q nginx && echo "stopped and disabled the nginx service the package started (the bench runs its own)"; \
+	  fi; \
 	fi
 
 build: deps
@@ -60,10 +78,15 @@ demo: deps
 	$(SWIFT) build --product podcast-testserver
 	bash Scripts/demo.sh "$$($(SWIFT) build --show-bin-path)"
 
-bench: deps
+bench: deps wan-deps
 	$(SWIFT) build $(RELEASE) --product podcast
 	$(SWIFT) build $(RELEASE) --product podcast-testserver
 	bash Scripts/bench.sh "$$($(SWIFT) build $(RELEASE) --show-bin-path)"
+
+# The WAN section of the bench alone (WAN_ROUNDS, WAN_FEEDS, WAN_WARM_FEEDS: see the script).
+bench-wan: deps wan-deps
+	$(SWIFT) build $(RELEASE) --product podcast
+	bash Scripts/bench-wan.sh "$$($(SWIFT) build $(RELEASE) --show-bin-path)"
 
 # Fuzzes the feed parser with libFuzzer for FUZZ_SECONDS (see Fuzz/README.md). The working
 # corpus grows in .build-fuzz/corpus, seeded from Fuzz/corpus; crash inputs land in Fuzz/crashes.
