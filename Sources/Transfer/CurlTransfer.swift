@@ -82,6 +82,14 @@ package final class CurlTransfer: @unchecked Sendable {
     try check(
       podcast_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, me), "CURLOPT_XFERINFODATA")
     try setLong(CURLOPT_NOSIGNAL, 1)
+    // With HTTP/2, a second transfer to a host whose connection is still being set up waits
+    // for it and becomes a stream on it, instead of opening a connection of its own.
+    try setLong(CURLOPT_PIPEWAIT, 1)
+    // TLS sessions and DNS answers outlive the transfer (its easy handle is new each time):
+    // a second connection to a host resumes the first one's TLS session.
+    if let share = TransferEngine.shared.share {
+      try check(podcast_easy_setopt_share(handle, share), "CURLOPT_SHARE")
+    }
     try setLong(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
     try setString(CURLOPT_USERAGENT, Release.userAgent)
     if request.acceptsCompression { try setString(CURLOPT_ACCEPT_ENCODING, "") }
