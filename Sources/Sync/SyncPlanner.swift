@@ -43,9 +43,10 @@ public struct SyncPlanner: Sendable {
     max(24, 2 * (downloads ?? 0))
   }
 
-  /// Refreshes of feeds on one host at once: as many as a browser opens connections to one
-  /// HTTP/1.1 server; over HTTP/2 they are streams on one connection (`CURLOPT_PIPEWAIT`).
-  public static let feedsPerHost = 6
+  /// Refreshes of feeds on one host at once, as before (8 in flight allowed 4 per host); over
+  /// HTTP/2 they are streams on one connection (`CURLOPT_PIPEWAIT`). With many hosts the total
+  /// is what binds; 6 per host made a loopback sync (one host, CPU-bound) a fifth slower.
+  public static let feedsPerHost = 4
 
   /// Refreshes every subscription, `concurrency` feeds at a time and at most `perHost` from
   /// one server; one failing never stops the others. What every feed needs from the library
