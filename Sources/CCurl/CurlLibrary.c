@@ -23,7 +23,11 @@
   X(curl_multi_poll, CURLMcode, (CURLM *, struct curl_waitfd *, unsigned int, int, int *))    \
   X(curl_multi_wakeup, CURLMcode, (CURLM *))                                                  \
   X(curl_multi_info_read, CURLMsg *, (CURLM *, int *))                                        \
-  X(curl_multi_strerror, const char *, (CURLMcode))
+  X(curl_multi_strerror, const char *, (CURLMcode))                                          \
+  X(curl_multi_setopt, CURLMcode, (CURLM *, CURLMoption, ...))                                \
+  X(curl_share_init, CURLSH *, (void))                                                        \
+  X(curl_share_setopt, CURLSHcode, (CURLSH *, CURLSHoption, ...))                             \
+  X(curl_share_cleanup, CURLSHcode, (CURLSH *))
 
 #define PODCAST_CURL_FIELD(name, result, parameters) result(*name) parameters;
 struct podcast_curl_table {
@@ -162,3 +166,58 @@ CURLcode podcast_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) 
 CURLcode podcast_easy_unpause(CURL *handle) { return curl.curl_easy_pause(handle, CURLPAUSE_CONT); }
 
 size_t podcast_write_pause(void) { return CURL_WRITEFUNC_PAUSE; }
+
+CURLMcode podcast_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+  return curl.curl_multi_setopt(multi, option, value);
+}
+
+CURLcode podcast_easy_setopt_share(CURL *handle, CURLSH *share) {
+  return curl.curl_easy_setopt(handle, CURLOPT_SHARE, share);
+}
+
+// One lock per kind of shared data, so a transfer reading the DNS cache does not wait for
+// one storing a TLS session. libcurl's kinds are small numbers (CURL_LOCK_DATA_LAST bounds them).
+static pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
+
+static void share_lock(CURL *handle, curl_lock_data data, curl_lock_access access, void *user) {
+  (void)handle, (void)access, (void)user;
+  if (data >= 0 && data < CURL_LOCK_DATA_LAST) pthread_mutex_lock(&share_locks[data]);
+}
+
+static void share_unlock(CURL *handle, curl_lock_data data, void *user) {
+  (void)handle, (void)user;
+  if (data >= 0 && data < CURL_LOCK_DATA_LAST) pthread_mutex_unlock(&share_locks[data]);
+}
+
+static void init_locks(void) {
+  for (int i = 0; i < CURL_LOCK_DATA_LAST; i++) pthread_mutex_init(&share_locks[i], NULL);
+}
+
+CURLSH *podcast_share_make(char *error, size_t error_size) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, init_locks);
+  CURLSH *share = curl.curl_share_init();
+  if (share == NULL) {
+    snprintf(error, error_size, "curl_share_init failed");
+    return NULL;
+  }
+  struct {
+    CURLSHoption option;
+    long value;
+    const char *name;
+  } settings[] = {
+      {CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS, "CURL_LOCK_DATA_DNS"},
+      {CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION, "CURL_LOCK_DATA_SSL_SESSION"},
+  };
+  CURLSHcode code = curl.curl_share_setopt(share, CURLSHOPT_LOCKFUNC, share_lock);
+  if (code == CURLSHE_OK) code = curl.curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, share_unlock);
+  for (size_t i = 0; code == CURLSHE_OK && i < sizeof settings / sizeof settings[0]; i++) {
+    code = curl.curl_share_setopt(share, settings[i].option, settings[i].value);
+    if (code != CURLSHE_OK) snprintf(error, error_size, "libcurl cannot share %s", settings[i].name);
+  }
+  if (code != CURLSHE_OK) {
+    curl.curl_share_cleanup(share);
+    return NULL;
+  }
+  return share;
+}

@@ -5,7 +5,7 @@ import Library
 /// How one run fetches and names episodes: what `download` and `sync` were told, as values.
 /// A subscription's own settings (`SubscriptionSettings`) apply on top of these in sync.
 public struct DownloadSettings: Sendable {
-  /// Downloads at once; nil: 4, or a subscription's own setting in sync.
+  /// Downloads at once; nil: `DownloadOptions.defaultConcurrency`, or a subscription's own setting in sync.
   public var concurrency: Int?
   /// Downloads at once from any one server, so none is hammered.
   public var perHost = 2
@@ -41,7 +41,7 @@ public struct DownloadSettings: Sendable {
 
   public var options: DownloadOptions {
     var options = DownloadOptions()
-    options.concurrency = concurrency ?? 4
+    options.concurrency = concurrency ?? DownloadOptions.defaultConcurrency
     options.perHost = perHost
     return options
   }

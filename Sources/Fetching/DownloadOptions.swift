@@ -3,7 +3,12 @@ import Foundation
 
 /// Limits and patience of a batch of downloads.
 public struct DownloadOptions: Sendable {
-  public var concurrency = 4
+  /// Downloads at once unless told otherwise. Over a real network a download's time is
+  /// mostly round trips (TLS, redirects, TCP's slow start), so more in flight finish sooner;
+  /// `perHost` still keeps each server to its share.
+  public static let defaultConcurrency = 8
+
+  public var concurrency = defaultConcurrency
   public var perHost = 2
   /// Tries per episode; transient failures (drops, timeouts, 5xx, 429) resume and retry.
   public var attempts = 3

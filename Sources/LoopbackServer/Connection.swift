@@ -8,12 +8,15 @@ final class Connection {
 
   private let socket: Socket
   private let server: LoopbackServer
+  /// Which connection this is, in the order the server accepted them (from 1).
+  private let number: Int
   /// Bytes received but not consumed yet.
   private var pending: [UInt8] = []
   private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
 
-  init(descriptor: Int32, server: LoopbackServer) {
+  init(descriptor: Int32, number: Int, server: LoopbackServer) {
     self.socket = Socket(fd: descriptor)
+    self.number = number
     self.server = server
   }
 
@@ -69,7 +72,8 @@ final class Connection {
   /// Answers one request; returns whether the connection may carry another.
   private func respond(to head: RequestHead, body requestBody: Data) -> Bool {
     let request = RecordedRequest(
-      method: head.method, target: head.target, headers: head.headers, body: requestBody)
+      method: head.method, target: head.target, headers: head.headers, body: requestBody,
+      connection: number)
     var (route, hit) = server.answer(to: request)
     let body: LoadedBody
     do {

@@ -30,6 +30,8 @@ public final class LoopbackServer: Sendable {
     /// Bumped by `releaseStalls()`: a stall without an end ends when this changes.
     var stallRelease = 0
     var connections: Set<Int32> = []
+    /// Connections accepted so far: the number of the last one.
+    var accepted = 0
     var stopped = false
   }
 
@@ -200,12 +202,13 @@ public final class LoopbackServer: Sendable {
         usleep(10_000)  // out of descriptors: let connections finish
         continue
       }
-      let registered = state.withLock { state -> Bool in
-        guard !state.stopped else { return false }
+      let number = state.withLock { state -> Int? in
+        guard !state.stopped else { return nil }
         state.connections.insert(client)
-        return true
+        state.accepted += 1
+        return state.accepted
       }
-      guard registered else {
+      guard let number else {
         close(client)
         return
       }
@@ -215,7 +218,7 @@ public final class LoopbackServer: Sendable {
       setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
       workers.enter()
       Thread { [self] in
-        Connection(descriptor: client, server: self).serve()
+        Connection(descriptor: client, number: number, server: self).serve()
         state.withLock { _ = $0.connections.remove(client) }
         close(client)
         workers.leave()

@@ -11,16 +11,20 @@ public struct RecordedRequest: Sendable, Equatable {
   /// When the server read it: how far apart two requests came, e.g. whether a client waited
   /// for the `Retry-After` it was given.
   public let received: ContinuousClock.Instant
+  /// The TCP connection it came on, numbered from 1 in the order the server accepted them
+  /// (0 when not known): whether a client kept its connection for the next request.
+  public let connection: Int
 
   public init(
     method: String, target: String, headers: [String: String], body: Data = Data(),
-    received: ContinuousClock.Instant = .now
+    received: ContinuousClock.Instant = .now, connection: Int = 0
   ) {
     self.method = method
     self.target = target
     self.headers = headers
     self.body = body
     self.received = received
+    self.connection = connection
   }
 
   /// The target without its query string: what routes are matched on.

@@ -49,7 +49,8 @@ public struct SyncSubscriptions: Sendable {
     let planner = SyncPlanner(
       store: store, loader: FeedLoader(http: http), namer: try settings.namer(),
       dryRun: dryRun, filter: filter)
-    let plan = await planner.plan(subscriptions)
+    let plan = await planner.plan(
+      subscriptions, concurrency: SyncPlanner.feedsInFlight(downloads: settings.concurrency))
     for feed in plan.failedFeeds {
       if case .failed(let error) = feed.outcome {
         reporter.problem(error, subject: feed.subscription.name)

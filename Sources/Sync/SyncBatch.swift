@@ -1,5 +1,6 @@
 import Basics
 import Downloads
+import Fetching
 import Foundation
 import Library
 
@@ -28,7 +29,7 @@ public struct SyncBatch: Sendable {
       let batch = SyncBatch(
         episodesDirectory: episodesFlag.map { URL(fileURLWithPath: $0).path }
           ?? own.episodesDir ?? defaultEpisodes,
-        concurrency: own.concurrency ?? concurrencyFlag ?? 4, bytesPerSecond: rate)
+        concurrency: own.concurrency ?? concurrencyFlag ?? DownloadOptions.defaultConcurrency, bytesPerSecond: rate)
       if let index = batches.firstIndex(where: { $0.sameKind(as: batch) }) {
         batches[index].downloads.append(planned)
       } else {

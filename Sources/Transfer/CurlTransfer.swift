@@ -24,6 +24,10 @@ package final class CurlTransfer: @unchecked Sendable {
   private var completion: (@Sendable (Result<ResponseHead, Error>) -> Void)?
   /// When the server last sent anything; the stall watchdog measures from here.
   private var lastActivity = ContinuousClock.now
+  /// When libcurl last called the progress callback. It calls it about once a second for a
+  /// transfer it is working on; a longer gap means libcurl had parked the transfer (waiting
+  /// for a connection to its host, `CURLOPT_PIPEWAIT`), which is not the server stalling.
+  private var lastProgressCall = ContinuousClock.now
   private var stalled = false
   /// Body bytes handed to the sink since its last flush.
   private var unflushed = false
@@ -82,6 +86,19 @@ package final class CurlTransfer: @unchecked Sendable {
     try check(
       podcast_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, me), "CURLOPT_XFERINFODATA")
     try setLong(CURLOPT_NOSIGNAL, 1)
+    // With HTTP/2, a second transfer to a host whose connection is still being set up waits
+    // for it and becomes a stream on it, instead of opening a connection of its own. Only
+    // over TLS, where ALPN can offer HTTP/2: libcurl (7.88) parks the transfers waiting on a
+    // plain-HTTP connection and lets them go one at a time as others finish, so transfers to
+    // an HTTP/1.1 server would run about one at a time.
+    if request.url.utf8.count > 6, request.url.prefix(6).lowercased() == "https:" {
+      try setLong(CURLOPT_PIPEWAIT, 1)
+    }
+    // TLS sessions and DNS answers outlive the transfer (its easy handle is new each time):
+    // a second connection to a host resumes the first one's TLS session.
+    if let share = TransferEngine.shared.share {
+      try check(podcast_easy_setopt_share(handle, share), "CURLOPT_SHARE")
+    }
     try setLong(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
     try setString(CURLOPT_USERAGENT, Release.userAgent)
     if request.acceptsCompression { try setString(CURLOPT_ACCEPT_ENCODING, "") }
@@ -205,7 +222,10 @@ package final class CurlTransfer: @unchecked Sendable {
   /// sink writes out the burst, and the stall watchdog runs. False aborts the transfer.
   fileprivate func didReportProgress() -> Bool {
     guard flushSink() else { return false }
-    guard ContinuousClock.now - lastActivity < .seconds(request.options.stallTimeout) else {
+    let now = ContinuousClock.now
+    if now - lastProgressCall > .seconds(5) { lastActivity = now }
+    lastProgressCall = now
+    guard now - lastActivity < .seconds(request.options.stallTimeout) else {
       stalled = true
       return false
     }

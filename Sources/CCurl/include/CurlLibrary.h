@@ -36,6 +36,13 @@ CURLMcode podcast_multi_poll(CURLM *multi, int timeout_ms);
 CURLMcode podcast_multi_wakeup(CURLM *multi);
 CURLMsg *podcast_multi_info_read(CURLM *multi, int *queued);
 const char *podcast_multi_strerror(CURLMcode code);
+CURLMcode podcast_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+
+// A share handle for the TLS session cache and the DNS cache, with a lock per kind of data
+// (easy handles are set up and cleaned up on other threads than the one that drives them).
+// NULL, with the reason in `error`, if libcurl refuses any of it.
+CURLSH *podcast_share_make(char *error, size_t error_size);
+CURLcode podcast_easy_setopt_share(CURL *handle, CURLSH *share);
 
 // curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call. Each wrapper
 // fixes one argument type so the compiler passes it correctly.

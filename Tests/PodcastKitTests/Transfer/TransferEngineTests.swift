@@ -168,6 +168,19 @@ final class TransferEngineTests: XCTestCase {
     let after = await fetch(afterRequest)
     XCTAssertEqual(after, .success(body(9)))
   }
+
+  /// Connections are kept for the run: transfers one after another to one server, each with
+  /// an easy handle of its own, all go over the connection the first one opened.
+  func testTransfersOneAfterAnotherUseTheFirstOnesConnection() async throws {
+    for index in 0..<3 { server.set("/\(index).mp3", .data(body(index, size: 1_000))) }
+    for index in 0..<3 {
+      let result = await fetch(media("/\(index).mp3"))
+      XCTAssertEqual(result, .success(body(index, size: 1_000)))
+    }
+    let connections = server.requests.map(\.connection)
+    XCTAssertEqual(connections.count, 3)
+    XCTAssertEqual(Set(connections).count, 1, "the requests came on connections \(connections)")
+  }
 }
 
 /// Runs `request` into memory; the body, or the error it ended with.
