@@ -78,12 +78,27 @@ public struct SyncSubscriptions: Sendable {
     let sideFiles = await SideFileCompletion.complete(
       plan, store: store, http: http.limited(to: settings.bytesPerSecond), settings: settings,
       subscriptionSettings: allSettings)
-    // A playlist that cannot be written is told, not the run's failure: the episodes are in
-    // place all the same.
+    // A playlist or feed that cannot be written is told, not the run's failure: the episodes
+    // are in place all the same. Feeds first: a folder left empty goes with its playlist.
+    let episodesDirectories =
+      [store.paths.episodes] + batches.map(\.episodesDirectory)
+      + allSettings.values.compactMap(\.episodesDir)
+    let fed: [(file: String, request: FeedRequest?)] = results.compactMap { result in
+      switch result.outcome {
+      case .downloaded(let file, _, _), .alreadyDownloaded(let file):
+        return (file, feedRequest(for: result.job, allSettings: allSettings))
+      case .failed: return nil
+      }
+    }
+    for failure in FolderFeed.update(
+      foldersOf: fed + pruning.removed.map { ($0, nil) }, episodesDirectories: episodesDirectories,
+      store: store)
+    {
+      reporter.problem(failure, subject: nil)
+    }
     for failure in FolderPlaylist.update(
       foldersOf: results.episodeFiles + pruning.removed,
-      episodesDirectories: [store.paths.episodes] + batches.map(\.episodesDirectory)
-        + allSettings.values.compactMap(\.episodesDir), store: store)
+      episodesDirectories: episodesDirectories, store: store)
     {
       reporter.problem(failure, subject: nil)
     }
@@ -127,8 +142,21 @@ public struct SyncSubscriptions: Sendable {
     for download: SyncPlan.PlannedDownload, allSettings: [Int64: SubscriptionSettings]
   ) -> DownloadJob {
     // `set NAME --no-tags` and the like, as they are now (not when it was queued).
-    allSettings[download.subscriptionId, default: SubscriptionSettings()].sideFiles(
+    var job = allSettings[download.subscriptionId, default: SubscriptionSettings()].sideFiles(
       of: settings.sideFiles(of: download.job))
+    if feedRequest(for: job, allSettings: allSettings) == nil { job.archive = nil }
+    return job
+  }
+
+  /// The folder feed `job`'s run or subscription asks for (`--write-feed`, `set --write-feed`);
+  /// the run's base URL beats the subscription's.
+  private func feedRequest(for job: DownloadJob, allSettings: [Int64: SubscriptionSettings])
+    -> FeedRequest?
+  {
+    let own = job.subscriptionEpisode.flatMap { allSettings[$0.subscriptionId] }
+    guard settings.writeFeed || own?.feed == true else { return nil }
+    return FeedRequest(
+      baseURL: settings.feedBaseURL ?? own?.feedBaseURL.flatMap { try? FeedBaseURL($0) })
   }
 
   /// `--playlist FILE`; false when it could not be written (told to the reporter).

@@ -46,7 +46,7 @@ extension SyncPlanner {
         episode, podcast: feed.podcast, index: offset + 1, subscription: subscription,
         key: keys[offset], namer: rules.namer
       ).job
-      refresh.queued.append(job.queued())
+      refresh.queued.append(job.queuedForLater())
     }
     return refresh
   }

@@ -288,7 +288,7 @@ public struct SyncPlanner: Sendable {
     // or left the downloads queued for the next run.
     let had = try store.recordSeen(subscriptionId: id, episodes: seen) { added, hadNone in
       planned = wanted(added, hadNone)
-      return planned.map { $0.job.queued() }
+      return planned.map { $0.job.queuedForLater() }
     }
     return (planned, had)
   }
@@ -354,6 +354,8 @@ public struct SyncPlanner: Sendable {
       if index == nil, let details = waiting.details.flatMap(DownloadDetails.init(encoded:)) {
         planned.job = details.applied(to: planned.job)
       }
+      // Made from what the library remembers, not from the feed: the row's own (if any) stays.
+      if index == nil { planned.job.archive = nil }
       return planned
     }
   }
@@ -376,7 +378,7 @@ public struct SyncPlanner: Sendable {
       subscriptionEpisode: SubscriptionEpisode(subscriptionId: subscription.id ?? 0, key: key),
       tagging: TagRequest(podcast: podcast, episode: episode), folderCoverURL: podcast.imageURL,
       transcripts: episode.transcripts, chaptersURL: episode.chapters?.url,
-      published: episode.published)
+      published: episode.published, archive: ArchivedEpisode(podcast: podcast, episode: episode))
     return SyncPlan.PlannedDownload(job: job, subscriptionId: subscription.id ?? 0)
   }
 }
