@@ -20,6 +20,11 @@ binary=${2:?binary}
 manpage=${3:?man page}
 out=${4:?directory}
 here=$(cd "$(dirname "$0")/.." && pwd)
+# Absolute: the Depends step runs elsewhere.
+binary=$(readlink -f "$binary")
+manpage=$(readlink -f "$manpage")
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 packaging=$here/Packaging
 # The oldest libcurl with everything Sources/CCurl asks of it.
 curl_depends="libcurl4 (>= 7.68.0)"
@@ -38,7 +43,9 @@ install -m 755 "$binary" "$stage/usr/bin/podcast"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/podcast"
 gzip -9n <"$manpage" >"$stage/usr/share/man/man1/podcast.1.gz"
 chmod 644 "$stage/usr/share/man/man1/podcast.1.gz"
-"$binary" --generate-completion-script bash >"$stage/usr/share/bash-completion/completions/podcast"
+# Sourced by bash-completion, never run: no #! line.
+"$binary" --generate-completion-script bash | sed '1{/^#!/d}' \
+  >"$stage/usr/share/bash-completion/completions/podcast"
 "$binary" --generate-completion-script zsh >"$stage/usr/share/zsh/vendor-completions/_podcast"
 "$binary" --generate-completion-script fish >"$stage/usr/share/fish/vendor_completions.d/podcast.fish"
 sed "s|@BINDIR@|/usr/bin|" "$packaging/podcast-sync.service.in" \
@@ -102,18 +109,21 @@ Architecture: $arch
 Maintainer: podcast maintainers <maintainers@users.noreply.a-seed-1df31650.example>
 Installed-Size: $size
 Depends: $all_depends
+Suggests: bash-completion
 Section: sound
 Priority: optional
 Description: command-line podcast downloader and archiver
- Finds shows in Apple's podcast directory, lists their episodes and downloads them,
- resumably, into one folder per podcast, tagged, with covers, transcripts, chapters,
- playlists and optionally a private RSS feed of the archive for a phone's podcast app.
+ Finds shows in Apple's podcast directory, lists their episodes and downloads
+ them, resumably, into one folder per podcast: tagged, with covers,
+ transcripts, chapters, playlists and optionally a private RSS feed of the
+ archive for a phone's podcast app.
  .
- Subscriptions are kept in a SQLite library and fetched by "podcast sync", which the
- systemd user timer podcast-sync.timer runs hourly once enabled with
+ Subscriptions are kept in a SQLite library and fetched by "podcast sync",
+ which the systemd user timer podcast-sync.timer runs hourly once enabled with
  "systemctl --user enable --now podcast-sync.timer".
 CONTROL
-chmod 644 "$stage/DEBIAN/control"
+(cd "$stage" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$stage/DEBIAN/md5sums"
+chmod 644 "$stage/DEBIAN/control" "$stage/DEBIAN/md5sums"
 
 [ "$mode" = stage ] && { echo "$stage"; exit 0; }
 deb=$out/$name.deb
