@@ -11,12 +11,4 @@ extension DownloadJob {
       identityKeys: identityKeys, published: published,
       details: DownloadDetails(of: self).encoded, archive: archive?.encoded, pid: pid)
   }
-
-  /// The job as queued for a later run (sync's plan, `subscribe`): without its archive, which
-  /// the run that fetches it keeps only when it writes the folder's feed.
-  public func queuedForLater() -> QueuedDownload {
-    var queued = queued()
-    queued.archive = nil
-    return queued
-  }
 }

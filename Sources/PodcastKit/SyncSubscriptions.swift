@@ -46,9 +46,10 @@ public struct SyncSubscriptions: Sendable {
   public func plan(_ subscriptions: [Subscription], reporter: some RunReporter) async throws
     -> SyncPlan
   {
-    let planner = SyncPlanner(
+    var planner = SyncPlanner(
       store: store, loader: FeedLoader(http: http), namer: try settings.namer(),
       dryRun: dryRun, filter: filter)
+    planner.writesFeed = settings.writeFeed
     let plan = await planner.plan(subscriptions)
     for feed in plan.failedFeeds {
       if case .failed(let error) = feed.outcome {

@@ -128,6 +128,10 @@ final class ArchiveFeedCommandTests: LibraryTestCase {
     XCTAssertTrue(
       text.contains("<enclosure url=\"\(day)%20rel%20episode%202.mp3\""), text)
     XCTAssertFalse(text.contains("atom:link"))
+    // Queued by `subscribe` before the feed was asked for, fetched after a 304: what the
+    // queued download knew.
+    XCTAssertTrue(text.contains("<guid isPermaLink=\"false\">rel-2</guid>"), text)
+    XCTAssertTrue(text.contains("<title>rel episode 2</title>"), text)
     XCTAssertTrue(
       try String(contentsOfFile: binary.episodesDirectory + "/feeds.opml", encoding: .utf8)
         .contains("xmlUrl=\"rel%20show/feed.xml\""))
@@ -139,6 +143,26 @@ final class ArchiveFeedCommandTests: LibraryTestCase {
     XCTAssertFalse(
       FileManager.default.fileExists(atPath: binary.episodesDirectory + "/feeds.opml"))
     XCTAssertFalse(FileManager.default.fileExists(atPath: binary.episodesDirectory + "/rel show"))
+  }
+
+  /// `subscribe --write-feed`: every download of the subscription keeps what its feed said,
+  /// through the first sync's 304 and later syncs.
+  func testASubscriptionsFeedSaysWhatThePublishersFeedSaid() throws {
+    let show = Show("sub", episodes: 1, on: server)
+    let subscribed = try podcast("subscribe", show.feedURL, "--name", "sub", "--write-feed")
+    XCTAssertEqual(subscribed.status, 0, subscribed.stderr)
+    XCTAssertEqual(try podcast("sync").status, 0)
+    show.publish(1)
+
+    let sync = try podcast("sync")
+
+    XCTAssertEqual(sync.status, 0, sync.stderr)
+    let text = try String(
+      contentsOfFile: binary.episodesDirectory + "/sub show/feed.xml", encoding: .utf8)
+    XCTAssertEqual(text.components(separatedBy: "<itunes:duration>754</itunes:duration>").count, 3, text)
+    XCTAssertTrue(text.contains("<guid isPermaLink=\"false\">sub-1</guid>"), text)
+    XCTAssertTrue(text.contains("<guid isPermaLink=\"false\">sub-2</guid>"), text)
+    XCTAssertTrue(text.contains("<itunes:author>Test Author</itunes:author>"), text)
   }
 
   func testNoFeedUnlessAsked() throws {
