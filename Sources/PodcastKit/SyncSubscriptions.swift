@@ -92,8 +92,8 @@ public struct SyncSubscriptions: Sendable {
       }
     }
     for failure in FolderFeed.update(
-      foldersOf: fed + pruning.removed.map { ($0, nil) }, episodesDirectories: episodesDirectories,
-      store: store)
+      foldersOf: fed + pruning.removed.map { ($0, nil) } + askedFeeds(plan, allSettings: allSettings),
+      episodesDirectories: episodesDirectories, store: store)
     {
       reporter.problem(failure, subject: nil)
     }
@@ -154,7 +154,28 @@ public struct SyncSubscriptions: Sendable {
   private func feedRequest(for job: DownloadJob, allSettings: [Int64: SubscriptionSettings])
     -> FeedRequest?
   {
-    let own = job.subscriptionEpisode.flatMap { allSettings[$0.subscriptionId] }
+    feedRequest(subscriptionId: job.subscriptionEpisode?.subscriptionId, allSettings: allSettings)
+  }
+
+  /// The files each synced subscription that asks for a feed has, with that request: its
+  /// feed is written on the run after `set NAME --write-feed` whether or not anything is new,
+  /// and follows a changed base URL.
+  private func askedFeeds(_ plan: SyncPlan, allSettings: [Int64: SubscriptionSettings])
+    -> [(file: String, request: FeedRequest?)]
+  {
+    plan.feeds.flatMap { feed -> [(file: String, request: FeedRequest?)] in
+      let subscription = feed.subscription
+      guard let request = feedRequest(subscriptionId: subscription.id, allSettings: allSettings)
+      else { return [] }
+      let files = (try? store.finishedFiles(feedURL: subscription.feedURL)) ?? []
+      return files.map { ($0, request) }
+    }
+  }
+
+  private func feedRequest(subscriptionId: Int64?, allSettings: [Int64: SubscriptionSettings])
+    -> FeedRequest?
+  {
+    let own = subscriptionId.flatMap { allSettings[$0] }
     guard settings.writeFeed || own?.feed == true else { return nil }
     return FeedRequest(
       baseURL: settings.feedBaseURL ?? own?.feedBaseURL.flatMap { try? FeedBaseURL($0) })

@@ -196,14 +196,22 @@ public struct FolderFeed: Sendable, Equatable {
       }
     }
     var failures: [PlaylistError] = []
+    var changedRoots: Set<String> = []
     for folder in order {
       do throws(PlaylistError) {
-        _ = try FolderFeed(folder: folder).update(store: store, request: requests[folder] ?? nil)
+        let change = try FolderFeed(folder: folder).update(
+          store: store, request: requests[folder] ?? nil)
+        if change != .unchanged { changedRoots.insert((folder as NSString).deletingLastPathComponent) }
       } catch {
         failures.append(error)
       }
     }
-    for root in touchedRoots {
+    // The list follows a feed written or removed, and a folder pruned with its feed; a run in
+    // a library without feeds lists no folder.
+    for root in touchedRoots
+    where changedRoots.contains(root)
+      || FolderFeed.regularFileSize(root + "/" + FeedList.fileName) != nil
+    {
       do throws(PlaylistError) {
         try FeedList(episodesDirectory: root).update(staging: store.paths.stateDirectory)
       } catch {
@@ -232,9 +240,9 @@ public struct FeedList: Sendable {
     var outlines: [(title: String, url: String)] = []
     for name in names where !name.hasPrefix(".") {
       let feed = episodesDirectory + "/" + name + "/" + ArchiveFeed.fileName
-      guard FolderFeed.regularFileSize(feed) != nil,
-        let text = try? String(contentsOfFile: feed, encoding: .utf8)
-      else { continue }
+      guard FolderFeed.regularFileSize(feed) != nil, let text = Self.head(of: feed) else {
+        continue
+      }
       let title = Self.value(between: "<title>", and: "</title>", in: text) ?? name
       let url =
         Self.value(between: "<atom:link href=\"", and: "\"", in: text)
@@ -265,6 +273,17 @@ public struct FeedList: Sendable {
         data, to: path, prefix: Playlist.temporaryPrefix, in: episodesDirectory)
     }
     if let code { throw .cannotWriteFeed(path: path, reason: String(cString: strerror(code))) }
+  }
+
+  /// The start of a feed, where its channel's title and self link are: not its items, which
+  /// can be megabytes of show notes.
+  private static func head(of path: String) -> String? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    guard let data = try? handle.read(upToCount: 16_384) else { return nil }
+    let text = String(decoding: data, as: UTF8.self)
+    guard let end = text.range(of: "<item>") else { return text }
+    return String(text[..<end.lowerBound])
   }
 
   private static func value(between open: String, and close: String, in text: String) -> String? {

@@ -165,6 +165,25 @@ final class ArchiveFeedCommandTests: LibraryTestCase {
     XCTAssertTrue(text.contains("<itunes:author>Test Author</itunes:author>"), text)
   }
 
+  /// `set --write-feed` on a subscription with nothing new: the next sync writes its feed.
+  func testTheSyncAfterSetWritesTheFeedEvenWithNothingNew() throws {
+    let show = Show("later", episodes: 1, on: server)
+    try subscribe(show)
+    XCTAssertEqual(try podcast("sync").status, 0)
+    let feedPath = binary.episodesDirectory + "/later show/feed.xml"
+    XCTAssertFalse(FileManager.default.fileExists(atPath: feedPath))
+    XCTAssertEqual(
+      try podcast("set", "later", "--write-feed", "--feed-base-url", "http://nas.local/p/").status,
+      0)
+
+    let sync = try podcast("sync")
+
+    XCTAssertEqual(sync.status, 0, sync.stderr)
+    let text = try String(contentsOfFile: feedPath, encoding: .utf8)
+    XCTAssertTrue(text.contains("<atom:link href=\"http://nas.local/p/later%20show/feed.xml\""), text)
+    XCTAssertTrue(text.contains("<guid isPermaLink=\"false\">later-1</guid>"), text)
+  }
+
   func testNoFeedUnlessAsked() throws {
     let show = Show("plain", episodes: 1, on: server)
 
