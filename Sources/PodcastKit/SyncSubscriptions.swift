@@ -92,7 +92,8 @@ public struct SyncSubscriptions: Sendable {
       }
     }
     for failure in FolderFeed.update(
-      foldersOf: fed + pruning.removed.map { ($0, nil) } + askedFeeds(plan, allSettings: allSettings),
+      foldersOf: fed + pruning.removed.map { ($0, nil) }
+        + askedFeeds(plan, allSettings: allSettings),
       episodesDirectories: episodesDirectories, store: store)
     {
       reporter.problem(failure, subject: nil)

@@ -72,9 +72,11 @@ public enum FeedBaseURLError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .notHTTP(let text):
-      return "--feed-base-url \(text): not an http or https URL such as https://home.example.net/podcasts/"
+      return
+        "--feed-base-url \(text): not an http or https URL such as https://home.example.net/podcasts/"
     case .hasCredentials:
-      return "--feed-base-url: a user name or password in it would be written into every feed; give them to the podcast app instead"
+      return
+        "--feed-base-url: a user name or password in it would be written into every feed; give them to the podcast app instead"
     case .hasQuery(let text):
       return "--feed-base-url \(text): give the folder's URL, without ? or #"
     }

@@ -78,7 +78,8 @@ public struct FolderFeed: Sendable, Equatable {
       let archive = record.archive.flatMap(ArchivedEpisode.init(encoded:))
       let date = archive?.published ?? record.published ?? record.updatedAt
       if newest == nil
-        || date > (newest!.archive?.published ?? newest!.record.published ?? newest!.record.updatedAt)
+        || date
+          > (newest!.archive?.published ?? newest!.record.published ?? newest!.record.updatedAt)
       {
         newest = (record, archive)
       }
@@ -89,7 +90,8 @@ public struct FolderFeed: Sendable, Equatable {
     // The channel as the newest episode's feed described it.
     let channel = records.compactMap { $0.archive.flatMap(ArchivedEpisode.init(encoded:)) }
       .max { ($0.published ?? .distantPast) < ($1.published ?? .distantPast) }?.podcast
-    let title = [channel?.title, newest.record.podcastTitle, name].compactMap { $0 }
+    let title =
+      [channel?.title, newest.record.podcastTitle, name].compactMap { $0 }
       .first { !$0.trimmingWhitespace.isEmpty } ?? name
     let cover = FolderCovers.names.first {
       Self.regularFileSize(folder + "/" + $0) != nil
@@ -122,7 +124,9 @@ public struct FolderFeed: Sendable, Equatable {
       transcripts.append((sideRelative, type, language))
     }
     let recordTitle = record.episodeTitle.trimmingWhitespace.isEmpty ? nil : record.episodeTitle
-    let keyGUID = record.episodeKey.flatMap { $0.hasPrefix("guid:") ? String($0.dropFirst(5)) : nil }
+    let keyGUID = record.episodeKey.flatMap {
+      $0.hasPrefix("guid:") ? String($0.dropFirst(5)) : nil
+    }
     return ArchiveFeed.Item(
       title: archive?.title ?? recordTitle ?? (relative as NSString).deletingPathExtension,
       guid: archive?.guid ?? keyGUID,
@@ -201,7 +205,9 @@ public struct FolderFeed: Sendable, Equatable {
       do throws(PlaylistError) {
         let change = try FolderFeed(folder: folder).update(
           store: store, request: requests[folder] ?? nil)
-        if change != .unchanged { changedRoots.insert((folder as NSString).deletingLastPathComponent) }
+        if change != .unchanged {
+          changedRoots.insert((folder as NSString).deletingLastPathComponent)
+        }
       } catch {
         failures.append(error)
       }

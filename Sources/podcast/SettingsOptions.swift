@@ -32,7 +32,9 @@ struct SettingsOptions: ParsableArguments {
   @Flag(help: "Keep no chapters file beside this subscription's episodes.")
   var noChapters = false
 
-  @Flag(help: "Keep feed.xml, a private feed of the downloaded episodes, in this subscription's folder.")
+  @Flag(
+    help: "Keep feed.xml, a private feed of the downloaded episodes, in this subscription's folder."
+  )
   var writeFeed = false
 
   @Option(

@@ -159,7 +159,8 @@ final class ArchiveFeedCommandTests: LibraryTestCase {
     XCTAssertEqual(sync.status, 0, sync.stderr)
     let text = try String(
       contentsOfFile: binary.episodesDirectory + "/sub show/feed.xml", encoding: .utf8)
-    XCTAssertEqual(text.components(separatedBy: "<itunes:duration>754</itunes:duration>").count, 3, text)
+    XCTAssertEqual(
+      text.components(separatedBy: "<itunes:duration>754</itunes:duration>").count, 3, text)
     XCTAssertTrue(text.contains("<guid isPermaLink=\"false\">sub-1</guid>"), text)
     XCTAssertTrue(text.contains("<guid isPermaLink=\"false\">sub-2</guid>"), text)
     XCTAssertTrue(text.contains("<itunes:author>Test Author</itunes:author>"), text)
@@ -180,7 +181,8 @@ final class ArchiveFeedCommandTests: LibraryTestCase {
 
     XCTAssertEqual(sync.status, 0, sync.stderr)
     let text = try String(contentsOfFile: feedPath, encoding: .utf8)
-    XCTAssertTrue(text.contains("<atom:link href=\"http://nas.local/p/later%20show/feed.xml\""), text)
+    XCTAssertTrue(
+      text.contains("<atom:link href=\"http://nas.local/p/later%20show/feed.xml\""), text)
     XCTAssertTrue(text.contains("<guid isPermaLink=\"false\">later-1</guid>"), text)
   }
 

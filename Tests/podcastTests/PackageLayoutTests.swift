@@ -84,7 +84,9 @@ final class PackageLayoutTests: XCTestCase {
       try run(["readelf", "-S", unpacked + "/usr/bin/podcast"]).contains(".symtab"), "stripped")
     let timer = try String(
       contentsOfFile: unpacked + "/usr/lib/systemd/user/podcast-sync.timer", encoding: .utf8)
-    for line in ["OnCalendar=hourly", "RandomizedDelaySec=", "Persistent=true", "WantedBy=timers.target"] {
+    for line in [
+      "OnCalendar=hourly", "RandomizedDelaySec=", "Persistent=true", "WantedBy=timers.target",
+    ] {
       XCTAssertTrue(timer.contains(line), line)
     }
     let service = try String(

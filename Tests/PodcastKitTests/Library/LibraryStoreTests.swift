@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
+import Transfer
 import XCTest
 
 @testable import Library
-import Transfer
 
 final class LibraryStoreTests: XCTestCase {
   func testPathsFollowTheLayoutOfTheContract() {

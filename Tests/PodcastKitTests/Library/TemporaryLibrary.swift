@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
+import Transfer
 
 @testable import Library
-import Transfer
 
 /// A library in a fresh temporary directory, removed when the test ends.
 final class TemporaryLibrary {

@@ -83,7 +83,9 @@ final class FolderFeedTests: XCTestCase {
         "<enclosure url=\"\(folderURL)Staffel%201/Caf%C3%A9%20Z%C3%BCrich%20%232%20100%25.m4a\" length=\"1234\" type=\"audio/mp4\"/>"
       ), text)
     XCTAssertTrue(
-      text.contains("<podcast:transcript url=\"\(folderURL)Staffel%201/Caf%C3%A9%20Z%C3%BCrich%20%232%20100%25.de.srt\" type=\"application/srt\" language=\"de\"/>"),
+      text.contains(
+        "<podcast:transcript url=\"\(folderURL)Staffel%201/Caf%C3%A9%20Z%C3%BCrich%20%232%20100%25.de.srt\" type=\"application/srt\" language=\"de\"/>"
+      ),
       text)
     XCTAssertTrue(text.contains("<itunes:image href=\"\(folderURL)cover.jpg\"/>"), text)
     XCTAssertTrue(
@@ -117,7 +119,8 @@ final class FolderFeedTests: XCTestCase {
     XCTAssertEqual(second.explicit, false)
     XCTAssertEqual(second.transcripts.map(\.type), ["application/srt", "text/vtt"])
     XCTAssertEqual(
-      second.chapters?.url, folderURL + "Staffel%201/Caf%C3%A9%20Z%C3%BCrich%20%232%20100%25.chapters.json")
+      second.chapters?.url,
+      folderURL + "Staffel%201/Caf%C3%A9%20Z%C3%BCrich%20%232%20100%25.chapters.json")
     XCTAssertEqual(
       URL(string: second.enclosure.url)?.path,
       "/podcasts/Show & Tell/Staffel 1/Café Zürich #2 100%.m4a", "decodes to the file's path")
