@@ -364,9 +364,17 @@ package final class FeedBuilder {
     case .title: item?.title = value
     case .guid:
       item?.guid = value
-      // Only a guid written as a web address: most guids that are permalinks by default are
-      // opaque ids ("ep-42", a UUID), which resolved against the feed URL make bogus links.
-      if item?.guidIsPermaLink == true, FeedURL.hasWebScheme(value) { item?.permaLink = value }
+      // A web address, or a path resolved like any other link ("episode/1/" against the
+      // xml:base or the feed URL). Not an opaque id ("ep-42", a UUID): most guids that are
+      // permalinks by default are those, and resolved they make bogus links. The guid itself
+      // stays as written: it is the episode's identity.
+      if item?.guidIsPermaLink == true {
+        if FeedURL.hasWebScheme(value) {
+          item?.permaLink = value
+        } else if value.contains("/") {
+          item?.permaLink = resolved(value)
+        }
+      }
     case .pubDate: item?.pubDate = value
     case .fallbackTitle: item?.fallbackTitle = value
     case .publishedDate: item?.fallbackDates.append((.published, value))

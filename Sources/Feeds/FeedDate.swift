@@ -393,7 +393,11 @@ private struct ByteScanner {
     } else if skip(oneOf: [0x3A]), let m = number(maxDigits: 2) {
       minutes = m
     }
-    guard hours <= 14, minutes < 60 else { return nil }
+    // No zone is more than 14 hours from UTC, but an impossible offset (`+3000`, a typo for
+    // `+0300`) is applied as written, as feedparser and podcastparser do: other apps then
+    // show the same instant, and the date keeps its place among the feed's others, which
+    // treating it as unknown would lose.
+    guard minutes < 60 else { return nil }
     return sign * (hours * 3600 + minutes * 60)
   }
 

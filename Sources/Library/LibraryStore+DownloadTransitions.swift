@@ -38,11 +38,10 @@ extension LibraryStore {
       }
       // Only the columns that change: a progress note is then two pages of the WAL (the row
       // and the `updatedAt` index), not one for every index of the table.
-      let old = DownloadRecordRow(current).values.map { $0?.databaseValue ?? .null }
+      let old = DownloadRecordRow(current).values
       var columns: [String] = []
       var values: [(any DatabaseValueConvertible)?] = []
-      for (index, value) in row.values.enumerated()
-      where (value?.databaseValue ?? .null) != old[index] {
+      for (index, value) in row.values.enumerated() where !Self.same(value, old[index]) {
         columns.append(DownloadRecordRow.valueColumns[index])
         values.append(value)
       }
@@ -101,6 +100,20 @@ extension LibraryStore {
     let key = current?.key ?? wanted.key
     try perform(.queue(wanted), on: current, key: key, db)
     return key
+  }
+
+  /// Whether a column keeps its value. Dates are compared as dates: GRDB turns a date into
+  /// its text for the database, which cost more than the rest of a transition together
+  /// (4.5% of a cold sync's instructions went to formatting dates that had not changed).
+  private static func same(
+    _ new: (any DatabaseValueConvertible)?, _ old: (any DatabaseValueConvertible)?
+  ) -> Bool {
+    switch (new, old) {
+    case (nil, nil): return true
+    case (let new as Date, let old as Date): return new == old
+    case (let new?, let old?): return new.databaseValue == old.databaseValue
+    default: return false
+    }
   }
 
   private static let insertSQL =

@@ -207,4 +207,3 @@ final class HostSlotsTests: XCTestCase {
     XCTAssertEqual(peak, 1)
   }
 }
-

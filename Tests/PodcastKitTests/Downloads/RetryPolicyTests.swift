@@ -90,7 +90,8 @@ final class RetryPolicyTests: XCTestCase {
       .diskFull(path: "/tmp/x"),
       .cannotWrite(path: "/tmp/x", reason: "read-only"),
       .busyElsewhere(url: url),
-      .cannotRecord(url: url, .databaseFailed(path: "/tmp/library.sqlite", reason: "database is locked")),
+      .cannotRecord(
+        url: url, .databaseFailed(path: "/tmp/library.sqlite", reason: "database is locked")),
     ]
     for error in final {
       XCTAssertNil(policy.delay(after: error, attempt: 1), "\(error)")

@@ -17,7 +17,8 @@ final class FeedHostileInputTests: XCTestCase {
   /// stood before (the peak is reset first): the work an expansion does is the text it makes,
   /// so a bomb that went off would show gigabytes here, however fast or slow the machine.
   private func parseMeasuringPeakGrowth(_ xml: String) throws -> (feed: Feed, growthKB: Int) {
-    let reset = FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs")
+    let reset =
+      FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs")
       && (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8))
         != nil
     let before = Self.statusKB(reset ? "VmRSS:" : "VmHWM:")

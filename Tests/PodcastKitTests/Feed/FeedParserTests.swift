@@ -153,6 +153,30 @@ final class FeedParserTests: XCTestCase {
     XCTAssertNotEqual(feed.episodes[0].enclosure.url, feed.episodes[1].enclosure.url)
   }
 
+  /// A permalink guid written as a path is the episode's page, resolved like any other link;
+  /// an opaque id is not, and neither guid changes (it is the episode's identity).
+  func testARelativePermalinkGUIDResolvesAndAnOpaqueOneDoesNot() throws {
+    let feed = try S.parse(
+      S.rss(
+        """
+        \(S.item("Path", date: "Sun, 02 Jan 2022 00:00:00 GMT", extra: "<guid>episode/1/</guid>"))
+        <item xml:base="https://other.example/base/"><title>Based</title>
+        <pubDate>Sat, 01 Jan 2022 00:00:00 GMT</pubDate>
+        <enclosure url="https://media.example.com/b.mp3" type="audio/mpeg"/>
+        <guid isPermaLink="true">../episode/2</guid></item>
+        \(S.item("Opaque", date: "Fri, 31 Dec 2021 00:00:00 GMT",
+          extra: "<guid isPermaLink=\"true\">7bd204c6-1655-4c27-aeee-53f933c5395f</guid>"))
+        \(S.item("Not", date: "Thu, 30 Dec 2021 00:00:00 GMT",
+          extra: "<guid isPermaLink=\"false\">episode/4/</guid>"))
+        """))
+    XCTAssertEqual(
+      feed.episodes.map(\.link),
+      ["https://example.com/shows/episode/1/", "https://other.example/episode/2", nil, nil])
+    XCTAssertEqual(
+      feed.episodes.map(\.guid),
+      ["episode/1/", "../episode/2", "7bd204c6-1655-4c27-aeee-53f933c5395f", "episode/4/"])
+  }
+
   func testRelativeURLsResolveAgainstFeedURLAndXMLBase() throws {
     let feed = try S.parse(
       S.rss(

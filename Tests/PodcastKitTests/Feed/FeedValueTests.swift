@@ -55,6 +55,16 @@ final class FeedValueTests: XCTestCase {
     XCTAssertEqual(FeedDate.parse("2020-01-06T12:00:00.250+02:00"), expected)
   }
 
+  /// An offset no zone has (`+3000`, likely a typo for `+0300`) is applied as written, as
+  /// feedparser and podcastparser do, not dropped: the date stays the instant they show.
+  func testAnImpossibleZoneOffsetIsAppliedAsWritten() {
+    XCTAssertEqual(
+      FeedDate.parse("Mon, 06 Jan 2020 12:00:00 +3000"),
+      FeedTestSupport.utc("2020-01-05T06:00:00Z"))
+    XCTAssertEqual(
+      FeedDate.parse("2020-01-06T12:00:00-3000"), FeedTestSupport.utc("2020-01-07T18:00:00Z"))
+  }
+
   func testGarbageDatesAreNil() {
     for text in [
       "", "soon", "Mon, 32 Jan 2020 10:00:00 GMT", "0000-00-00", "Thu, Jan", "31 Feb 2021",

@@ -303,7 +303,7 @@ final class FeedWorldQuirksTests: XCTestCase {
         <item><title>Permalink</title><guid>https://show.example.com/ep/1</guid>
         <pubDate>Mon, 01 Jan 2024 10:00:00 GMT</pubDate>
         <enclosure url="https://media.example.com/1.mp3" type="audio/mpeg"/></item>
-        <item><title>Opaque</title><guid isPermaLink="true">ep/2/</guid>
+        <item><title>Relative</title><guid isPermaLink="true">ep/2/</guid>
         <pubDate>Sun, 31 Dec 2023 10:00:00 GMT</pubDate>
         <enclosure url="https://media.example.com/2.mp3" type="audio/mpeg"/></item>
         <item><title>Not a permalink</title><guid isPermaLink="false">https://x.example.com/3</guid>
@@ -316,7 +316,8 @@ final class FeedWorldQuirksTests: XCTestCase {
     XCTAssertEqual(
       feed.episodes.map(\.link),
       [
-        "https://show.example.com/ep/1", nil, nil, "https://show.example.com/four",
+        "https://show.example.com/ep/1", "https://show.example.com/ep/2/", nil,
+        "https://show.example.com/four",
       ])
     XCTAssertEqual(feed.episodes[safe: 1]?.guid, "ep/2/", "the guid itself stays as written")
   }
