@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # starts with about 6 MB less resident memory.
 RELEASE := -c release --static-swift-stdlib
 
-.PHONY: all deps wan-deps build debug test install uninstall bench bench-wan demo fuzz soak format clean
+.PHONY: all deps wan-deps build debug test install uninstall deb bench bench-wan demo fuzz soak format clean
 
 all: build
 
@@ -62,15 +62,40 @@ soak: deps
 # Stripped (the symbols are a third of the file) and with a man page generated from the
 # command definitions by swift-argument-parser's generate-manual plugin. The plugin builds the
 # tool its own way first, so the release build runs after it and is what gets installed.
+# With it: bash, zsh and fish completions and the systemd user units podcast-sync.service and
+# .timer, where each looks under PREFIX (user units in ~/.local/share/systemd/user for
+# PREFIX=~/.local, the one user folder systemd searches). `make deb` packages the same files.
+MANPAGE := .build/plugins/GenerateManual/outputs/podcast/podcast.1
+USER_UNIT_DIR ?= $(if $(filter $(HOME)/.local,$(PREFIX)),$(PREFIX)/share/systemd/user,$(PREFIX)/lib/systemd/user)
 install: deps
 	$(SWIFT) package generate-manual >/dev/null
 	$(SWIFT) build $(RELEASE) --product podcast
-	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1"
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
+	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
+	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d" "$(DESTDIR)$(USER_UNIT_DIR)"
 	install -m 755 -s "$$($(SWIFT) build $(RELEASE) --show-bin-path)/podcast" "$(DESTDIR)$(PREFIX)/bin/podcast"
-	install -m 644 .build/plugins/GenerateManual/outputs/podcast/podcast.1 "$(DESTDIR)$(PREFIX)/share/man/man1/podcast.1"
+	install -m 644 $(MANPAGE) "$(DESTDIR)$(PREFIX)/share/man/man1/podcast.1"
+	bin="$$($(SWIFT) build $(RELEASE) --show-bin-path)/podcast"; \
+	  "$$bin" --generate-completion-script bash >"$(DESTDIR)$(PREFIX)/share/bash-completion/completions/podcast" && \
+	  "$$bin" --generate-completion-script zsh >"$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_podcast" && \
+	  "$$bin" --generate-completion-script fish >"$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/podcast.fish"
+	sed "s|@BINDIR@|$(PREFIX)/bin|" Packaging/podcast-sync.service.in >"$(DESTDIR)$(USER_UNIT_DIR)/podcast-sync.service"
+	install -m 644 Packaging/podcast-sync.timer "$(DESTDIR)$(USER_UNIT_DIR)/podcast-sync.timer"
 
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/podcast" "$(DESTDIR)$(PREFIX)/share/man/man1/podcast.1"
+	rm -f "$(DESTDIR)$(PREFIX)/bin/podcast" "$(DESTDIR)$(PREFIX)/share/man/man1/podcast.1" \
+	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/podcast" \
+	  "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_podcast" \
+	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/podcast.fish" \
+	  "$(DESTDIR)$(USER_UNIT_DIR)/podcast-sync.service" "$(DESTDIR)$(USER_UNIT_DIR)/podcast-sync.timer"
+
+# podcast_<version>_<arch>.deb here, with dpkg-deb (see Scripts/deb.sh): the stripped release
+# binary, the man page, completions, the systemd user units and the copyright file; Depends
+# from the libraries the binary links (dpkg-shlibdeps), plus libcurl4, opened at run time.
+deb: deps
+	$(SWIFT) package generate-manual >/dev/null
+	$(SWIFT) build $(RELEASE) --product podcast
+	bash Scripts/deb.sh build "$$($(SWIFT) build $(RELEASE) --show-bin-path)/podcast" $(MANPAGE) .
 
 # The debug build: shared with `make test`, and twice as quick to build from scratch.
 demo: deps

@@ -54,7 +54,8 @@ let package = Package(
     // One remote file fetched to disk: partial files, resumable sinks, retries, body checks,
     // per-host turns and the progress buffer keyed by remote URL.
     .target(name: "Fetching", dependencies: ["Basics", "Library", "Transfer", "CWriteback"]),
-    .target(name: "SideFiles", dependencies: ["Basics", "Fetching", "Library", "Tags"]),
+    .target(
+      name: "SideFiles", dependencies: ["Basics", "Fetching", "Library", "Privacy", "Tags"]),
     // The per-episode state machine: fetch, check, tag, finish, record.
     .target(
       name: "Downloads",

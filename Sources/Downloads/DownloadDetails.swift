@@ -1,6 +1,7 @@
 import Basics
 import Feeds
 import Foundation
+import Library
 import Tags
 
 /// What a download takes from its feed beyond its row's own columns (URL, titles, feed,
@@ -138,5 +139,17 @@ extension DownloadDetails.Tagging {
       season: season, comment: comment)
     if let genre { tags.genre = genre }
     return TagRequest(tags: tags, coverURLs: coverURLs ?? [])
+  }
+}
+
+extension DownloadDetails {
+  /// What the details say of the episode, for the folder's feed: less than the feed said (no
+  /// duration, flags or HTML show notes), for a download queued before that feed was asked
+  /// for and started after a 304.
+  package func archive(guid: String?) -> ArchivedEpisode {
+    ArchivedEpisode(
+      guid: guid, title: tagging?.title, published: published, showNotes: tagging?.comment,
+      season: tagging?.season, number: tagging?.number, mimeType: mimeType,
+      podcast: ArchivedEpisode.Channel(title: tagging?.podcast, author: tagging?.author))
   }
 }

@@ -9,6 +9,6 @@ extension DownloadJob {
     QueuedDownload(
       url: url, podcastTitle: podcastTitle, episodeTitle: title, feedURL: feedURL,
       identityKeys: identityKeys, published: published,
-      details: DownloadDetails(of: self).encoded, pid: pid)
+      details: DownloadDetails(of: self).encoded, archive: archive?.encoded, pid: pid)
   }
 }

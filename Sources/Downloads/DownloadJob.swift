@@ -35,13 +35,16 @@ public struct DownloadJob: Sendable, Hashable {
   public var chaptersURL: String?
   /// When the feed says the episode came out: playlists list the newest first.
   public var published: Date?
+  /// What the feed says about the episode, kept with the finished download for the folder's
+  /// own feed (`--write-feed`); nil when this run writes none.
+  public var archive: ArchivedEpisode?
 
   public init(
     url: String, title: String?, podcastTitle: String?, relativePath: String, mimeType: String?,
     declaredLength: Int64? = nil, feedURL: String? = nil, identityKeys: [String] = [],
     subscriptionEpisode: SubscriptionEpisode? = nil, tagging: TagRequest? = nil,
     folderCoverURL: String? = nil, transcripts: [Transcript] = [], chaptersURL: String? = nil,
-    published: Date? = nil
+    published: Date? = nil, archive: ArchivedEpisode? = nil
   ) {
     self.url = url
     self.title = title
@@ -57,6 +60,7 @@ public struct DownloadJob: Sendable, Hashable {
     self.transcripts = transcripts
     self.chaptersURL = chaptersURL
     self.published = published
+    self.archive = archive
   }
 }
 

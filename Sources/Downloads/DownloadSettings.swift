@@ -1,6 +1,7 @@
 import Basics
 import Fetching
 import Library
+import SideFiles
 
 /// How one run fetches and names episodes: what `download` and `sync` were told, as values.
 /// A subscription's own settings (`SubscriptionSettings`) apply on top of these in sync.
@@ -18,8 +19,17 @@ public struct DownloadSettings: Sendable {
   /// Every transcript the feed lists, not only the first.
   public var allTranscripts = false
   public var noChapters = false
+  /// `--write-feed`: each podcast folder this run touches gets its `feed.xml`.
+  public var writeFeed = false
+  /// `--feed-base-url`: where the Episodes directory is served, for those feeds' links.
+  public var feedBaseURL: FeedBaseURL?
 
   public init() {}
+
+  /// What this run was asked for about folder feeds; nil when nothing.
+  public var feedRequest: FeedRequest? {
+    writeFeed ? FeedRequest(baseURL: feedBaseURL) : nil
+  }
 
   /// `job` with only the tags and side files this run writes.
   public func sideFiles(of job: DownloadJob) -> DownloadJob {

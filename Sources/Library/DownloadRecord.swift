@@ -31,6 +31,9 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
   /// What the download takes from its feed beyond these columns (`DownloadDetails` as JSON),
   /// so it starts or resumes the same after a 304; nil in rows written before it was kept.
   public var details: String?
+  /// What the feed said about the episode (`ArchivedEpisode` as JSON), kept after it finished
+  /// for the folder's own feed; nil when no run that fetched it wrote one.
+  public var archive: String?
 
   /// `key` nil: the key a new row of this download gets (`DownloadKey(feedURL:...)`).
   public init(
@@ -39,7 +42,8 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
     bytes: Int64 = 0, total: Int64? = nil, partialPath: String, file: String? = nil,
     etag: String? = nil, lastModified: String? = nil, error: String? = nil,
     updatedAt: Date = Date(), episodeKey: String? = nil, pid: Int32? = nil,
-    feedURL: String? = nil, published: Date? = nil, details: String? = nil
+    feedURL: String? = nil, published: Date? = nil, details: String? = nil,
+    archive: String? = nil
   ) {
     self.key = key ?? DownloadKey(feedURL: feedURL, episodeKey: episodeKey, url: url)
     self.url = url
@@ -59,6 +63,7 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
     self.feedURL = feedURL
     self.published = published
     self.details = details
+    self.archive = archive
   }
 
   /// Fraction done from 0 to 1, or nil when the size is unknown (done is always 1).

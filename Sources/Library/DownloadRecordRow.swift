@@ -22,7 +22,7 @@ struct DownloadRecordRow: FetchableRecord, TableRecord {
   static let valueColumns = [
     "url", "podcastTitle", "episodeTitle", "state", "bytes", "total", "partialPath", "file",
     "etag", "lastModified", "error", "updatedAt", "episodeKey", "pid", "feedURL", "published",
-    "details",
+    "details", "archive",
   ]
 
   var values: [(any DatabaseValueConvertible)?] {
@@ -30,7 +30,7 @@ struct DownloadRecordRow: FetchableRecord, TableRecord {
       record.url, record.podcastTitle, record.episodeTitle, record.state.rawValue, record.bytes,
       record.total, record.partialPath, record.file, record.etag, record.lastModified,
       record.error, record.updatedAt, record.episodeKey, record.pid, record.feedURL,
-      record.published, record.details,
+      record.published, record.details, record.archive,
     ]
   }
 
@@ -95,6 +95,7 @@ struct DownloadRecordRow: FetchableRecord, TableRecord {
       pid: try row.decode(forColumn: "pid"),
       feedURL: try row.decode(forColumn: "feedURL"),
       published: try row.decode(forColumn: "published"),
-      details: try row.decode(forColumn: "details"))
+      details: try row.decode(forColumn: "details"),
+      archive: try row.decode(forColumn: "archive"))
   }
 }

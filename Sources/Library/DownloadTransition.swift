@@ -122,6 +122,7 @@ public enum DownloadTransition: Sendable, Equatable {
       // Those sync queued keep the feed's full details; a job may lack what its run left
       // out (`--no-tags`), which must not stick to a later resume.
       next.details = next.details ?? wanted.details
+      next.archive = next.archive ?? wanted.archive
       if let pid = wanted.pid {
         next.state = .queued
         next.pid = pid
@@ -140,6 +141,9 @@ public enum DownloadTransition: Sendable, Equatable {
       if let title = wanted.episodeTitle, !title.isEmpty { next.episodeTitle = title }
       next.feedURL = wanted.feedURL ?? next.feedURL
       next.episodeKey = wanted.identityKeys.first ?? next.episodeKey
+      // Kept through `finish`: the folder's feed describes the episode with it. One the row
+      // has came from the feed when it was queued; a job after a 304 knows less.
+      next.archive = next.archive ?? wanted.archive
     case .progress(let progress):
       guard current.state == .downloading else {
         throw illegal(key: key, url: current.url, from: current.state)
@@ -201,6 +205,6 @@ public enum DownloadTransition: Sendable, Equatable {
       key: key, url: wanted.url, podcastTitle: wanted.podcastTitle ?? "",
       episodeTitle: wanted.episodeTitle ?? "", partialPath: partialPath, updatedAt: now,
       episodeKey: wanted.identityKeys.first, pid: wanted.pid, feedURL: wanted.feedURL,
-      published: wanted.published, details: wanted.details)
+      published: wanted.published, details: wanted.details, archive: wanted.archive)
   }
 }

@@ -16,6 +16,7 @@ package enum LibrarySchema {
     migrator.registerMigration("v4-published", migrate: addDownloadPublished)
     migrator.registerMigration("v5-download-details", migrate: addDownloadDetails)
     migrator.registerMigration("v6-download-keys", migrate: keyDownloadsByEpisode)
+    migrator.registerMigration("v7-download-archive", migrate: addDownloadArchive)
     return migrator
   }
 

@@ -38,4 +38,21 @@ package enum MediaType {
   package static func isHTML(_ mimeType: String?) -> Bool {
     mimeType?.lowercased().contains("html") ?? false
   }
+
+  /// The usual media type of a file with extension `ext`, for a feed's enclosure; nil when
+  /// the extension says nothing.
+  package static func type(ofExtension ext: String) -> String? {
+    typesByExtension[ext.lowercased()]
+  }
+
+  private static let typesByExtension: [String: String] = [
+    "mp3": "audio/mpeg", "m4a": "audio/mp4", "m4b": "audio/mp4", "aac": "audio/aac",
+    "ogg": "audio/ogg", "oga": "audio/ogg", "opus": "audio/opus", "spx": "audio/ogg",
+    "wav": "audio/wav", "flac": "audio/flac", "mp4": "video/mp4", "m4v": "video/x-m4v",
+    "mov": "video/quicktime", "webm": "video/webm", "weba": "audio/webm", "mkv": "video/x-matroska",
+    "avi": "video/x-msvideo", "mpg": "video/mpeg", "mpeg": "video/mpeg", "3gp": "video/3gpp",
+    "aiff": "audio/aiff", "aif": "audio/aiff", "wma": "audio/x-ms-wma", "wmv": "video/x-ms-wmv",
+    "mp2": "audio/mpeg", "amr": "audio/amr", "caf": "audio/x-caf", "pdf": "application/pdf",
+    "epub": "application/epub+zip",
+  ]
 }

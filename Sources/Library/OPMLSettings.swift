@@ -34,6 +34,8 @@ package enum OPMLSettings {
       ("transcripts", settings.transcripts.map { $0 ? "true" : "false" }),
       ("chapters", settings.chapters.map { $0 ? "true" : "false" }),
       ("first", settings.first?.description),
+      ("writeFeed", settings.feed.map { $0 ? "true" : "false" }),
+      ("feedBaseURL", settings.feedBaseURL),
     ]
     return pairs.compactMap { key, value in value.map { ("podcast:" + key, $0) } }
   }
@@ -70,6 +72,10 @@ package enum OPMLSettings {
     settings.transcripts = flag("transcripts")
     settings.chapters = flag("chapters")
     settings.first = attributes["first"].flatMap { try? FirstSyncPolicy(parsing: $0) }
+    settings.feed = flag("writefeed")
+    settings.feedBaseURL = attributes["feedbaseurl"].flatMap {
+      $0.hasPrefix("http://") || $0.hasPrefix("https://") ? $0 : nil
+    }
     return settings
   }
 

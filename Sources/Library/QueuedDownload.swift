@@ -17,6 +17,9 @@ public struct QueuedDownload: Sendable, Equatable {
   /// What the download takes from its feed beyond the row's columns (`DownloadDetails` as
   /// JSON), so one resumed after a 304 is the same download.
   public var details: String?
+  /// What the feed says about the episode (`ArchivedEpisode` as JSON), kept after it finished
+  /// for the folder's own feed; nil when this run writes none.
+  public var archive: String?
   /// The process about to run the download now; nil when it is queued for a later run (sync's
   /// plan, `subscribe`), which leaves a begun download's state as it is.
   public var pid: Int32?
@@ -24,7 +27,7 @@ public struct QueuedDownload: Sendable, Equatable {
   public init(
     url: String, podcastTitle: String? = nil, episodeTitle: String? = nil,
     feedURL: String? = nil, identityKeys: [String] = [], published: Date? = nil,
-    details: String? = nil, pid: Int32? = nil
+    details: String? = nil, archive: String? = nil, pid: Int32? = nil
   ) {
     self.url = url
     self.podcastTitle = podcastTitle
@@ -33,6 +36,7 @@ public struct QueuedDownload: Sendable, Equatable {
     self.identityKeys = identityKeys
     self.published = published
     self.details = details
+    self.archive = archive
     self.pid = pid
   }
 

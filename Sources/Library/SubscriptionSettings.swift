@@ -21,6 +21,11 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
   /// False once `--no-chapters`: sync keeps no chapters file beside its episodes.
   public var chapters: Bool?
   public var first: FirstSyncPolicy?
+  /// True once `--write-feed`: sync keeps `feed.xml`, a feed of the downloaded episodes, in
+  /// this subscription's folder.
+  public var feed: Bool?
+  /// `--feed-base-url`: the URL the Episodes directory is served at, for that feed's links.
+  public var feedBaseURL: String?
 
   public init() {}
 
@@ -30,7 +35,7 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
   public static let optionNames = [
     "keep", "match", "exclude", "match-in", "since", "until", "min-duration", "max-duration",
     "type", "name-template", "episodes-dir", "concurrency", "limit-rate", "first", "tags",
-    "cover", "transcripts", "chapters",
+    "cover", "transcripts", "chapters", "write-feed", "feed-base-url",
   ]
 
   /// Clears one setting by its flag name (`keep` lives on `Subscription` and is cleared there).
@@ -53,6 +58,8 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
     case "cover", "no-cover": cover = nil
     case "transcripts", "no-transcripts": transcripts = nil
     case "chapters", "no-chapters": chapters = nil
+    case "write-feed", "feed": feed = nil
+    case "feed-base-url": feedBaseURL = nil
     case "keep": break
     default: throw FilterError.unknownSetting(option)
     }
@@ -71,6 +78,8 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
     merged.transcripts = other.transcripts ?? transcripts
     merged.chapters = other.chapters ?? chapters
     merged.first = other.first ?? first
+    merged.feed = other.feed ?? feed
+    merged.feedBaseURL = other.feedBaseURL ?? feedBaseURL
     return merged
   }
 }

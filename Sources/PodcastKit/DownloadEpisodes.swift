@@ -60,7 +60,8 @@ public struct DownloadEpisodes: Sendable {
           feedURL: resolved.location, identityKeys: keys[index - 1],
           tagging: TagRequest(podcast: podcast, episode: episode),
           folderCoverURL: podcast.imageURL, transcripts: episode.transcripts,
-          chaptersURL: episode.chapters?.url, published: episode.published))
+          chaptersURL: episode.chapters?.url, published: episode.published,
+          archive: settings.writeFeed ? ArchivedEpisode(podcast: podcast, episode: episode) : nil))
     }
   }
 
@@ -73,6 +74,13 @@ public struct DownloadEpisodes: Sendable {
       store: store, http: http.limited(to: settings.bytesPerSecond), options: settings.options,
       refresher: LinkRefresher(loader: FeedLoader(http: http)))
     let results = await reporter.download(jobs, on: manager)
+    // The feed first: a folder left empty goes with its playlist, after its feed.
+    for failure in FolderFeed.update(
+      foldersOf: results.episodeFiles.map { ($0, settings.feedRequest) },
+      episodesDirectories: [store.paths.episodes], store: store)
+    {
+      reporter.problem(failure, subject: nil)
+    }
     for failure in FolderPlaylist.update(
       foldersOf: results.episodeFiles, episodesDirectories: [store.paths.episodes], store: store)
     {

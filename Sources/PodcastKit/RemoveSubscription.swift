@@ -47,8 +47,12 @@ public struct RemoveSubscription: Sendable {
       files: files.filter { path in
         !FileManager.default.fileExists(atPath: path)
       })
-    // Another podcast can share the folder; a folder left empty is gone with its playlist.
-    outcome.playlistFailures = FolderPlaylist.update(
+    // Another podcast can share the folder; a folder left empty is gone with its feed and
+    // playlist.
+    outcome.playlistFailures = FolderFeed.update(
+      foldersOf: outcome.deleted.map { ($0, nil) }, episodesDirectories: [store.paths.episodes],
+      store: store)
+    outcome.playlistFailures += FolderPlaylist.update(
       foldersOf: outcome.deleted, episodesDirectories: [store.paths.episodes], store: store)
     return outcome
   }

@@ -46,9 +46,10 @@ public struct SyncSubscriptions: Sendable {
   public func plan(_ subscriptions: [Subscription], reporter: some RunReporter) async throws
     -> SyncPlan
   {
-    let planner = SyncPlanner(
+    var planner = SyncPlanner(
       store: store, loader: FeedLoader(http: http), namer: try settings.namer(),
       dryRun: dryRun, filter: filter)
+    planner.writesFeed = settings.writeFeed
     let plan = await planner.plan(
       subscriptions, concurrency: SyncPlanner.feedsInFlight(downloads: settings.concurrency))
     for feed in plan.failedFeeds {
@@ -79,12 +80,28 @@ public struct SyncSubscriptions: Sendable {
     let sideFiles = await SideFileCompletion.complete(
       plan, store: store, http: http.limited(to: settings.bytesPerSecond), settings: settings,
       subscriptionSettings: allSettings)
-    // A playlist that cannot be written is told, not the run's failure: the episodes are in
-    // place all the same.
+    // A playlist or feed that cannot be written is told, not the run's failure: the episodes
+    // are in place all the same. Feeds first: a folder left empty goes with its playlist.
+    let episodesDirectories =
+      [store.paths.episodes] + batches.map(\.episodesDirectory)
+      + allSettings.values.compactMap(\.episodesDir)
+    let fed: [(file: String, request: FeedRequest?)] = results.compactMap { result in
+      switch result.outcome {
+      case .downloaded(let file, _, _), .alreadyDownloaded(let file):
+        return (file, feedRequest(for: result.job, allSettings: allSettings))
+      case .failed: return nil
+      }
+    }
+    for failure in FolderFeed.update(
+      foldersOf: fed + pruning.removed.map { ($0, nil) }
+        + askedFeeds(plan, allSettings: allSettings),
+      episodesDirectories: episodesDirectories, store: store)
+    {
+      reporter.problem(failure, subject: nil)
+    }
     for failure in FolderPlaylist.update(
       foldersOf: results.episodeFiles + pruning.removed,
-      episodesDirectories: [store.paths.episodes] + batches.map(\.episodesDirectory)
-        + allSettings.values.compactMap(\.episodesDir), store: store)
+      episodesDirectories: episodesDirectories, store: store)
     {
       reporter.problem(failure, subject: nil)
     }
@@ -128,8 +145,42 @@ public struct SyncSubscriptions: Sendable {
     for download: SyncPlan.PlannedDownload, allSettings: [Int64: SubscriptionSettings]
   ) -> DownloadJob {
     // `set NAME --no-tags` and the like, as they are now (not when it was queued).
-    allSettings[download.subscriptionId, default: SubscriptionSettings()].sideFiles(
+    var job = allSettings[download.subscriptionId, default: SubscriptionSettings()].sideFiles(
       of: settings.sideFiles(of: download.job))
+    if feedRequest(for: job, allSettings: allSettings) == nil { job.archive = nil }
+    return job
+  }
+
+  /// The folder feed `job`'s run or subscription asks for (`--write-feed`, `set --write-feed`);
+  /// the run's base URL beats the subscription's.
+  private func feedRequest(for job: DownloadJob, allSettings: [Int64: SubscriptionSettings])
+    -> FeedRequest?
+  {
+    feedRequest(subscriptionId: job.subscriptionEpisode?.subscriptionId, allSettings: allSettings)
+  }
+
+  /// The files each synced subscription that asks for a feed has, with that request: its
+  /// feed is written on the run after `set NAME --write-feed` whether or not anything is new,
+  /// and follows a changed base URL.
+  private func askedFeeds(_ plan: SyncPlan, allSettings: [Int64: SubscriptionSettings])
+    -> [(file: String, request: FeedRequest?)]
+  {
+    plan.feeds.flatMap { feed -> [(file: String, request: FeedRequest?)] in
+      let subscription = feed.subscription
+      guard let request = feedRequest(subscriptionId: subscription.id, allSettings: allSettings)
+      else { return [] }
+      let files = (try? store.finishedFiles(feedURL: subscription.feedURL)) ?? []
+      return files.map { ($0, request) }
+    }
+  }
+
+  private func feedRequest(subscriptionId: Int64?, allSettings: [Int64: SubscriptionSettings])
+    -> FeedRequest?
+  {
+    let own = subscriptionId.flatMap { allSettings[$0] }
+    guard settings.writeFeed || own?.feed == true else { return nil }
+    return FeedRequest(
+      baseURL: settings.feedBaseURL ?? own?.feedBaseURL.flatMap { try? FeedBaseURL($0) })
   }
 
   /// `--playlist FILE`; false when it could not be written (told to the reporter).

@@ -44,7 +44,7 @@ public enum DownloadedFiles {
   }
 
   /// The podcast's folder goes once its last episode has. Its picture and its playlist alone
-  /// are no reason to keep it (a subfolder's picture none to keep the subfolder).
+  /// (and its feed) are no reason to keep it (a subfolder's picture none to keep the subfolder).
   private static func removeEmptyFolders(above path: String, stoppingAt root: String) {
     var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
     while folder.path.hasPrefix(root + "/"),
@@ -53,6 +53,7 @@ public enum DownloadedFiles {
       var ours = Set(FolderCovers.names)
       if folder.deletingLastPathComponent().path == root {
         ours.insert(FolderPlaylist.fileName(inFolder: folder.path))
+        ours.insert(ArchiveFeed.fileName)
       }
       guard left.allSatisfy(ours.contains) else { return }
       for name in left {

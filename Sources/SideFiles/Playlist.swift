@@ -72,9 +72,15 @@ public struct Playlist: Sendable, Equatable {
 public enum PlaylistError: Error, Equatable, CustomStringConvertible {
   case cannotWrite(path: String, reason: String)
   case cannotRemove(path: String, reason: String)
+  /// A folder's `feed.xml` or the Episodes directory's `feeds.opml` (`FolderFeed`).
+  case cannotWriteFeed(path: String, reason: String)
+  case cannotRemoveFeed(path: String, reason: String)
 
   public var description: String {
     switch self {
+    case .cannotWriteFeed(let path, let reason): return "cannot write the feed \(path): \(reason)"
+    case .cannotRemoveFeed(let path, let reason):
+      return "cannot remove the feed \(path): \(reason)"
     case .cannotWrite(let path, let reason): return "cannot write the playlist \(path): \(reason)"
     case .cannotRemove(let path, let reason):
       return "cannot remove the playlist \(path): \(reason)"

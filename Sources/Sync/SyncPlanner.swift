@@ -23,6 +23,9 @@ public struct SyncPlanner: Sendable {
   /// Tries per feed within one run, and the first pause between them (doubling).
   package var feedAttempts = 3
   package var feedRetryDelay: Duration = .seconds(1)
+  /// `sync --write-feed`: every download keeps what the feed says of its episode (a
+  /// subscription's own `--write-feed` does so for its downloads anyway).
+  public var writesFeed = false
 
   public init(
     store: LibraryStore, loader: FeedLoader, namer: FileNamer, dryRun: Bool,
@@ -215,7 +218,7 @@ public struct SyncPlanner: Sendable {
     try SyncRules(
       runFilter: filter,
       settings: subscription.id.flatMap { snapshot.settings[$0] } ?? SubscriptionSettings(),
-      marks: snapshot.marks, defaultNamer: namer)
+      marks: snapshot.marks, defaultNamer: namer, runWritesFeed: writesFeed)
   }
 
   /// A conditional GET for feeds on the web; local feed files are simply read. A 5xx or a
@@ -291,7 +294,7 @@ public struct SyncPlanner: Sendable {
         Self.plannedDownload(
           feed.episodes[offset], podcast: feed.podcast, index: offset + 1,
           subscription: subscription, key: seen[offset].key, otherKeys: keys[offset],
-          namer: rules.namer)
+          namer: rules.namer, archive: rules.writesFeed)
       }
     }
     if dryRun {
@@ -363,13 +366,17 @@ public struct SyncPlanner: Sendable {
       {
         episode.enclosure.url = url
       }
+      // Made from what the library remembers (not listed in the feed as read): no archive,
+      // the row's own (if any) stays.
       var planned = Self.plannedDownload(
         episode, podcast: podcast, index: (index ?? 0) + 1, subscription: subscription,
-        key: seen.key, namer: rules.namer)
+        key: seen.key, namer: rules.namer, archive: rules.writesFeed && index != nil)
       // Not in the feed as read (a 304, or gone from it): the details kept with the row make
       // it the download the feed described when it was queued.
       if index == nil, let details = waiting.details.flatMap(DownloadDetails.init(encoded:)) {
         planned.job = details.applied(to: planned.job)
+        // For a row queued before the feed was asked for: what the details say of it.
+        if rules.writesFeed { planned.job.archive = details.archive(guid: seen.guid) }
       }
       return planned
     }
@@ -380,7 +387,7 @@ public struct SyncPlanner: Sendable {
   /// another of the feed's episodes (`EpisodeIdentity.distinctKeys`).
   package static func plannedDownload(
     _ episode: Episode, podcast: Podcast, index: Int, subscription: Subscription, key: String,
-    otherKeys: [String] = [], namer: FileNamer
+    otherKeys: [String] = [], namer: FileNamer, archive: Bool = false
   ) -> SyncPlan.PlannedDownload {
     var podcast = podcast
     if podcast.title == nil { podcast.title = subscription.title ?? subscription.name }
@@ -393,7 +400,8 @@ public struct SyncPlanner: Sendable {
       subscriptionEpisode: SubscriptionEpisode(subscriptionId: subscription.id ?? 0, key: key),
       tagging: TagRequest(podcast: podcast, episode: episode), folderCoverURL: podcast.imageURL,
       transcripts: episode.transcripts, chaptersURL: episode.chapters?.url,
-      published: episode.published)
+      published: episode.published,
+      archive: archive ? ArchivedEpisode(podcast: podcast, episode: episode) : nil)
     return SyncPlan.PlannedDownload(job: job, subscriptionId: subscription.id ?? 0)
   }
 }

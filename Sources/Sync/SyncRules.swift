@@ -12,11 +12,16 @@ package struct SyncRules: Sendable {
   package let namer: FileNamer
   /// How many episodes the first sync takes; nil is all.
   package let firstCount: Int?
+  /// Whether this subscription's downloads keep what the feed says of their episodes, for the
+  /// folder's `feed.xml` (its `--write-feed`, or the run's).
+  package var writesFeed: Bool
 
   package init(
     runFilter: EpisodePredicate?, settings: SubscriptionSettings,
-    marks: [String: EpisodeMark.State], defaultNamer: FileNamer, now: Date = Date()
+    marks: [String: EpisodeMark.State], defaultNamer: FileNamer, now: Date = Date(),
+    runWritesFeed: Bool = false
   ) throws {
+    writesFeed = runWritesFeed || settings.feed == true
     predicates = [runFilter, try settings.filter.predicate(now: now)].compactMap { $0 }
     self.marks = marks
     namer = try settings.nameTemplate.map { try FileNamer(template: $0) } ?? defaultNamer

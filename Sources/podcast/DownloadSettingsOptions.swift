@@ -44,6 +44,18 @@ struct DownloadSettingsOptions: ParsableArguments {
     help: "Do not keep the feed's chapters file (<episode>.chapters.json) beside each episode.")
   var noChapters = false
 
+  @Flag(
+    name: .customLong("write-feed"),
+    help: "Keep feed.xml in each podcast folder: a private feed of its downloaded episodes.")
+  var writeFeed = false
+
+  @Option(
+    name: .customLong("feed-base-url"),
+    help: ArgumentHelp(
+      "The URL the Episodes folder is served at, for the links in feed.xml (default: relative links).",
+      valueName: "url"))
+  var feedBaseURL: String?
+
   func validate() throws {
     if let concurrency, !(1...32).contains(concurrency) {
       throw ValidationError("--concurrency must be from 1 to 32")
@@ -55,6 +67,7 @@ struct DownloadSettingsOptions: ParsableArguments {
     do {
       _ = try FileNamer(template: nameTemplate)
       _ = try rate()
+      _ = try feedBaseURL.map(FeedBaseURL.init)
     } catch {
       throw ValidationError(CommandFailure.message(for: error))
     }
@@ -72,6 +85,8 @@ struct DownloadSettingsOptions: ParsableArguments {
     settings.noTranscripts = noTranscripts
     settings.allTranscripts = allTranscripts
     settings.noChapters = noChapters
+    settings.writeFeed = writeFeed
+    settings.feedBaseURL = try feedBaseURL.map(FeedBaseURL.init)
     return settings
   }
 

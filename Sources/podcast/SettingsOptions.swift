@@ -32,6 +32,17 @@ struct SettingsOptions: ParsableArguments {
   @Flag(help: "Keep no chapters file beside this subscription's episodes.")
   var noChapters = false
 
+  @Flag(
+    help: "Keep feed.xml, a private feed of the downloaded episodes, in this subscription's folder."
+  )
+  var writeFeed = false
+
+  @Option(
+    help: ArgumentHelp(
+      "The URL the Episodes folder is served at, for the links in this subscription's feed.xml.",
+      valueName: "url"))
+  var feedBaseURL: String?
+
   func validate() throws {
     if let concurrency, !(1...32).contains(concurrency) {
       throw ValidationError("--concurrency must be from 1 to 32")
@@ -61,6 +72,8 @@ struct SettingsOptions: ParsableArguments {
     if noCover { settings.cover = false }
     if noTranscripts { settings.transcripts = false }
     if noChapters { settings.chapters = false }
+    if writeFeed { settings.feed = true }
+    settings.feedBaseURL = try feedBaseURL.map { try FeedBaseURL($0).text }
     return settings
   }
 }

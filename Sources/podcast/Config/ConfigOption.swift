@@ -34,6 +34,8 @@ struct ConfigOption: Sendable {
         _ = try TransferRate.bytesPerSecond($0)
       },
       "concurrency": .count(downloading, 1...32),
+      "write-feed": .flag(downloading),
+      "feed-base-url": .text(downloading) { _ = try FeedBaseURL($0) },
       "per-host": .count(downloading, 1...32),
       "first": .text(["subscribe"]) { _ = try FirstSyncPolicy(parsing: $0) },
       "keep": .count(["subscribe"], 1...Int.max),

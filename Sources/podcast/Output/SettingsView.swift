@@ -57,6 +57,8 @@ enum SettingsView {
       settings.cover == false ? ("no-cover", nil) : nil,
       settings.transcripts == false ? ("no-transcripts", nil) : nil,
       settings.chapters == false ? ("no-chapters", nil) : nil,
+      settings.feed == true ? ("write-feed", nil) : nil,
+      settings.feedBaseURL.map { ("feed-base-url", $0) },
     ]
     return pairs.compactMap { $0 }
   }

@@ -33,7 +33,7 @@ extension LibraryStore {
     let wanted = QueuedDownload(
       url: record.url, podcastTitle: record.podcastTitle, episodeTitle: record.episodeTitle,
       feedURL: record.feedURL, identityKeys: record.episodeKey.map { [$0] } ?? [],
-      published: record.published, details: record.details,
+      published: record.published, details: record.details, archive: record.archive,
       pid: record.state == .queued ? record.pid : nil)
     let key = try queueDownloads([wanted])[0]
     if record.state != .queued {

@@ -95,7 +95,7 @@ struct PodcastBinary {
 
   private static let transcriptExtensions: Set<String> = ["vtt", "srt", "json", "html", "txt"]
 
-  /// `Show/Show.m3u8`, `…/cover.png`, `X.chapters.json`, and `X.vtt` / `X.en.vtt` beside `X.mp3`.
+  /// `Show/Show.m3u8`, `Show/feed.xml`, `feeds.opml`, `…/cover.png`, `X.chapters.json`, and `X.vtt` / `X.en.vtt` beside `X.mp3`.
   private static func isSideFile(_ path: String, among files: [String]) -> Bool {
     let components = path.split(separator: "/").map(String.init)
     let name = components.last ?? path
@@ -103,6 +103,8 @@ struct PodcastBinary {
       return true
     }
     if components.count == 2 && name == components[0] + ".m3u8" { return true }
+    if components.count == 2 && name == "feed.xml" { return true }
+    if components.count == 1 && name == "feeds.opml" { return true }
     let ext = (name as NSString).pathExtension
     guard transcriptExtensions.contains(ext) else { return false }
     let stem = (path as NSString).deletingPathExtension

@@ -1,0 +1,311 @@
+import Basics
+import Foundation
+import Library
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What a run was asked for about folder feeds: `--write-feed` (or the subscription's
+/// setting), with the URL the Episodes directory is served at, if any.
+public struct FeedRequest: Sendable, Hashable {
+  /// Nil: links relative to the feed, for a web server serving the folder as it is.
+  public var baseURL: FeedBaseURL?
+
+  public init(baseURL: FeedBaseURL? = nil) {
+    self.baseURL = baseURL
+  }
+}
+
+/// `<podcast folder>/feed.xml`: a private feed of the episodes the library downloaded into the
+/// folder (see `ArchiveFeed`), so a podcast app on a phone can subscribe to the archive on a
+/// home server, and `<Episodes>/feeds.opml` listing every folder's feed. Like the folder
+/// playlist it is made from the library's finished downloads, written under a temporary name
+/// and renamed, left untouched when it would say the same, and removed with the folder's last
+/// episode. It is written only when asked for; once there, every run that adds or removes the
+/// folder's episodes keeps it up to date, with the base URL its own self link names.
+public struct FolderFeed: Sendable, Equatable {
+  public let folder: String
+
+  public init(folder: String) {
+    self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
+  }
+
+  public var path: String { folder + "/" + ArchiveFeed.fileName }
+
+  public enum Change: Sendable, Equatable {
+    case written(items: Int)
+    case removed
+    /// It already said exactly this, or there is no feed and none was asked for.
+    case unchanged
+  }
+
+  /// Brings the feed in line with the library. `request` nil: only a feed already there is
+  /// kept up to date (or removed with the last episode).
+  public func update(store: LibraryStore, request: FeedRequest?) throws(PlaylistError) -> Change {
+    let existing = try? String(contentsOfFile: path, encoding: .utf8)
+    guard request != nil || existing != nil else { return .unchanged }
+    let baseURL = request.map(\.baseURL) ?? existing.flatMap(baseURL(selfLinkedIn:))
+    let records: [DownloadRecord]
+    do {
+      records = try store.finishedDownloads(under: folder)
+    } catch {
+      throw .cannotWriteFeed(path: path, reason: String(describing: error))
+    }
+    guard let feed = feed(of: records, baseURL: baseURL) else { return try remove() }
+    let text = feed.text
+    if existing == text { return .unchanged }
+    let data = Data(text.utf8)
+    var code = AtomicFile.write(
+      data, to: path, prefix: Playlist.temporaryPrefix, in: store.paths.stateDirectory)
+    if code == EXDEV {
+      // The state folder is on another filesystem: the temporary goes beside the feed.
+      code = AtomicFile.write(data, to: path, prefix: Playlist.temporaryPrefix, in: folder)
+    }
+    if let code { throw .cannotWriteFeed(path: path, reason: String(cString: strerror(code))) }
+    return .written(items: feed.items.count)
+  }
+
+  /// The feed for these finished downloads, nil when none of them is on disk.
+  package func feed(of records: [DownloadRecord], baseURL: FeedBaseURL?) -> ArchiveFeed? {
+    let name = (folder as NSString).lastPathComponent
+    var newest: (record: DownloadRecord, archive: ArchivedEpisode?)?
+    var items: [(date: Date, item: ArchiveFeed.Item)] = []
+    for record in records {
+      guard let file = record.file.map({ URL(fileURLWithPath: $0).standardizedFileURL.path }),
+        file.hasPrefix(folder + "/"), let length = Self.regularFileSize(file)
+      else { continue }
+      let archive = record.archive.flatMap(ArchivedEpisode.init(encoded:))
+      let date = archive?.published ?? record.published ?? record.updatedAt
+      if newest == nil
+        || date
+          > (newest!.archive?.published ?? newest!.record.published ?? newest!.record.updatedAt)
+      {
+        newest = (record, archive)
+      }
+      items.append((date, item(file: file, length: length, record: record, archive: archive)))
+    }
+    guard let newest else { return nil }
+    items.sort { $0.date != $1.date ? $0.date > $1.date : $0.item.file < $1.item.file }
+    // The channel as the newest episode's feed described it.
+    let channel = records.compactMap { $0.archive.flatMap(ArchivedEpisode.init(encoded:)) }
+      .max { ($0.published ?? .distantPast) < ($1.published ?? .distantPast) }?.podcast
+    let title =
+      [channel?.title, newest.record.podcastTitle, name].compactMap { $0 }
+      .first { !$0.trimmingWhitespace.isEmpty } ?? name
+    let cover = FolderCovers.names.first {
+      Self.regularFileSize(folder + "/" + $0) != nil
+    }
+    return ArchiveFeed(
+      channel: ArchiveFeed.Channel(
+        title: title, author: channel?.author, description: channel?.description,
+        language: channel?.language, cover: cover),
+      items: items.map(\.item), folderName: name, baseURL: baseURL)
+  }
+
+  private func item(
+    file: String, length: Int64, record: DownloadRecord, archive: ArchivedEpisode?
+  ) -> ArchiveFeed.Item {
+    let relative = String(file.dropFirst(folder.count + 1))
+    let ext = (file as NSString).pathExtension
+    var transcripts: [(file: String, type: String, language: String?)] = []
+    var chapters: String?
+    let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+    for side in SideFileNames.existing(besides: file).sorted() {
+      let sideRelative = String(side.dropFirst(folder.count + 1))
+      let name = (side as NSString).lastPathComponent
+      if name.hasSuffix(".chapters.json") {
+        chapters = sideRelative
+        continue
+      }
+      let rest = name.dropFirst(stem.count + 1).split(separator: ".")
+      let language = rest.count == 2 && Int(rest[0]) == nil ? String(rest[0]) : nil
+      let type = Self.transcriptTypes[String(rest.last ?? "").lowercased()] ?? "text/plain"
+      transcripts.append((sideRelative, type, language))
+    }
+    let recordTitle = record.episodeTitle.trimmingWhitespace.isEmpty ? nil : record.episodeTitle
+    let keyGUID = record.episodeKey.flatMap {
+      $0.hasPrefix("guid:") ? String($0.dropFirst(5)) : nil
+    }
+    return ArchiveFeed.Item(
+      title: archive?.title ?? recordTitle ?? (relative as NSString).deletingPathExtension,
+      guid: archive?.guid ?? keyGUID,
+      published: archive?.published ?? record.published,
+      showNotes: archive?.showNotes, duration: archive?.duration, season: archive?.season,
+      number: archive?.number, episodeType: archive?.episodeType, explicit: archive?.explicit,
+      file: relative, length: length,
+      mimeType: MediaType.type(ofExtension: ext) ?? archive?.mimeType
+        ?? "application/octet-stream",
+      transcripts: transcripts, chapters: chapters)
+  }
+
+  private static let transcriptTypes = [
+    "vtt": "text/vtt", "srt": "application/srt", "json": "application/json",
+    "html": "text/html", "txt": "text/plain",
+  ]
+
+  /// The base URL the feed's own `atom:link rel="self"` was made from; nil for relative links.
+  private func baseURL(selfLinkedIn text: String) -> FeedBaseURL? {
+    guard let start = text.range(of: "<atom:link href=\"") else { return nil }
+    guard let end = text[start.upperBound...].firstIndex(of: "\"") else { return nil }
+    let href = XMLText.unescaped(String(text[start.upperBound..<end]))
+    let tail =
+      FeedBaseURL.encodedSegment((folder as NSString).lastPathComponent) + "/"
+      + ArchiveFeed.fileName
+    guard href.hasSuffix(tail) else { return nil }
+    return try? FeedBaseURL(String(href.dropLast(tail.count)))
+  }
+
+  private func remove() throws(PlaylistError) -> Change {
+    if unlink(path) == 0 {
+      rmdir(folder)
+      return .removed
+    }
+    guard errno == ENOENT || errno == ENOTDIR else {
+      throw .cannotRemoveFeed(path: path, reason: String(cString: strerror(errno)))
+    }
+    return .unchanged
+  }
+
+  package static func regularFileSize(_ path: String) -> Int64? {
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return Int64(info.st_size)
+  }
+
+  /// Updates the feed of every podcast folder `files` are in, each with the request of its
+  /// files (the first one given), then `feeds.opml` of each Episodes directory they are in.
+  /// One sentence per file that could not be brought up to date; never fails the run.
+  public static func update(
+    foldersOf files: [(file: String, request: FeedRequest?)], episodesDirectories: [String],
+    store: LibraryStore
+  ) -> [PlaylistError] {
+    let roots = episodesDirectories.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+      .sorted { $0.count > $1.count }
+    var order: [String] = []
+    var requests: [String: FeedRequest?] = [:]
+    var touchedRoots: [String] = []
+    for (file, request) in files {
+      let path = URL(fileURLWithPath: file).standardizedFileURL.path
+      guard let root = roots.first(where: { path.hasPrefix($0 + "/") }) else { continue }
+      let components = path.dropFirst(root.count + 1).split(separator: "/")
+      guard components.count > 1 else { continue }
+      let folder = root + "/" + components[0]
+      if !touchedRoots.contains(root) { touchedRoots.append(root) }
+      if let known = requests[folder] {
+        if known == nil, let request { requests[folder] = request }
+      } else {
+        order.append(folder)
+        requests[folder] = .some(request)
+      }
+    }
+    var failures: [PlaylistError] = []
+    var changedRoots: Set<String> = []
+    for folder in order {
+      do throws(PlaylistError) {
+        let change = try FolderFeed(folder: folder).update(
+          store: store, request: requests[folder] ?? nil)
+        if change != .unchanged {
+          changedRoots.insert((folder as NSString).deletingLastPathComponent)
+        }
+      } catch {
+        failures.append(error)
+      }
+    }
+    // The list follows a feed written or removed, and a folder pruned with its feed; a run in
+    // a library without feeds lists no folder.
+    for root in touchedRoots
+    where changedRoots.contains(root)
+      || FolderFeed.regularFileSize(root + "/" + FeedList.fileName) != nil
+    {
+      do throws(PlaylistError) {
+        try FeedList(episodesDirectory: root).update(staging: store.paths.stateDirectory)
+      } catch {
+        failures.append(error)
+      }
+    }
+    return failures
+  }
+}
+
+/// `<Episodes>/feeds.opml`: every podcast folder's `feed.xml`, so a podcast app subscribes to
+/// the whole archive at once. Made from the feeds on disk; removed with the last of them.
+public struct FeedList: Sendable {
+  public let episodesDirectory: String
+
+  public init(episodesDirectory: String) {
+    self.episodesDirectory = URL(fileURLWithPath: episodesDirectory).standardizedFileURL.path
+  }
+
+  package static let fileName = "feeds.opml"
+  public var path: String { episodesDirectory + "/" + Self.fileName }
+
+  public func update(staging: String?) throws(PlaylistError) {
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: episodesDirectory)) ?? [])
+      .sorted()
+    var outlines: [(title: String, url: String)] = []
+    for name in names where !name.hasPrefix(".") {
+      let feed = episodesDirectory + "/" + name + "/" + ArchiveFeed.fileName
+      guard FolderFeed.regularFileSize(feed) != nil, let text = Self.head(of: feed) else {
+        continue
+      }
+      let title = Self.value(between: "<title>", and: "</title>", in: text) ?? name
+      let url =
+        Self.value(between: "<atom:link href=\"", and: "\"", in: text)
+        ?? FeedBaseURL.encodedPath([name, ArchiveFeed.fileName])
+      outlines.append((title, url))
+    }
+    guard !outlines.isEmpty else {
+      if unlink(path) != 0 && errno != ENOENT {
+        throw .cannotRemoveFeed(path: path, reason: String(cString: strerror(errno)))
+      }
+      return
+    }
+    var text = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+    text += "<opml version=\"2.0\">\n  <head>\n    <title>Podcast archive</title>\n  </head>\n"
+    text += "  <body>\n"
+    for outline in outlines {
+      let title = ArchiveFeed.escaped(outline.title)
+      text += "    <outline type=\"rss\" text=\"\(title)\" title=\"\(title)\""
+      text += " xmlUrl=\"\(ArchiveFeed.escaped(outline.url))\"/>\n"
+    }
+    text += "  </body>\n</opml>\n"
+    if (try? String(contentsOfFile: path, encoding: .utf8)) == text { return }
+    let data = Data(text.utf8)
+    var code = AtomicFile.write(
+      data, to: path, prefix: Playlist.temporaryPrefix, in: staging ?? episodesDirectory)
+    if code == EXDEV {
+      code = AtomicFile.write(
+        data, to: path, prefix: Playlist.temporaryPrefix, in: episodesDirectory)
+    }
+    if let code { throw .cannotWriteFeed(path: path, reason: String(cString: strerror(code))) }
+  }
+
+  /// The start of a feed, where its channel's title and self link are: not its items, which
+  /// can be megabytes of show notes.
+  private static func head(of path: String) -> String? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    guard let data = try? handle.read(upToCount: 16_384) else { return nil }
+    let text = String(decoding: data, as: UTF8.self)
+    guard let end = text.range(of: "<item>") else { return text }
+    return String(text[..<end.lowerBound])
+  }
+
+  private static func value(between open: String, and close: String, in text: String) -> String? {
+    guard let start = text.range(of: open),
+      let end = text.range(of: close, range: start.upperBound..<text.endIndex)
+    else { return nil }
+    return XMLText.unescaped(String(text[start.upperBound..<end.lowerBound]))
+  }
+}
+
+/// The references `ArchiveFeed.escaped` writes, read back.
+enum XMLText {
+  static func unescaped(_ text: String) -> String {
+    guard text.contains("&") else { return text }
+    return text.replacingOccurrences(of: "&lt;", with: "<")
+      .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
+      .replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+  }
+}

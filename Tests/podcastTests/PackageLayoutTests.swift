@@ -1,0 +1,118 @@
+import Foundation
+import XCTest
+
+/// `make deb` (Scripts/deb.sh) and `make install`: the files the package holds, where, and
+/// what its control file and systemd units say. The test packages the debug binary
+/// uncompressed (building the release binary would take minutes); lintian is not needed.
+final class PackageLayoutTests: XCTestCase {
+  private var work: String!
+  private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../..").standardizedFileURL.path
+
+  override func setUpWithError() throws {
+    try XCTSkipUnless(
+      FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-deb"), "needs dpkg-deb")
+    work = NSTemporaryDirectory() + "podcast-deb-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+  }
+
+  override func tearDownWithError() throws {
+    if let work { try? FileManager.default.removeItem(atPath: work) }
+  }
+
+  private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: root)
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    let errors = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    XCTAssertEqual(
+      process.terminationStatus, 0,
+      "\(arguments): \(String(decoding: errors, as: UTF8.self))")
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  func testThePackageHoldsTheBinaryManPageCompletionsUnitsAndCopyright() throws {
+    let manpage = work + "/podcast.1"
+    try ".TH PODCAST 1\n".write(toFile: manpage, atomically: true, encoding: .utf8)
+
+    let deb = try run(
+      ["bash", "Scripts/deb.sh", "build", PodcastBinary.url.path, manpage, work],
+      environment: ["PODCAST_DEB_ALLOW_UNPACKAGED": "1", "PODCAST_DEB_COMPRESSION": "none"]
+    ).trimmingCharacters(in: .whitespacesAndNewlines)
+
+    XCTAssertTrue(deb.hasSuffix(".deb"), deb)
+    let listing = try run(["dpkg-deb", "-c", deb])
+    let files = listing.split(separator: "\n").compactMap { line -> String? in
+      guard line.hasPrefix("-") else { return nil }
+      return line.split(separator: " ", omittingEmptySubsequences: true).last.map(String.init)
+    }.sorted()
+    XCTAssertEqual(
+      files,
+      [
+        "./usr/bin/podcast",
+        "./usr/lib/systemd/user/podcast-sync.service",
+        "./usr/lib/systemd/user/podcast-sync.timer",
+        "./usr/share/bash-completion/completions/podcast",
+        "./usr/share/doc/podcast/changelog.gz",
+        "./usr/share/doc/podcast/copyright",
+        "./usr/share/fish/vendor_completions.d/podcast.fish",
+        "./usr/share/man/man1/podcast.1.gz",
+        "./usr/share/zsh/vendor-completions/_podcast",
+      ])
+    XCTAssertTrue(listing.contains("-rwxr-xr-x root/root"), "the binary, owned by root")
+    XCTAssertFalse(listing.contains("-rw-rw"), "nothing group-writable")
+
+    let depends = try run(["dpkg-deb", "-f", deb, "Depends"])
+    for package in ["libcurl4 (>= 7.68.0)", "libc6", "libxml2", "libsqlite3-0", "libtag1v5"] {
+      XCTAssertTrue(depends.contains(package), "\(package) in \(depends)")
+    }
+    XCTAssertEqual(try run(["dpkg-deb", "-f", deb, "Package"]), "podcast\n")
+
+    // The binary is stripped, and the units say hourly, spread out and caught up.
+    let unpacked = work + "/unpacked"
+    _ = try run(["dpkg-deb", "-x", deb, unpacked])
+    XCTAssertFalse(
+      try run(["readelf", "-S", unpacked + "/usr/bin/podcast"]).contains(".symtab"), "stripped")
+    let timer = try String(
+      contentsOfFile: unpacked + "/usr/lib/systemd/user/podcast-sync.timer", encoding: .utf8)
+    for line in [
+      "OnCalendar=hourly", "RandomizedDelaySec=", "Persistent=true", "WantedBy=timers.target",
+    ] {
+      XCTAssertTrue(timer.contains(line), line)
+    }
+    let service = try String(
+      contentsOfFile: unpacked + "/usr/lib/systemd/user/podcast-sync.service", encoding: .utf8)
+    XCTAssertTrue(service.contains("ExecStart=/usr/bin/podcast sync --quiet"), service)
+    XCTAssertTrue(
+      try String(
+        contentsOfFile: unpacked + "/usr/share/bash-completion/completions/podcast",
+        encoding: .utf8
+      ).contains("podcast"))
+  }
+
+  /// `make install` puts the same completions and units under PREFIX.
+  func testMakeInstallInstallsTheSameFilesUnderThePrefix() throws {
+    try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/make"), "needs make")
+    let plan = try run(["make", "-n", "install", "PREFIX=/opt/pc", "DESTDIR=/stage"])
+    for path in [
+      "/stage/opt/pc/bin/podcast", "/stage/opt/pc/share/man/man1/podcast.1",
+      "/stage/opt/pc/share/bash-completion/completions/podcast",
+      "/stage/opt/pc/share/zsh/site-functions/_podcast",
+      "/stage/opt/pc/share/fish/vendor_completions.d/podcast.fish",
+      "/stage/opt/pc/lib/systemd/user/podcast-sync.service",
+      "/stage/opt/pc/lib/systemd/user/podcast-sync.timer",
+    ] {
+      XCTAssertTrue(plan.contains(path), "\(path) in\n\(plan)")
+    }
+    XCTAssertTrue(plan.contains("s|@BINDIR@|/opt/pc/bin|"), "the service runs the installed binary")
+  }
+}
