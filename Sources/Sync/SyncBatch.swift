@@ -29,7 +29,8 @@ public struct SyncBatch: Sendable {
       let batch = SyncBatch(
         episodesDirectory: episodesFlag.map { URL(fileURLWithPath: $0).path }
           ?? own.episodesDir ?? defaultEpisodes,
-        concurrency: own.concurrency ?? concurrencyFlag ?? DownloadOptions.defaultConcurrency, bytesPerSecond: rate)
+        concurrency: own.concurrency ?? concurrencyFlag ?? DownloadOptions.defaultConcurrency,
+        bytesPerSecond: rate)
       if let index = batches.firstIndex(where: { $0.sameKind(as: batch) }) {
         batches[index].downloads.append(planned)
       } else {
