@@ -76,7 +76,7 @@ public final class DownloadManager: Sendable {
     return await withTaskGroup(of: (Int, DownloadResult).self) { group in
       for (index, job) in unique.enumerated() {
         group.addTask {
-          let host = URL(string: job.url)?.host ?? ""
+          let host = job.servingHost
           await begun.acquire(host: host)
           let fetched = await self.fetch(
             job, key: keys[index], mayAdopt: !sharedPaths.contains(job.relativePath),

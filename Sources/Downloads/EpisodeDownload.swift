@@ -127,7 +127,7 @@ package struct EpisodeDownload {
   private func fetchAndFinish(_ file: PartialFile, row: DownloadRow) async throws
     -> DownloadOutcome
   {
-    let turn = TransferTurn(slots: transfers, host: URL(string: job.url)?.host ?? "")
+    let turn = TransferTurn(slots: transfers, host: job.servingHost)
     await turn.take()
     do {
       try row.begin(job, bytesOnDisk: file.size)

@@ -1,0 +1,17 @@
+import Foundation
+import Library
+
+extension DownloadJob {
+  /// The server whose per-host share a download counts against: the host that sends the
+  /// bytes, behind any tracking prefixes (`dts.podtrac.com/redirect.mp3/cdn.example.com/a.mp3`
+  /// counts against cdn.example.com). A tracker only answers with a redirect; counted against
+  /// it, every show behind one tracker shared two downloads at once, while the CDN behind it
+  /// had no limit from the shows that reach it through several trackers.
+  package var servingHost: String {
+    guard let normalised = EpisodeIdentity.normalisedURL(url),
+      let authority = normalised.split(separator: "/", omittingEmptySubsequences: false).first,
+      let host = authority.split(separator: "@").last, !host.isEmpty
+    else { return URL(string: url)?.host ?? "" }
+    return String(host)
+  }
+}
