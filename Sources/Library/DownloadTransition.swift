@@ -15,7 +15,7 @@ import Foundation
 /// table does not allow is an error that names it, never a silent overwrite; a move that is
 /// allowed but has nothing to do (queueing a download another process is running) leaves the
 /// row as it is.
-public enum DownloadTransition: Sendable, Equatable {
+package enum DownloadTransition: Sendable, Equatable {
   /// Someone wants the episode: a new row, or one that waits again with the feed's current
   /// link. `pid` set: that process runs it now (the row shows queued); nil: for a later run,
   /// which leaves a begun download's state alone.
@@ -34,7 +34,7 @@ public enum DownloadTransition: Sendable, Equatable {
   case forget(Forgetting)
 
   /// Why a row goes.
-  public enum Forgetting: Sendable, Equatable {
+  package enum Forgetting: Sendable, Equatable {
     /// Queued and never begun (no bytes, no process): marked, unsubscribed, or a first sync
     /// that decides afresh.
     case unstarted
@@ -45,16 +45,16 @@ public enum DownloadTransition: Sendable, Equatable {
   }
 
   /// What the caller knows that the row cannot say.
-  public struct Circumstances: Sendable, Equatable {
+  package struct Circumstances: Sendable, Equatable {
     /// This process.
-    public var pid: Int32
+    package var pid: Int32
     /// Whether the process the row names is running (this one included).
-    public var ownerAlive: Bool
+    package var ownerAlive: Bool
     /// Whether the row's finished file is on disk.
-    public var fileExists: Bool
-    public var now: Date
+    package var fileExists: Bool
+    package var now: Date
 
-    public init(pid: Int32, ownerAlive: Bool, fileExists: Bool, now: Date = Date()) {
+    package init(pid: Int32, ownerAlive: Bool, fileExists: Bool, now: Date = Date()) {
       self.pid = pid
       self.ownerAlive = ownerAlive
       self.fileExists = fileExists
@@ -62,14 +62,14 @@ public enum DownloadTransition: Sendable, Equatable {
     }
   }
 
-  public enum Outcome: Sendable, Equatable {
+  package enum Outcome: Sendable, Equatable {
     case unchanged
     case write(DownloadRecord)
     case delete
   }
 
   /// The move's name in error messages.
-  public var name: String {
+  package var name: String {
     switch self {
     case .queue: "queue"
     case .begin: "begin"
@@ -86,7 +86,7 @@ public enum DownloadTransition: Sendable, Equatable {
 
   /// The row after this move from `current` (nil: no row), or the error that says why the move
   /// is not allowed. `key` and `partialPath` are those of a row this move creates.
-  public func outcome(
+  package func outcome(
     for current: DownloadRecord?, key: DownloadKey, partialPath: String,
     _ circumstances: Circumstances
   ) throws(LibraryError) -> Outcome {

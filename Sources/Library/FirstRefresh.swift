@@ -15,9 +15,9 @@ public struct FirstRefresh: Sendable {
   /// already has carries its file.
   public var episodes: [SeenEpisode]
   /// Downloads queued for the first sync.
-  public var queued: [QueuedDownload]
+  package var queued: [QueuedDownload]
 
-  public init(validators: Validators, episodes: [SeenEpisode], queued: [QueuedDownload] = []) {
+  package init(validators: Validators, episodes: [SeenEpisode], queued: [QueuedDownload] = []) {
     self.validators = validators
     self.episodes = episodes
     self.queued = queued

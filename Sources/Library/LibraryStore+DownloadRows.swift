@@ -13,7 +13,7 @@ extension LibraryStore {
   /// failed, paused or abandoned ones wait again, under the feed's current link. A row that is
   /// done, or being downloaded by a live process, is left alone. Returns the key of each one's
   /// row: the partial file and every later write of the download go by it.
-  public func queueDownloads(_ downloads: [QueuedDownload]) throws -> [DownloadKey] {
+  package func queueDownloads(_ downloads: [QueuedDownload]) throws -> [DownloadKey] {
     try write { db in try downloads.map { try queue($0, db) } }
   }
 
@@ -23,7 +23,7 @@ extension LibraryStore {
   }
 
   /// The row `wanted` would be queued in, if the library has one (`existingDownload`).
-  public func existingDownload(for wanted: QueuedDownload) throws -> DownloadRecord? {
+  package func existingDownload(for wanted: QueuedDownload) throws -> DownloadRecord? {
     try read { db in try Self.existingDownload(db, for: wanted) }
   }
 
@@ -36,7 +36,7 @@ extension LibraryStore {
   /// Every other move is a full write: the finish (`recordFinished`) is what lets the partial
   /// file go, and its fsync also makes every earlier relaxed save durable, in order.
   @discardableResult
-  public func transition(_ key: DownloadKey, _ transition: DownloadTransition) throws
+  package func transition(_ key: DownloadKey, _ transition: DownloadTransition) throws
     -> DownloadRecord?
   {
     switch transition {
@@ -100,7 +100,7 @@ extension LibraryStore {
   /// (sync) points at the file, in one transaction, so a kill never leaves one without the
   /// other. `progress`: what the last response said, kept in memory until now.
   @discardableResult
-  public func recordFinished(
+  package func recordFinished(
     _ key: DownloadKey, file: String, bytes: Int64, progress: DownloadProgress? = nil,
     episode: SubscriptionEpisode?
   ) throws -> DownloadRecord? {

@@ -13,16 +13,16 @@ import Foundation
 /// as long as it runs, and a file is only removed or taken over under that lock. The folder is
 /// listed before the rows are read, and a download's row is always written before its partial
 /// file is made, so a file listed here has its row in what is read after.
-public struct PartialSweep: Sendable {
+package struct PartialSweep: Sendable {
   private let store: LibraryStore
 
-  public init(store: LibraryStore) {
+  package init(store: LibraryStore) {
     self.store = store
   }
 
   /// The partial files removed (their paths); what cannot be removed stays for the next run.
   @discardableResult
-  public func run() throws -> [String] {
+  package func run() throws -> [String] {
     let paths = store.paths
     guard let listed = try? FileManager.default.contentsOfDirectory(atPath: paths.partials)
     else { return [] }

@@ -4,27 +4,27 @@ import Foundation
 /// download manager queue, built by them from their own job types (the library knows no
 /// `DownloadJob`). Its row is found by `key`, else by another of its identity keys within the
 /// same feed, else by its URL (see `LibraryStore.existingDownload`).
-public struct QueuedDownload: Sendable, Equatable {
+package struct QueuedDownload: Sendable, Equatable {
   /// The enclosure URL the feed lists now.
-  public var url: String
-  public var podcastTitle: String?
-  public var episodeTitle: String?
+  package var url: String
+  package var podcastTitle: String?
+  package var episodeTitle: String?
   /// The feed that lists the episode (a URL, or a local file's path).
-  public var feedURL: String?
+  package var feedURL: String?
   /// Every `EpisodeIdentity` key the episode answers to, its own first.
-  public var identityKeys: [String]
-  public var published: Date?
+  package var identityKeys: [String]
+  package var published: Date?
   /// What the download takes from its feed beyond the row's columns (`DownloadDetails` as
   /// JSON), so one resumed after a 304 is the same download.
-  public var details: String?
+  package var details: String?
   /// What the feed says about the episode (`ArchivedEpisode` as JSON), kept after it finished
   /// for the folder's own feed; nil when this run writes none.
-  public var archive: String?
+  package var archive: String?
   /// The process about to run the download now; nil when it is queued for a later run (sync's
   /// plan, `subscribe`), which leaves a begun download's state as it is.
-  public var pid: Int32?
+  package var pid: Int32?
 
-  public init(
+  package init(
     url: String, podcastTitle: String? = nil, episodeTitle: String? = nil,
     feedURL: String? = nil, identityKeys: [String] = [], published: Date? = nil,
     details: String? = nil, archive: String? = nil, pid: Int32? = nil
@@ -41,7 +41,7 @@ public struct QueuedDownload: Sendable, Equatable {
   }
 
   /// The key a new row of this download gets.
-  public var key: DownloadKey {
+  package var key: DownloadKey {
     DownloadKey(feedURL: feedURL, episodeKey: identityKeys.first, url: url)
   }
 }
