@@ -8,6 +8,9 @@ public struct EpisodeDownloadStatus: Sendable, Equatable {
     case new
     case partial
     case downloaded
+    /// Downloaded, then its file removed by its owner: not news to sync, and `download`
+    /// fetches it again when asked.
+    case deleted
   }
 
   public var state: State
@@ -66,7 +69,10 @@ public struct DownloadProgressReader: Sendable {
       byKey[DownloadKey(feedURL: feedURL, episodeKey: keys.first, url: url)]
       ?? keys.lazy.compactMap { listedByKey[$0] }.first ?? byURL[url]
     // The partial file is the truth about bytes: the row is written only once a second.
-    guard let row, let bytes = store.partialSize(of: row), bytes > 0 else { return .new }
+    guard let row, let bytes = store.partialSize(of: row), bytes > 0 else {
+      let wasDownloaded = finished.contains { $0.state == .done } || row?.state == .done
+      return wasDownloaded ? EpisodeDownloadStatus(state: .deleted, progress: 0, file: nil) : .new
+    }
     let total = row.total
     let fraction = total.map { $0 > 0 ? min(1, Double(bytes) / Double($0)) : 0 } ?? 0
     return EpisodeDownloadStatus(state: .partial, progress: fraction, file: nil)

@@ -12,7 +12,7 @@ public struct ListedStatus: Sendable, Equatable {
     self.mark = mark
   }
 
-  /// `new`, `partial`, `downloaded` or `skipped`, as `episodes --json` says.
+  /// `new`, `partial`, `downloaded`, `deleted` or `skipped`, as `episodes --json` says.
   public var state: String {
     if download.state == .downloaded { return "downloaded" }
     switch mark {

@@ -44,6 +44,7 @@ enum EpisodeTable {
     switch status.state {
     case "downloaded": return "done"
     case "skipped": return "skipped"
+    case "deleted": return "deleted"
     case "partial":
       return status.progress > 0
         ? Format.percent(status.progress).trimmingCharacters(in: .whitespaces) : "partial"

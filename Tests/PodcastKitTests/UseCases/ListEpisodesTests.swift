@@ -70,7 +70,10 @@ final class ListEpisodesTests: XCTestCase {
 
     let listing = try await list.run(feed: feed)
 
-    XCTAssertEqual(states(listing), ["downloaded", "new", "skipped", "downloaded", "new"])
+    // The deleted one says so (not `new`: sync leaves it alone), with no file and no progress.
+    XCTAssertEqual(states(listing), ["downloaded", "deleted", "skipped", "downloaded", "new"])
+    XCTAssertNil(listing.status(at: 2).download.file)
+    XCTAssertEqual(listing.status(at: 2).progress, 0)
     XCTAssertEqual(
       listing.status(at: 1).download.file, fixture.paths.episodes + "/Show/five.mp3")
     XCTAssertEqual(listing.status(at: 1).progress, 1)
