@@ -71,8 +71,10 @@ final class LibraryStateTests: LibraryTestCase {
     let status = try scenario.binary.run(["status", "--json"])
     XCTAssertEqual(status.status, 0, status.stderr)
     XCTAssertEqual(try XCTUnwrap(try status.json() as? [[String: Any]]).count, 0)
+    // Not `new` either: sync leaves an episode its owner deleted alone; the listing says why.
     let listing = try scenario.binary.run(["episodes", scenario.feedURL])
-    XCTAssertTrue(listing.stdout.contains(" new "), listing.stdout)
+    XCTAssertTrue(listing.stdout.contains(" deleted "), listing.stdout)
+    XCTAssertFalse(listing.stdout.contains(" done "), listing.stdout)
   }
 
   /// 300,000 of 301,000 bytes is 99%, not a finished-looking 100%.
