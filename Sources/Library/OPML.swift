@@ -55,19 +55,19 @@ public enum OPML {
       #"<opml version="2.0" xmlns:podcast="\#(OPMLSettings.namespace)">"#,
       "  <head>",
       "    <title>podcast subscriptions</title>",
-      "    <dateCreated>\(rfc822(created))</dateCreated>",
+      "    <dateCreated>\(XMLText.rfc822(created))</dateCreated>",
       "  </head>",
       "  <body>",
     ]
     for subscription in subscriptions {
-      let text = escaped(subscription.title ?? subscription.name)
+      let text = XMLText.escaped(subscription.title ?? subscription.name)
       // OPML 2.0 lets outlines carry attributes in other namespaces; other apps ignore them.
       let own = OPMLSettings.attributes(
         name: subscription.name, keep: subscription.keep,
         settings: subscription.id.flatMap { settings[$0] } ?? SubscriptionSettings()
-      ).map { #" \#($0.0)="\#(escaped($0.1))""# }.joined()
+      ).map { #" \#($0.0)="\#(XMLText.escaped($0.1))""# }.joined()
       lines.append(
-        #"    <outline type="rss" text="\#(text)" title="\#(text)" xmlUrl="\#(escaped(subscription.feedURL))"\#(own)/>"#
+        #"    <outline type="rss" text="\#(text)" title="\#(text)" xmlUrl="\#(XMLText.escaped(subscription.feedURL))"\#(own)/>"#
       )
     }
     lines += ["  </body>", "</opml>", ""]
@@ -92,36 +92,5 @@ public enum OPML {
       keep: (lowered["keep"] ?? lowered["podcastkeep"]).flatMap { Int($0) }
         .flatMap { $0 > 0 ? $0 : nil },
       settings: OPMLSettings.settings(from: lowered))
-  }
-
-  /// Attribute text: the five XML escapes, and line breaks kept as character references
-  /// (a parser would fold raw ones into spaces). Characters XML forbids are dropped.
-  package static func escaped(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&apos;"
-      case "\n": out += "&#10;"
-      case "\r": out += "&#13;"
-      case "\t": out += "&#9;"
-      case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-        continue
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
-
-  /// `Mon, 06 May 2024 10:00:00 +0000`, as OPML 2.0's dateCreated asks.
-  package static func rfc822(_ date: Date) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
-    return formatter.string(from: date)
   }
 }

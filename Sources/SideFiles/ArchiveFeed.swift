@@ -110,7 +110,7 @@ package struct ArchiveFeed: Sendable, Equatable {
       out += "    <guid isPermaLink=\"false\">\(Self.escaped(guid))</guid>\n"
     }
     if let published = item.published {
-      element("pubDate", Self.rfc822(published), into: &out, indent: 2)
+      element("pubDate", XMLText.rfc822(published), into: &out, indent: 2)
     }
     if let notes = item.showNotes, !notes.isEmpty {
       element("description", notes, into: &out, indent: 2)
@@ -148,37 +148,9 @@ package struct ArchiveFeed: Sendable, Equatable {
     out += "<\(name)>\(Self.escaped(value))</\(name)>\n"
   }
 
-  /// Text or an attribute value as XML 1.0 takes it: `&`, `<`, `>` and both quotes as
-  /// references, and the characters XML cannot hold at all (control characters other than
-  /// tab and line breaks, U+FFFE, U+FFFF) left out. Everything else, emoji included, is UTF-8.
-  /// Secrets a private feed put in a text (a signed link in the show notes) are masked.
+  /// Text or an attribute value (`XMLText.escaped`), with the secrets a private feed put in
+  /// it (a signed link in the show notes) masked.
   package static func escaped(_ text: String) -> String {
-    let text = SecretMask.masked(text)
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&apos;"
-      case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-      default:
-        let value = scalar.value
-        if value < 0x20 || value == 0xFFFE || value == 0xFFFF { continue }
-        out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
-
-  /// `Wed, 01 May 2024 10:00:00 +0000`: RSS 2.0's date, in English whatever the locale.
-  package static func rfc822(_ date: Date) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
-    return formatter.string(from: date)
+    XMLText.escaped(SecretMask.masked(text))
   }
 }

@@ -1,4 +1,5 @@
 import Basics
+import Feeds
 import Foundation
 import Library
 
@@ -297,15 +298,5 @@ public struct FeedList: Sendable {
       let end = text.range(of: close, range: start.upperBound..<text.endIndex)
     else { return nil }
     return XMLText.unescaped(String(text[start.upperBound..<end.lowerBound]))
-  }
-}
-
-/// The references `ArchiveFeed.escaped` writes, read back.
-enum XMLText {
-  static func unescaped(_ text: String) -> String {
-    guard text.contains("&") else { return text }
-    return text.replacingOccurrences(of: "&lt;", with: "<")
-      .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
-      .replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
   }
 }
