@@ -20,24 +20,10 @@ final class PackageLayoutTests: XCTestCase {
     if let work { try? FileManager.default.removeItem(atPath: work) }
   }
 
+  @discardableResult
   private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: root)
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let errors = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    XCTAssertEqual(
-      process.terminationStatus, 0,
-      "\(arguments): \(String(decoding: errors, as: UTF8.self))")
-    return String(decoding: output, as: UTF8.self)
+    try ExternalTool.run(
+      arguments[0], Array(arguments.dropFirst()), in: root, environment: environment)
   }
 
   func testThePackageHoldsTheBinaryManPageCompletionsUnitsAndCopyright() throws {

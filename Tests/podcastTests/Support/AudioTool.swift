@@ -10,7 +10,7 @@ enum AudioTool {
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("podcast-tone-\(UUID().uuidString).\(ext)").path
     defer { try? FileManager.default.removeItem(atPath: path) }
-    try run(
+    try ExternalTool.run(
       "ffmpeg",
       ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-c:a", codec, path])
     return try Data(contentsOf: URL(fileURLWithPath: path))
@@ -26,7 +26,7 @@ enum AudioTool {
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("podcast-cover-\(UUID().uuidString).\(ext)").path
     defer { try? FileManager.default.removeItem(atPath: path) }
-    try run(
+    try ExternalTool.run(
       "ffmpeg",
       ["-v", "error", "-f", "lavfi", "-i", "color=c=blue:s=16x16", "-frames:v", "1", path])
     return try Data(contentsOf: URL(fileURLWithPath: path))
@@ -42,7 +42,8 @@ enum AudioTool {
 
   /// The chapter titles ffprobe reads (ID3 CHAP frames for MP3), in order.
   static func chapterTitles(_ path: String) throws -> [String] {
-    let json = try run("ffprobe", ["-v", "error", "-show_chapters", "-of", "json", path])
+    let json = try ExternalTool.run(
+      "ffprobe", ["-v", "error", "-show_chapters", "-of", "json", path])
     let probe = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
     let chapters = probe?["chapters"] as? [[String: Any]] ?? []
     return chapters.compactMap { ($0["tags"] as? [String: String])?["title"] }
@@ -58,8 +59,10 @@ enum AudioTool {
 
   /// MD5 of the audio packets as demuxed (no decoding): equal when the audio is untouched.
   static func audioMD5(_ path: String) throws -> String {
-    try run("ffmpeg", ["-v", "error", "-i", path, "-map", "0:a", "-c", "copy", "-f", "md5", "-"])
-      .trimmingCharacters(in: .whitespacesAndNewlines)
+    try ExternalTool.run(
+      "ffmpeg", ["-v", "error", "-i", path, "-map", "0:a", "-c", "copy", "-f", "md5", "-"]
+    )
+    .trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
   static func audioMD5(of data: Data, ext: String) throws -> String {
@@ -71,39 +74,8 @@ enum AudioTool {
   }
 
   private static func probe(_ path: String) throws -> [String: Any] {
-    let json = try run(
+    let json = try ExternalTool.run(
       "ffprobe", ["-v", "error", "-show_format", "-show_streams", "-of", "json", path])
     return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
   }
-
-  @discardableResult
-  private static func run(_ tool: String, _ arguments: [String]) throws -> String {
-    let search = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    guard
-      let executable = search.split(separator: ":").map({ "\($0)/\(tool)" })
-        .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-    else {
-      throw AudioToolError(description: "\(tool) is not installed (`make deps` installs it)")
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let errors = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw AudioToolError(
-        description: "\(tool) failed: " + String(decoding: errors, as: UTF8.self))
-    }
-    return String(decoding: output, as: UTF8.self)
-  }
-}
-
-struct AudioToolError: Error, CustomStringConvertible {
-  let description: String
 }
