@@ -50,7 +50,8 @@ package final class DownloadRow: @unchecked Sendable {
   package func begin(_ job: DownloadJob, bytesOnDisk: Int64) throws {
     try change(
       .begin(
-        job.queued(), pid: ProcessInfo.processInfo.processIdentifier, bytesOnDisk: bytesOnDisk))
+        job.queued(withDetails: false), pid: ProcessInfo.processInfo.processIdentifier,
+        bytesOnDisk: bytesOnDisk))
   }
 
   /// What a response head says about the file: its validators and size. Saved as soon as it
