@@ -22,11 +22,6 @@ extension LibraryStore {
     try read { db in try DownloadRecordRow.find(db, key: key)?.record }
   }
 
-  /// The row `wanted` would be queued in, if the library has one (`existingDownload`).
-  package func existingDownload(for wanted: QueuedDownload) throws -> DownloadRecord? {
-    try read { db in try Self.existingDownload(db, for: wanted) }
-  }
-
   /// One move of the row keyed `key` (see `DownloadTransition`); returns the row after it.
   /// What a running download writes (its start, head, progress, how it stopped) is relaxed
   /// (see `relaxedWrite`): none of it vouches for bytes that are durable. The partial file is

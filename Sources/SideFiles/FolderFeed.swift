@@ -181,17 +181,12 @@ public struct FolderFeed: Sendable, Equatable {
     foldersOf files: [(file: String, request: FeedRequest?)], episodesDirectories: [String],
     store: LibraryStore
   ) -> [PlaylistError] {
-    let roots = episodesDirectories.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-      .sorted { $0.count > $1.count }
+    let roots = EpisodeRoots(episodesDirectories)
     var order: [String] = []
     var requests: [String: FeedRequest?] = [:]
     var touchedRoots: [String] = []
     for (file, request) in files {
-      let path = URL(fileURLWithPath: file).standardizedFileURL.path
-      guard let root = roots.first(where: { path.hasPrefix($0 + "/") }) else { continue }
-      let components = path.dropFirst(root.count + 1).split(separator: "/")
-      guard components.count > 1 else { continue }
-      let folder = root + "/" + components[0]
+      guard let (root, folder) = roots.locate(file) else { continue }
       if !touchedRoots.contains(root) { touchedRoots.append(root) }
       if let known = requests[folder] {
         if known == nil, let request { requests[folder] = request }

@@ -104,21 +104,14 @@ public struct FolderPlaylist: Sendable, Equatable {
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
   }
 
-  /// The podcast folders `files` are in: the first folder below whichever of
-  /// `episodesDirectories` holds each (the deepest, when one is inside another). Files directly
-  /// in an Episodes directory, or in none of them, have no podcast folder.
+  /// The podcast folders `files` are in (see `EpisodeRoots`), each once.
   public static func folders(of files: [String], episodesDirectories: [String]) -> [FolderPlaylist]
   {
-    let roots = episodesDirectories.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-      .sorted { $0.count > $1.count }
+    let roots = EpisodeRoots(episodesDirectories)
     var seen: Set<String> = []
     var folders: [FolderPlaylist] = []
     for file in files {
-      let path = URL(fileURLWithPath: file).standardizedFileURL.path
-      guard let root = roots.first(where: { path.hasPrefix($0 + "/") }) else { continue }
-      let components = path.dropFirst(root.count + 1).split(separator: "/")
-      guard components.count > 1 else { continue }
-      let folder = root + "/" + components[0]
+      guard let (_, folder) = roots.locate(file) else { continue }
       if seen.insert(folder).inserted { folders.append(FolderPlaylist(folder: folder)) }
     }
     return folders

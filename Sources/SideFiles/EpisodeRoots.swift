@@ -1,0 +1,22 @@
+import Foundation
+
+/// The Episodes directories of a run, and which podcast folder a file is in: the first folder
+/// below whichever of them holds it (the deepest, when one is inside another). Files directly
+/// in an Episodes directory, or in none of them, have no podcast folder.
+package struct EpisodeRoots {
+  private let roots: [String]
+
+  package init(_ episodesDirectories: [String]) {
+    roots = episodesDirectories.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+      .sorted { $0.count > $1.count }
+  }
+
+  /// The Episodes directory holding `file`, and `file`'s podcast folder in it.
+  package func locate(_ file: String) -> (root: String, folder: String)? {
+    let path = URL(fileURLWithPath: file).standardizedFileURL.path
+    guard let root = roots.first(where: { path.hasPrefix($0 + "/") }) else { return nil }
+    let components = path.dropFirst(root.count + 1).split(separator: "/")
+    guard components.count > 1 else { return nil }
+    return (root, root + "/" + components[0])
+  }
+}
