@@ -70,27 +70,35 @@ public struct FolderFeed: Sendable, Equatable {
   /// The feed for these finished downloads, nil when none of them is on disk.
   package func feed(of records: [DownloadRecord], baseURL: FeedBaseURL?) -> ArchiveFeed? {
     let name = (folder as NSString).lastPathComponent
-    var newest: (record: DownloadRecord, archive: ArchivedEpisode?)?
+    var newest: (date: Date, record: DownloadRecord, archive: ArchivedEpisode?)?
+    var channel: ArchivedEpisode.Channel?
     var items: [(date: Date, item: ArchiveFeed.Item)] = []
+    // Each directory listed once, not once per episode, for the side files beside them.
+    var listings: [String: [String]] = [:]
     for record in records {
       guard let file = record.file.map({ URL(fileURLWithPath: $0).standardizedFileURL.path }),
         file.hasPrefix(folder + "/"), let length = Self.regularFileSize(file)
       else { continue }
       let archive = record.archive.flatMap(ArchivedEpisode.init(encoded:))
       let date = archive?.published ?? record.published ?? record.updatedAt
-      if newest == nil
-        || date
-          > (newest!.archive?.published ?? newest!.record.published ?? newest!.record.updatedAt)
-      {
-        newest = (record, archive)
-      }
-      items.append((date, item(file: file, length: length, record: record, archive: archive)))
+      let isNewest = newest.map { date > $0.date } ?? true
+      if isNewest { newest = (date, record, archive) }
+      // The channel as the newest episode that kept one described it.
+      if let podcast = archive?.podcast, isNewest || channel == nil { channel = podcast }
+      let directory = (file as NSString).deletingLastPathComponent
+      let names =
+        listings[directory]
+        ?? ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+      listings[directory] = names
+      let sideFiles = SideFileNames.existing(besides: file, among: names)
+      items.append(
+        (
+          date,
+          item(file: file, length: length, record: record, archive: archive, sideFiles: sideFiles)
+        ))
     }
     guard let newest else { return nil }
     items.sort { $0.date != $1.date ? $0.date > $1.date : $0.item.file < $1.item.file }
-    // The channel as the newest episode's feed described it.
-    let channel = records.compactMap { $0.archive.flatMap(ArchivedEpisode.init(encoded:)) }
-      .max { ($0.published ?? .distantPast) < ($1.published ?? .distantPast) }?.podcast
     let title =
       [channel?.title, newest.record.podcastTitle, name].compactMap { $0 }
       .first { !$0.trimmingWhitespace.isEmpty } ?? name
@@ -105,14 +113,15 @@ public struct FolderFeed: Sendable, Equatable {
   }
 
   private func item(
-    file: String, length: Int64, record: DownloadRecord, archive: ArchivedEpisode?
+    file: String, length: Int64, record: DownloadRecord, archive: ArchivedEpisode?,
+    sideFiles: [String]
   ) -> ArchiveFeed.Item {
     let relative = String(file.dropFirst(folder.count + 1))
     let ext = (file as NSString).pathExtension
     var transcripts: [(file: String, type: String, language: String?)] = []
     var chapters: String?
     let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-    for side in SideFileNames.existing(besides: file).sorted() {
+    for side in sideFiles.sorted() {
       let sideRelative = String(side.dropFirst(folder.count + 1))
       let name = (side as NSString).lastPathComponent
       if name.hasSuffix(".chapters.json") {

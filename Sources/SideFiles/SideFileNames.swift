@@ -35,9 +35,17 @@ package enum SideFileNames {
   /// for the transcript extensions. Nothing else: `Ep 1.5.mp3` is not a side file of `Ep 1.mp3`.
   package static func existing(besides episodeFile: String) -> [String] {
     let folder = (episodeFile as NSString).deletingLastPathComponent
+    return existing(
+      besides: episodeFile,
+      among: (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+  }
+
+  /// `existing(besides:)` among `names`, the listing of the episode's folder, for a caller
+  /// that looks at every episode of a folder and lists it once.
+  package static func existing(besides episodeFile: String, among names: [String]) -> [String] {
+    let folder = (episodeFile as NSString).deletingLastPathComponent
     let prefix =
       ((episodeFile as NSString).lastPathComponent as NSString).deletingPathExtension + "."
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     return names.filter { name in
       guard name.hasPrefix(prefix) else { return false }
       let rest = name.dropFirst(prefix.count).split(
