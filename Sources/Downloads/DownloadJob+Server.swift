@@ -8,10 +8,16 @@ extension DownloadJob {
   /// it, every show behind one tracker shared two downloads at once, while the CDN behind it
   /// had no limit from the shows that reach it through several trackers.
   package var servingHost: String {
+    // Most links name no tracker: their own host, without normalising the whole URL.
+    let parsed = URL(string: url)
+    let host = parsed?.host?.lowercased() ?? ""
+    guard TrackingPrefix.isTracker(host) else {
+      return parsed?.port.map { "\(host):\($0)" } ?? host
+    }
     guard let normalised = EpisodeIdentity.normalisedURL(url),
       let authority = normalised.split(separator: "/", omittingEmptySubsequences: false).first,
       let host = authority.split(separator: "@").last, !host.isEmpty
-    else { return URL(string: url)?.host ?? "" }
+    else { return host }
     return String(host)
   }
 }

@@ -26,6 +26,11 @@ package enum TrackingPrefix {
     ("media.blubrry.com", ["*"]),
   ]
 
+  /// Whether `host` (lower-case, no port) is one of the tracking services.
+  package static func isTracker(_ host: String) -> Bool {
+    patterns.contains { $0.host == host }
+  }
+
   /// The URL behind the first tracking prefix of `hostAndPath` (no scheme), or nil when it
   /// does not start with one. Only strips when what remains still looks like `host/path`.
   package static func strip(_ hostAndPath: String) -> String? {
