@@ -32,7 +32,7 @@ public struct DownloadFailure: Error, Sendable, Equatable, CustomStringConvertib
     case (nil, nil): return true
     case (let lhs?, let rhs?):
       guard type(of: lhs) == type(of: rhs) else { return false }
-      if let lhs = lhs as? any Equatable { return lhs.isEqual(to: rhs) }
+      if let lhs = (lhs as Any) as? any Equatable { return lhs.isEqual(to: rhs) }
       return String(describing: lhs) == String(describing: rhs)
     default: return false
     }
