@@ -25,7 +25,7 @@ public actor LinkRefresher {
     if let known = feeds[feedURL] {
       episodes = known
     } else {
-      guard case .fetched(let feed, _, _, _)? = try? await loader.fetch(url: feedURL) else {
+      guard case .fetched(let feed, _, _, _, _)? = try? await loader.fetch(url: feedURL) else {
         return nil
       }
       episodes = feed.episodes

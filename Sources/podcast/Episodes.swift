@@ -35,15 +35,21 @@ struct Episodes: AsyncParsableCommand {
       resolver: CommandContext(libraryOptions: libraryOptions).resolver,
       paths: libraryOptions.paths
     ).run(feed: feed, filter: try filterOptions.filter(), limit: limit)
+    if case .keptCopyInstead(let reason, let checked) = listing.origin {
+      // Before the listing, so a terminal shows it above the table; exit 0, as the listing
+      // is what was asked for.
+      Console.error(
+        "\(feed): \(reason); listing the copy of the feed kept \(Format.age(since: checked))")
+    }
     if json {
       EpisodeListJSON.print(
         podcast: listing.podcast, episodes: listing.episodes, indexes: listing.indexes,
-        status: listing.status(at:))
+        status: listing.status(at:), dropped: listing.dropped)
     } else {
       EpisodeTable.print(
         podcast: listing.podcast, episodes: listing.episodes, indexes: listing.indexes,
         statuses: listing.indexes.map(listing.status(at:)), total: listing.total,
-        filtered: listing.filtered)
+        filtered: listing.filtered, dropped: listing.dropped, droppedTotal: listing.droppedTotal)
     }
   }
 }

@@ -6,9 +6,10 @@ enum EpisodeListJSON {
   /// Streams the document to stdout, one episode at a time; `status` is asked as each one is
   /// written, so no per-episode array is built on top of the feed.
   /// `indexes` are the 1-based positions in `episodes` to list, so a filtered listing keeps
-  /// the feed's own numbers.
+  /// the feed's own numbers. `dropped` follow, without an index and with `"inFeed": false`.
   static func print(
-    podcast: Podcast, episodes: [Episode], indexes: [Int], status: (_ index: Int) -> ListedStatus
+    podcast: Podcast, episodes: [Episode], indexes: [Int], status: (_ index: Int) -> ListedStatus,
+    dropped: [DroppedEpisode] = []
   ) {
     var writer = JSONWriter(streamingTo: STDOUT_FILENO)
     writer.open("{")
@@ -27,7 +28,12 @@ enum EpisodeListJSON {
         writer.flushIfLarge()
       }
     }
-    writer.close("]", empty: indexes.isEmpty, indent: 2)
+    for (offset, gone) in dropped.enumerated() {
+      writer.element(first: indexes.isEmpty && offset == 0, indent: 4)
+      write(gone.episode, index: nil, status: gone.status, to: &writer)
+      writer.flushIfLarge()
+    }
+    writer.close("]", empty: indexes.isEmpty && dropped.isEmpty, indent: 2)
     writer.close("}", empty: false, indent: 0)
     writer.finish()
   }
@@ -45,9 +51,10 @@ enum EpisodeListJSON {
   }
 
   /// One episode, member by member: building a `JSONValue` tree for each of 20,000 episodes
-  /// was a tenth of a large listing's work, spent on allocating and freeing it.
+  /// was a tenth of a large listing's work, spent on allocating and freeing it. `index` nil:
+  /// one the feed no longer lists.
   private static func write(
-    _ episode: Episode, index: Int, status: ListedStatus, to writer: inout JSONWriter
+    _ episode: Episode, index: Int?, status: ListedStatus, to writer: inout JSONWriter
   ) {
     var members = JSONMembers(indent: 4)
     writer.open("{")
@@ -65,7 +72,8 @@ enum EpisodeListJSON {
     var enclosure = JSONMembers(indent: 6)
     writer.open("{")
     enclosure.next("url", &writer)
-    writer.value(url: episode.enclosure.url)
+    // Empty only for a dropped episode the library knew no link of: unknown, so null.
+    writer.value(url: episode.enclosure.url.isEmpty ? nil : episode.enclosure.url)
     enclosure.next("length", &writer)
     writer.value(episode.enclosure.length)
     enclosure.next("type", &writer)
@@ -112,6 +120,8 @@ enum EpisodeListJSON {
     }
     members.next("file", &writer)
     writer.value(status.download.file)
+    members.next("inFeed", &writer)
+    writer.value(index != nil)
     writer.close("}", empty: false, indent: 4)
   }
 }
