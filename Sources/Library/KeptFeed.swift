@@ -106,10 +106,11 @@ public struct KeptFeed: Sendable, Equatable {
     var offset = data.startIndex + header.length
     var pages: [Page] = []
     for page in header.pages {
+      // A slice, not a copy: a 20,000-episode feed's pages are megabytes.
       let bytes = data[offset..<offset + page.storedBytes]
       pages.append(
         Page(
-          url: page.url, document: CompressedDocument(data: Data(bytes)),
+          url: page.url, document: CompressedDocument(data: bytes),
           documentBytes: page.documentBytes))
       offset += page.storedBytes
     }

@@ -35,7 +35,10 @@ public struct DroppedEpisode: Sendable {
         enclosure: Enclosure(url: remembered.enclosureURL ?? ""))
       if let filter, !filter.accepts(episode) { continue }
       dropped.append(
-        (remembered.published ?? remembered.firstSeen, DroppedEpisode(episode: episode, status: status)))
+        (
+          remembered.published ?? remembered.firstSeen,
+          DroppedEpisode(episode: episode, status: status)
+        ))
     }
     // Stable: episodes of one date stay in the order they were first seen.
     return dropped.enumerated().sorted {

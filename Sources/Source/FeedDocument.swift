@@ -27,7 +27,7 @@ public struct FeedDocument: Sendable {
   public func read(_ consume: (UnsafeRawBufferPointer) -> Void) throws {
     let chunk = 1 << 20
     guard let spooled else {
-      try body.withUnsafeBytes { bytes in
+      body.withUnsafeBytes { bytes in
         var offset = 0
         while offset < bytes.count {
           let end = min(offset + chunk, bytes.count)

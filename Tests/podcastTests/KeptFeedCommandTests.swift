@@ -44,7 +44,8 @@ final class KeptFeedCommandTests: LibraryTestCase {
     let bodyBytes = server.bodyBytesSent(for: show.feedPath)
 
     let listed = try episodes("fresh")
-    XCTAssertEqual(listed.compactMap { $0["title"] as? String }, ["fresh episode 2", "fresh episode 1"])
+    XCTAssertEqual(
+      listed.compactMap { $0["title"] as? String }, ["fresh episode 2", "fresh episode 1"])
     XCTAssertEqual(server.bodyBytesSent(for: show.feedPath), bodyBytes)
   }
 
@@ -126,6 +127,24 @@ final class KeptFeedCommandTests: LibraryTestCase {
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: keptFeedsFolder).count, 1)
   }
 
+  func testACopyDamagedOnDiskIsNotListedOnA304ButTheFeedIsFetchedWhole() throws {
+    let show = Show("flipped", episodes: 3, on: server)
+    try subscribe(show)
+    let copy =
+      keptFeedsFolder + "/"
+      + (try FileManager.default.contentsOfDirectory(atPath: keptFeedsFolder))[0]
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: copy))
+    bytes[bytes.count - 40] ^= 0x55
+    try bytes.write(to: URL(fileURLWithPath: copy))
+    let before = server.requests(for: show.feedPath).count
+
+    let listed = try episodes("flipped")
+    XCTAssertEqual(listed.compactMap { $0["title"] as? String }.count, 3)
+    XCTAssertEqual(
+      server.requests(for: show.feedPath).dropFirst(before).map { $0.header("if-none-match") },
+      [show.etag, nil], "asked conditionally, then for the whole feed")
+  }
+
   func testUnsubscribeRemovesTheCopy() throws {
     let show = Show("leaving", episodes: 1, on: server)
     try subscribe(show)
@@ -188,7 +207,8 @@ final class KeptFeedCommandTests: LibraryTestCase {
     XCTAssertEqual(try episodes("sieve", "--limit", "3").count, 3)
     let table = try podcast("episodes", "sieve", "--limit", "2")
     XCTAssertTrue(
-      table.stdout.hasSuffix("(gone: 1 no longer in the feed, known to this library; 1 not shown)\n"),
+      table.stdout.hasSuffix(
+        "(gone: 1 no longer in the feed, known to this library; 1 not shown)\n"),
       table.stdout)
   }
 
