@@ -243,10 +243,13 @@ package struct EpisodeDownload {
         seen.set(head, total)
         arrival.yield()
       })
-    let headWriter = Task {
+    let headWriter = Task { [transfers] in
       for await _ in heads {
         if let (head, total) = seen.value {
           row.noteHead(head, total: total, bytes: basis?.offset ?? 0)
+          for url in head.multiplexedURLs {
+            await transfers.noteMultiplexed(host: DownloadJob.host(of: url))
+          }
         }
       }
     }

@@ -19,6 +19,7 @@ package final class CurlTransfer: @unchecked Sendable {
   private var headers: [String: String] = [:]
   private var lastStatus = 0
   private var redirects: [(status: Int, url: String)] = []
+  private var multiplexedURLs: [String] = []
   private var head: ResponseHead?
   private var sinkError: Error?
   private var completion: (@Sendable (Result<ResponseHead, Error>) -> Void)?
@@ -170,6 +171,11 @@ package final class CurlTransfer: @unchecked Sendable {
     case .status(let code):
       headers = [:]
       lastStatus = code
+      if HeaderLine.isMultiplexedStatus(bytes) {
+        // The redirects taken so far say which server this head comes from.
+        let from = redirects.last?.url ?? request.url
+        if multiplexedURLs.last != from { multiplexedURLs.append(from) }
+      }
     case .field(let name, let value):
       headers[name] = value
     case .end:
@@ -253,7 +259,8 @@ package final class CurlTransfer: @unchecked Sendable {
     var urlPointer: UnsafeMutablePointer<CChar>?
     podcast_easy_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &urlPointer)
     let url = urlPointer.map { String(cString: $0) } ?? request.url
-    let head = ResponseHead(status: status, url: url, headers: headers, redirects: redirects)
+    var head = ResponseHead(status: status, url: url, headers: headers, redirects: redirects)
+    head.multiplexedURLs = multiplexedURLs
     self.head = head
     try sink.receive(head: head)
   }

@@ -3,10 +3,16 @@ import PodcastKit
 
 /// How episodes are fetched and named; shared by `download` and `sync`.
 struct DownloadSettingsOptions: ParsableArguments {
-  @Option(help: "Downloads at once (default: 8, or a subscription's own setting in sync).")
+  @Option(
+    help:
+      "Downloads at once (default: \(DownloadOptions.defaultConcurrency), or a subscription's own setting in sync)."
+  )
   var concurrency: Int?
 
-  @Option(help: "Downloads at once from any one server, so none is hammered.")
+  @Option(
+    help:
+      "Downloads at once from any one server, so none is hammered (three times this over HTTP/2, as streams on one connection)."
+  )
   var perHost = 2
 
   @Option(
