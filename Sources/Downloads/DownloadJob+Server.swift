@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Transfer
 
 extension DownloadJob {
   /// The server whose per-host share a download counts against: the host that sends the
@@ -11,22 +12,11 @@ extension DownloadJob {
     // Most links name no tracker: their own host, without normalising the whole URL.
     let parsed = URL(string: url)
     let host = parsed?.host?.lowercased() ?? ""
-    guard TrackingPrefix.isTracker(host) else { return Self.host(of: parsed) }
+    guard TrackingPrefix.isTracker(host) else { return MultiplexingServers.host(of: parsed) }
     guard let normalised = EpisodeIdentity.normalisedURL(url),
       let authority = normalised.split(separator: "/", omittingEmptySubsequences: false).first,
       let host = authority.split(separator: "@").last, !host.isEmpty
     else { return host }
     return String(host)
-  }
-
-  /// The server `url` names, as `HostSlots` counts it: its host, lower-cased, and its port
-  /// when one is written.
-  package static func host(of url: String) -> String {
-    host(of: URL(string: url))
-  }
-
-  private static func host(of url: URL?) -> String {
-    let host = url?.host?.lowercased() ?? ""
-    return url?.port.map { "\(host):\($0)" } ?? host
   }
 }

@@ -247,9 +247,8 @@ package struct EpisodeDownload {
       for await _ in heads {
         if let (head, total) = seen.value {
           row.noteHead(head, total: total, bytes: basis?.offset ?? 0)
-          for url in head.multiplexedURLs {
-            await transfers.noteMultiplexed(host: DownloadJob.host(of: url))
-          }
+          // The hosts this head came through may now take their larger shares.
+          await transfers.admitWaiting()
         }
       }
     }

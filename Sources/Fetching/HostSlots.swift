@@ -1,23 +1,28 @@
 import Basics
+import Transfer
 
 /// Admits at most `total` transfers at once and at most `perHost` to any one server, so one
 /// host is never hammered while another sits idle. A server known to answer over HTTP/2
-/// (`noteMultiplexed`) takes up to `perMultiplexedHost`: there its transfers are streams on
-/// the one connection already open (`CURLOPT_PIPEWAIT`), not connections of their own, so
-/// the share that keeps it polite is one of connections, not of transfers.
+/// (`multiplexes`) takes up to `perMultiplexedHost`: there its transfers are streams on the
+/// one connection already open (`CURLOPT_PIPEWAIT`), not connections of their own, so the
+/// share that keeps it polite is one of connections, not of transfers.
 package actor HostSlots {
   private let total: Int
   private let perHost: Int
   private let perMultiplexedHost: Int
+  private let multiplexes: @Sendable (String) -> Bool
   private var running: [String: Int] = [:]
   private var runningTotal = 0
-  private var multiplexed: Set<String> = []
   private var waiting: [(host: String, continuation: CheckedContinuation<Void, Never>)] = []
 
-  package init(total: Int, perHost: Int, perMultiplexedHost: Int? = nil) {
+  package init(
+    total: Int, perHost: Int, perMultiplexedHost: Int? = nil,
+    multiplexes: @escaping @Sendable (String) -> Bool = MultiplexingServers.shared.contains
+  ) {
     self.total = max(1, total)
     self.perHost = max(1, perHost)
     self.perMultiplexedHost = max(self.perHost, perMultiplexedHost ?? perHost)
+    self.multiplexes = multiplexes
   }
 
   package func acquire(host: String) async {
@@ -34,15 +39,9 @@ package actor HostSlots {
     admitWaiting()
   }
 
-  /// `host` answered over HTTP/2: the transfers waiting for it may start up to its larger
-  /// share.
-  package func noteMultiplexed(host: String) {
-    guard perMultiplexedHost > perHost, multiplexed.insert(host).inserted else { return }
-    admitWaiting()
-  }
-
-  /// Starts every waiter that fits, in the order they came.
-  private func admitWaiting() {
+  /// Starts every waiter that fits now, in the order they came: after a slot is given back,
+  /// or when a server has just been seen to multiplex and so has room for more.
+  package func admitWaiting() {
     var index = 0
     while index < waiting.count, runningTotal < total {
       if canStart(waiting[index].host) {
@@ -56,8 +55,10 @@ package actor HostSlots {
   }
 
   private func canStart(_ host: String) -> Bool {
-    let share = multiplexed.contains(host) ? perMultiplexedHost : perHost
-    return runningTotal < total && running[host, default: 0] < share
+    guard runningTotal < total else { return false }
+    let count = running[host, default: 0]
+    if count < perHost { return true }
+    return count < perMultiplexedHost && multiplexes(host)
   }
 
   private func take(_ host: String) {

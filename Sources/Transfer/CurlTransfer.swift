@@ -19,7 +19,6 @@ package final class CurlTransfer: @unchecked Sendable {
   private var headers: [String: String] = [:]
   private var lastStatus = 0
   private var redirects: [(status: Int, url: String)] = []
-  private var multiplexedURLs: [String] = []
   private var head: ResponseHead?
   private var sinkError: Error?
   private var completion: (@Sendable (Result<ResponseHead, Error>) -> Void)?
@@ -173,8 +172,8 @@ package final class CurlTransfer: @unchecked Sendable {
       lastStatus = code
       if HeaderLine.isMultiplexedStatus(bytes) {
         // The redirects taken so far say which server this head comes from.
-        let from = redirects.last?.url ?? request.url
-        if multiplexedURLs.last != from { multiplexedURLs.append(from) }
+        MultiplexingServers.shared.note(
+          MultiplexingServers.host(of: redirects.last?.url ?? request.url))
       }
     case .field(let name, let value):
       headers[name] = value
@@ -259,8 +258,7 @@ package final class CurlTransfer: @unchecked Sendable {
     var urlPointer: UnsafeMutablePointer<CChar>?
     podcast_easy_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &urlPointer)
     let url = urlPointer.map { String(cString: $0) } ?? request.url
-    var head = ResponseHead(status: status, url: url, headers: headers, redirects: redirects)
-    head.multiplexedURLs = multiplexedURLs
+    let head = ResponseHead(status: status, url: url, headers: headers, redirects: redirects)
     self.head = head
     try sink.receive(head: head)
   }

@@ -65,9 +65,6 @@ package struct ResponseHead: Sendable {
   /// Lower-cased names; the last value wins.
   package var headers: [String: String]
   package var redirects: [(status: Int, url: String)]
-  /// The URLs, of the request and of the redirects taken, whose server answered over HTTP/2
-  /// or later: those hosts can take more transfers at once without more connections.
-  package var multiplexedURLs: [String] = []
 
   /// Seconds the server asks us to wait (`Retry-After` as seconds or as an HTTP date).
   package var retryAfter: Int? {

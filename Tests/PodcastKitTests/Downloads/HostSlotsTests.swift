@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import Fetching
@@ -167,14 +168,18 @@ final class HostSlotsTests: XCTestCase {
   /// A host that answered over HTTP/2 takes its larger share at once: the transfers waiting
   /// for it start without one of its own slots being given back; other hosts keep theirs.
   func testAMultiplexedHostTakesItsLargerShare() async {
-    let slots = HostSlots(total: 8, perHost: 2, perMultiplexedHost: 5)
+    let known = Mutex<Set<String>>([])
+    let slots = HostSlots(
+      total: 8, perHost: 2, perMultiplexedHost: 5,
+      multiplexes: { host in known.withLock { $0.contains(host) } })
     let holders = Holders()
     let tasks =
       (0..<6).map { _ in start("h2", slots: slots, holders: holders) }
       + (0..<3).map { _ in start("h1", slots: slots, holders: holders) }
     await holders.until { $0.current["h2", default: 0] == 2 && $0.current["h1", default: 0] == 2 }
 
-    await slots.noteMultiplexed(host: "h2")
+    known.withLock { _ = $0.insert("h2") }
+    await slots.admitWaiting()
     await holders.until { $0.current["h2", default: 0] == 5 }
     // Every h2 waiter that fits has started; the sixth waits for one of the five, and h1
     // stays at two.
