@@ -175,6 +175,9 @@ public final class DownloadManager: Sendable {
       note(
         await sideFiles.keepChapters(url, besides: file, feedURL: job.feedURL), .chapters)
     }
+    if let info = job.info, wanted(SideFileNames.info(besides: file)) {
+      note(sideFiles.keepInfo(info, besides: file), .info)
+    }
     return report
   }
 

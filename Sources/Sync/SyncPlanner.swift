@@ -26,6 +26,8 @@ public struct SyncPlanner: Sendable {
   /// `sync --write-feed`: every download keeps what the feed says of its episode (a
   /// subscription's own `--write-feed` does so for its downloads anyway).
   public var writesFeed = false
+  /// `sync --info-json`: every download gets `<episode>.info.json` beside it.
+  public var writesInfo = false
 
   public init(
     store: LibraryStore, loader: FeedLoader, namer: FileNamer, dryRun: Bool,
@@ -220,7 +222,8 @@ public struct SyncPlanner: Sendable {
     try SyncRules(
       runFilter: filter,
       settings: subscription.id.flatMap { snapshot.settings[$0] } ?? SubscriptionSettings(),
-      marks: snapshot.marks, defaultNamer: namer, runWritesFeed: writesFeed)
+      marks: snapshot.marks, defaultNamer: namer, runWritesFeed: writesFeed,
+      runWritesInfo: writesInfo)
   }
 
   /// A conditional GET for feeds on the web; local feed files are simply read. A 5xx or a
@@ -296,7 +299,7 @@ public struct SyncPlanner: Sendable {
         Self.plannedDownload(
           feed.episodes[offset], podcast: feed.podcast, index: offset + 1,
           subscription: subscription, key: seen[offset].key, otherKeys: keys[offset],
-          namer: rules.namer, archive: rules.writesFeed)
+          namer: rules.namer, archive: rules.writesFeed, info: rules.writesInfo)
       }
     }
     if dryRun {
@@ -369,16 +372,23 @@ public struct SyncPlanner: Sendable {
         episode.enclosure.url = url
       }
       // Made from what the library remembers (not listed in the feed as read): no archive,
-      // the row's own (if any) stays.
+      // the row's own (if any) stays; an info file of what the row knows, unless its details
+      // say more (below).
       var planned = Self.plannedDownload(
         episode, podcast: podcast, index: (index ?? 0) + 1, subscription: subscription,
-        key: seen.key, namer: rules.namer, archive: rules.writesFeed && index != nil)
+        key: seen.key, namer: rules.namer, archive: rules.writesFeed && index != nil,
+        info: rules.writesInfo)
       // Not in the feed as read (a 304, or gone from it): the details kept with the row make
       // it the download the feed described when it was queued.
       if index == nil, let details = waiting.details.flatMap(DownloadDetails.init(encoded:)) {
         planned.job = details.applied(to: planned.job)
         // For a row queued before the feed was asked for: what the details say of it.
         if rules.writesFeed { planned.job.archive = details.archive(guid: seen.guid) }
+        // The info file as the feed described the episode when it was queued (kept when that
+        // run wanted one), else what the details say; none when no longer asked for.
+        planned.job.info =
+          rules.writesInfo
+          ? planned.job.info ?? details.info(of: episode, podcast: podcast) : nil
       }
       return planned
     }
@@ -389,7 +399,7 @@ public struct SyncPlanner: Sendable {
   /// another of the feed's episodes (`EpisodeIdentity.distinctKeys`).
   package static func plannedDownload(
     _ episode: Episode, podcast: Podcast, index: Int, subscription: Subscription, key: String,
-    otherKeys: [String] = [], namer: FileNamer, archive: Bool = false
+    otherKeys: [String] = [], namer: FileNamer, archive: Bool = false, info: Bool = false
   ) -> SyncPlan.PlannedDownload {
     var podcast = podcast
     if podcast.title == nil { podcast.title = subscription.title ?? subscription.name }
@@ -403,7 +413,8 @@ public struct SyncPlanner: Sendable {
       tagging: TagRequest(podcast: podcast, episode: episode), folderCoverURL: podcast.imageURL,
       transcripts: episode.transcripts, chaptersURL: episode.chapters?.url,
       published: episode.published,
-      archive: archive ? ArchivedEpisode(podcast: podcast, episode: episode) : nil)
+      archive: archive ? ArchivedEpisode(podcast: podcast, episode: episode) : nil,
+      info: info ? EpisodeInfo(episode: episode, podcast: podcast) : nil)
     return SyncPlan.PlannedDownload(job: job, subscriptionId: subscription.id ?? 0)
   }
 }

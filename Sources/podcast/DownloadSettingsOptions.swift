@@ -62,6 +62,11 @@ struct DownloadSettingsOptions: ParsableArguments {
       valueName: "url"))
   var feedBaseURL: String?
 
+  @Flag(
+    name: .customLong("info-json"),
+    help: "Keep <episode>.info.json beside each episode: what the feed says of it and its podcast.")
+  var infoJSON = false
+
   func validate() throws {
     if let concurrency, !(1...32).contains(concurrency) {
       throw ValidationError("--concurrency must be from 1 to 32")
@@ -93,6 +98,7 @@ struct DownloadSettingsOptions: ParsableArguments {
     settings.noChapters = noChapters
     settings.writeFeed = writeFeed
     settings.feedBaseURL = try feedBaseURL.map(FeedBaseURL.init)
+    settings.infoJSON = infoJSON
     return settings
   }
 
