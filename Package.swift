@@ -43,8 +43,9 @@ let package = Package(
     .target(name: "Privacy", dependencies: ["Basics"]),
     // The only code that touches libcurl.
     .target(name: "Transfer", dependencies: ["Basics", "Privacy", "CCurl"]),
-    // The only code that touches libxml2: feeds and OPML read into values.
-    .target(name: "Feeds", dependencies: ["Basics", "CLibXML2"]),
+    // The only code that touches libxml2: feeds and OPML read into values (and written as
+    // JSON, their secrets masked).
+    .target(name: "Feeds", dependencies: ["Basics", "Privacy", "CLibXML2"]),
     // The only code that touches TagLib: tags read and written in a file on disk.
     .target(name: "Tags", dependencies: ["Basics", "Feeds", "CTagLib"]),
     .target(name: "Selection", dependencies: ["Basics", "Feeds"]),

@@ -2,6 +2,7 @@ import Basics
 import Feeds
 import Foundation
 import Library
+import SideFiles
 import Tags
 
 /// What a download takes from its feed beyond its row's own columns (URL, titles, feed,
@@ -21,6 +22,9 @@ package struct DownloadDetails: Codable, Equatable {
   package var folderCoverURL: String?
   package var transcripts: [TranscriptLink]?
   package var chaptersURL: String?
+  /// Everything the feed said for `<episode>.info.json`, kept only for a job that writes one
+  /// (`--info-json`): a first sync after `subscribe` gets a 304 and must write the same file.
+  package var info: Info?
 
   package enum CodingKeys: String, CodingKey {
     case relativePath = "p"
@@ -31,6 +35,7 @@ package struct DownloadDetails: Codable, Equatable {
     case folderCoverURL = "f"
     case transcripts = "s"
     case chaptersURL = "h"
+    case info = "i"
   }
 
   /// `TagRequest` and its `EpisodeTags`, flattened. The tag's date is the details' own
@@ -70,6 +75,82 @@ package struct DownloadDetails: Codable, Equatable {
     }
   }
 
+  /// `EpisodeInfo`, as codable values. The show notes are most of it.
+  package struct Info: Codable, Equatable {
+    package var guid: String?
+    package var title: String?
+    package var published: Date?
+    package var duration: Int?
+    package var enclosure: Enclosure
+    package var link: String?
+    package var description: String?
+    package var season: Int?
+    package var number: Int?
+    package var episodeType: String?
+    package var explicit: Bool?
+    package var imageURL: String?
+    package var transcripts: [TranscriptLink]?
+    package var chaptersURL: String?
+    package var chaptersType: String?
+    package var podcast: Podcast
+
+    package enum CodingKeys: String, CodingKey {
+      case guid = "g"
+      case title = "t"
+      case published = "d"
+      case duration = "l"
+      case enclosure = "e"
+      case link = "k"
+      case description = "n"
+      case season = "s"
+      case number = "u"
+      case episodeType = "y"
+      case explicit = "x"
+      case imageURL = "m"
+      case transcripts = "r"
+      case chaptersURL = "h"
+      case chaptersType = "c"
+      case podcast = "p"
+    }
+
+    package init(_ info: EpisodeInfo) {
+      let episode = info.episode
+      guid = episode.guid
+      title = episode.title
+      published = episode.published
+      duration = episode.duration
+      enclosure = episode.enclosure
+      link = episode.link
+      description = episode.description
+      season = episode.season
+      number = episode.number
+      episodeType = episode.episodeType
+      explicit = episode.explicit
+      imageURL = episode.imageURL
+      transcripts =
+        episode.transcripts.isEmpty
+        ? nil
+        : episode.transcripts.map {
+          TranscriptLink(url: $0.url, type: $0.type, language: $0.language)
+        }
+      chaptersURL = episode.chapters?.url
+      chaptersType = episode.chapters?.type
+      podcast = info.podcast
+    }
+
+    package var episodeInfo: EpisodeInfo {
+      let episode = Episode(
+        guid: guid, title: title, published: published, duration: duration, enclosure: enclosure,
+        link: link, description: description, season: season, number: number,
+        episodeType: episodeType, explicit: explicit, imageURL: imageURL,
+        transcripts: (transcripts ?? []).map {
+          Transcript(url: $0.url, type: $0.type, language: $0.language)
+        },
+        chapters: chaptersURL.map { Chapters(url: $0, type: chaptersType) })
+      return EpisodeInfo(episode: episode, podcast: podcast)
+    }
+  }
+
   package init(of job: DownloadJob) {
     relativePath = job.relativePath
     mimeType = job.mimeType
@@ -82,6 +163,7 @@ package struct DownloadDetails: Codable, Equatable {
       ? nil
       : job.transcripts.map { TranscriptLink(url: $0.url, type: $0.type, language: $0.language) }
     chaptersURL = job.chaptersURL
+    info = job.info.map(Info.init)
   }
 
   /// `job` (rebuilt from a row and what the library knows of the episode) with these details.
@@ -97,6 +179,7 @@ package struct DownloadDetails: Codable, Equatable {
       Transcript(url: $0.url, type: $0.type, language: $0.language)
     }
     job.chaptersURL = chaptersURL
+    job.info = info?.episodeInfo
     return job
   }
 
@@ -151,5 +234,31 @@ extension DownloadDetails {
       guid: guid, title: tagging?.title, published: published, showNotes: tagging?.comment,
       season: tagging?.season, number: tagging?.number, mimeType: mimeType,
       podcast: ArchivedEpisode.Channel(title: tagging?.podcast, author: tagging?.author))
+  }
+}
+
+extension DownloadDetails {
+  /// What the details say of the episode, for its `<episode>.info.json` when the feed no
+  /// longer lists it: the enclosure's type and size, the date, numbers, the show notes as
+  /// the tag's plain text, the transcripts and chapters kept; the rest (duration, link,
+  /// flags, pictures) is unknown, so null. `episode` has what the library's own row knows.
+  package func info(of episode: Episode, podcast: Podcast) -> EpisodeInfo {
+    var episode = episode
+    episode.enclosure.type = mimeType ?? episode.enclosure.type
+    episode.enclosure.length = declaredLength ?? episode.enclosure.length
+    episode.published = published ?? episode.published
+    episode.season = tagging?.season ?? episode.season
+    episode.number = tagging?.number ?? episode.number
+    if episode.showNotes == nil, let comment = tagging?.comment { episode.description = comment }
+    if let transcripts, episode.transcripts.isEmpty {
+      episode.transcripts = transcripts.map {
+        Transcript(url: $0.url, type: $0.type, language: $0.language)
+      }
+    }
+    if episode.chapters == nil, let chaptersURL { episode.chapters = Chapters(url: chaptersURL) }
+    var podcast = podcast
+    if podcast.author == nil { podcast.author = tagging?.author }
+    if podcast.title == nil { podcast.title = tagging?.podcast }
+    return EpisodeInfo(episode: episode, podcast: podcast)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Transfer
 
 extension DownloadJob {
   /// The server whose per-host share a download counts against: the host that sends the
@@ -11,9 +12,7 @@ extension DownloadJob {
     // Most links name no tracker: their own host, without normalising the whole URL.
     let parsed = URL(string: url)
     let host = parsed?.host?.lowercased() ?? ""
-    guard TrackingPrefix.isTracker(host) else {
-      return parsed?.port.map { "\(host):\($0)" } ?? host
-    }
+    guard TrackingPrefix.isTracker(host) else { return MultiplexingServers.host(of: parsed) }
     guard let normalised = EpisodeIdentity.normalisedURL(url),
       let authority = normalised.split(separator: "/", omittingEmptySubsequences: false).first,
       let host = authority.split(separator: "@").last, !host.isEmpty

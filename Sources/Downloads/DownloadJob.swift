@@ -2,6 +2,7 @@ import Basics
 import Feeds
 import Foundation
 import Library
+import SideFiles
 import Tags
 
 /// One episode to fetch, with everything needed to name and describe it.
@@ -38,13 +39,16 @@ public struct DownloadJob: Sendable, Hashable {
   /// What the feed says about the episode, kept with the finished download for the folder's
   /// own feed (`--write-feed`); nil when this run writes none.
   public var archive: ArchivedEpisode?
+  /// What the feed says about the episode and its podcast, for `<episode>.info.json` beside
+  /// it (`--info-json`); nil for no such file.
+  public var info: EpisodeInfo?
 
   public init(
     url: String, title: String?, podcastTitle: String?, relativePath: String, mimeType: String?,
     declaredLength: Int64? = nil, feedURL: String? = nil, identityKeys: [String] = [],
     subscriptionEpisode: SubscriptionEpisode? = nil, tagging: TagRequest? = nil,
     folderCoverURL: String? = nil, transcripts: [Transcript] = [], chaptersURL: String? = nil,
-    published: Date? = nil, archive: ArchivedEpisode? = nil
+    published: Date? = nil, archive: ArchivedEpisode? = nil, info: EpisodeInfo? = nil
   ) {
     self.url = url
     self.title = title
@@ -61,6 +65,7 @@ public struct DownloadJob: Sendable, Hashable {
     self.chaptersURL = chaptersURL
     self.published = published
     self.archive = archive
+    self.info = info
   }
 }
 

@@ -71,8 +71,12 @@ public final class DownloadManager: Sendable {
     // come in (`TransferTurn`), so one episode's fsync, link and record overlap the next
     // one's transfer. Jobs begun at once are capped too (twice the transfers, so as many can
     // finish as fetch), which keeps open partial files bounded.
-    let transfers = HostSlots(total: options.concurrency, perHost: options.perHost)
-    let begun = HostSlots(total: 2 * options.concurrency, perHost: 2 * options.perHost)
+    let transfers = HostSlots(
+      total: options.concurrency, perHost: options.perHost,
+      perMultiplexedHost: options.perMultiplexedHost)
+    let begun = HostSlots(
+      total: 2 * options.concurrency,
+      perHost: 2 * max(options.perHost, options.perMultiplexedHost))
     return await withTaskGroup(of: (Int, DownloadResult).self) { group in
       for (index, job) in unique.enumerated() {
         group.addTask {
@@ -170,6 +174,9 @@ public final class DownloadManager: Sendable {
     if let url = job.chaptersURL, wanted(SideFileNames.chapters(besides: file)) {
       note(
         await sideFiles.keepChapters(url, besides: file, feedURL: job.feedURL), .chapters)
+    }
+    if let info = job.info, wanted(SideFileNames.info(besides: file)) {
+      note(sideFiles.keepInfo(info, besides: file), .info)
     }
     return report
   }

@@ -23,6 +23,8 @@ public struct DownloadSettings: Sendable {
   public var writeFeed = false
   /// `--feed-base-url`: where the Episodes directory is served, for those feeds' links.
   public var feedBaseURL: FeedBaseURL?
+  /// `--info-json`: each episode gets `<episode>.info.json` beside it.
+  public var infoJSON = false
 
   public init() {}
 

@@ -243,10 +243,12 @@ package struct EpisodeDownload {
         seen.set(head, total)
         arrival.yield()
       })
-    let headWriter = Task {
+    let headWriter = Task { [transfers] in
       for await _ in heads {
         if let (head, total) = seen.value {
           row.noteHead(head, total: total, bytes: basis?.offset ?? 0)
+          // The hosts this head came through may now take their larger shares.
+          await transfers.admitWaiting()
         }
       }
     }

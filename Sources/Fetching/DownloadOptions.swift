@@ -6,10 +6,15 @@ public struct DownloadOptions: Sendable {
   /// Downloads at once unless told otherwise. Over a real network a download's time is
   /// mostly round trips (TLS, redirects, TCP's slow start), so more in flight finish sooner;
   /// `perHost` still keeps each server to its share.
-  public static let defaultConcurrency = 8
+  public static let defaultConcurrency = 16
 
   public var concurrency = defaultConcurrency
+  /// Downloads at once from one server: connections, since over HTTP/1.1 each is one.
   public var perHost = 2
+  /// Downloads at once from a server that answered over HTTP/2: streams on the one
+  /// connection it keeps with us, so more of them cost it no more connections. Three per
+  /// connection `perHost` allows, so `--per-host 1` still asks less of every server.
+  public var perMultiplexedHost: Int { 3 * perHost }
   /// Tries per episode; transient failures (drops, timeouts, 5xx, 429) resume and retry.
   public var attempts = 3
   /// First back-off; doubles each time unless the server sends Retry-After.

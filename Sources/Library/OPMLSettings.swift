@@ -36,6 +36,7 @@ package enum OPMLSettings {
       ("first", settings.first?.description),
       ("writeFeed", settings.feed.map { $0 ? "true" : "false" }),
       ("feedBaseURL", settings.feedBaseURL),
+      ("infoJSON", settings.info.map { $0 ? "true" : "false" }),
     ]
     return pairs.compactMap { key, value in value.map { ("podcast:" + key, $0) } }
   }
@@ -76,6 +77,7 @@ package enum OPMLSettings {
     settings.feedBaseURL = attributes["feedbaseurl"].flatMap {
       $0.hasPrefix("http://") || $0.hasPrefix("https://") ? $0 : nil
     }
+    settings.info = flag("infojson")
     return settings
   }
 

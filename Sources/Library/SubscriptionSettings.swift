@@ -26,6 +26,9 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
   public var feed: Bool?
   /// `--feed-base-url`: the URL the Episodes directory is served at, for that feed's links.
   public var feedBaseURL: String?
+  /// True once `--info-json`: sync keeps `<episode>.info.json` beside this subscription's
+  /// episodes.
+  public var info: Bool?
 
   public init() {}
 
@@ -36,6 +39,7 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
     "keep", "match", "exclude", "match-in", "since", "until", "min-duration", "max-duration",
     "type", "name-template", "episodes-dir", "concurrency", "limit-rate", "first", "tags",
     "cover", "transcripts", "chapters", "write-feed", "feed-base-url",
+    "info-json",
   ]
 
   /// Clears one setting by its flag name (`keep` lives on `Subscription` and is cleared there).
@@ -60,6 +64,7 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
     case "chapters", "no-chapters": chapters = nil
     case "write-feed", "feed": feed = nil
     case "feed-base-url": feedBaseURL = nil
+    case "info-json": info = nil
     case "keep": break
     default: throw FilterError.unknownSetting(option)
     }
@@ -80,6 +85,7 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
     merged.first = other.first ?? first
     merged.feed = other.feed ?? feed
     merged.feedBaseURL = other.feedBaseURL ?? feedBaseURL
+    merged.info = other.info ?? info
     return merged
   }
 }

@@ -61,7 +61,8 @@ public struct DownloadEpisodes: Sendable {
           tagging: TagRequest(podcast: podcast, episode: episode),
           folderCoverURL: podcast.imageURL, transcripts: episode.transcripts,
           chaptersURL: episode.chapters?.url, published: episode.published,
-          archive: settings.writeFeed ? ArchivedEpisode(podcast: podcast, episode: episode) : nil))
+          archive: settings.writeFeed ? ArchivedEpisode(podcast: podcast, episode: episode) : nil,
+          info: settings.infoJSON ? EpisodeInfo(episode: episode, podcast: podcast) : nil))
     }
   }
 

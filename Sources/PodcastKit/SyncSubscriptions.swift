@@ -50,6 +50,7 @@ public struct SyncSubscriptions: Sendable {
       store: store, loader: FeedLoader(http: http), namer: try settings.namer(),
       dryRun: dryRun, filter: filter)
     planner.writesFeed = settings.writeFeed
+    planner.writesInfo = settings.infoJSON
     let plan = await planner.plan(
       subscriptions, concurrency: SyncPlanner.feedsInFlight(downloads: settings.concurrency))
     for feed in plan.failedFeeds {

@@ -10,6 +10,11 @@ package enum SideFileNames {
     stem(episodeFile) + ".chapters.json"
   }
 
+  /// `Show/2024-05-01 Title.mp3` → `Show/2024-05-01 Title.info.json`.
+  package static func info(besides episodeFile: String) -> String {
+    stem(episodeFile) + ".info.json"
+  }
+
   /// One name per transcript, in the feed's order: the first is `<name>.<ext>`; more (with
   /// `--all-transcripts`) add their language, or their position when that is taken too.
   package static func transcripts(_ transcripts: [Transcript], besides episodeFile: String)
@@ -31,8 +36,9 @@ package enum SideFileNames {
   }
 
   /// The side files of `episodeFile` that exist, so they go when it goes (prune, unsubscribe
-  /// --delete-files): `<name>.chapters.json`, `<name>.<ext>` and `<name>.<language or n>.<ext>`
-  /// for the transcript extensions. Nothing else: `Ep 1.5.mp3` is not a side file of `Ep 1.mp3`.
+  /// --delete-files): `<name>.chapters.json`, `<name>.info.json`, `<name>.<ext>` and
+  /// `<name>.<language or n>.<ext>` for the transcript extensions. Nothing else: `Ep 1.5.mp3`
+  /// is not a side file of `Ep 1.mp3`.
   package static func existing(besides episodeFile: String) -> [String] {
     let folder = (episodeFile as NSString).deletingLastPathComponent
     return existing(
@@ -53,7 +59,7 @@ package enum SideFileNames {
       switch rest.count {
       case 1: return transcriptExtensions.contains(String(rest[0]))
       case 2:
-        if rest[0] == "chapters" && rest[1] == "json" { return true }
+        if (rest[0] == "chapters" || rest[0] == "info") && rest[1] == "json" { return true }
         return safe(String(rest[0])) != nil && transcriptExtensions.contains(String(rest[1]))
       default: return false
       }

@@ -7,6 +7,8 @@ public struct SideFileNote: Sendable, Equatable, CustomStringConvertible {
     case cover
     case transcript
     case chapters
+    /// `<episode>.info.json` (`--info-json`).
+    case info = "info file"
   }
 
   public var kind: Kind

@@ -9,8 +9,9 @@ import Transfer
 #endif
 
 /// Fetches the small files that go beside an episode (transcripts, chapters) through
-/// `SideFileDownload` and puts each in place only when complete and verified: written under a
-/// temporary name in the target's folder, synced and renamed. A failure leaves nothing behind
+/// `SideFileDownload`, or makes them (the info file), and puts each in place only when
+/// complete and verified: written under a temporary name in the target's folder, synced and
+/// renamed. A failure leaves nothing behind
 /// and never fails the episode; it comes back as a `SideFileError` for the episode's notes.
 package final class SideFileWriter: Sendable {
   /// Transcripts of long episodes run to a few MB; nothing legitimate is near this.
@@ -75,6 +76,19 @@ package final class SideFileWriter: Sendable {
     let target = SideFileNames.chapters(besides: episodeFile)
     do {
       try place(try result.get(), at: target)
+      return .success(target)
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// Puts `<episode>.info.json` beside `episodeFile`: made here, nothing is fetched.
+  package func keepInfo(_ info: EpisodeInfo, besides episodeFile: String) -> Result<
+    String, SideFileError
+  > {
+    let target = SideFileNames.info(besides: episodeFile)
+    do {
+      try place(info.document(besides: episodeFile), at: target)
       return .success(target)
     } catch {
       return .failure(error)

@@ -44,7 +44,7 @@ extension SyncPlanner {
       // first sync's 304 loses none of them.
       let job = plannedDownload(
         episode, podcast: feed.podcast, index: offset + 1, subscription: subscription,
-        key: keys[offset], namer: rules.namer, archive: rules.writesFeed
+        key: keys[offset], namer: rules.namer, archive: rules.writesFeed, info: rules.writesInfo
       ).job
       refresh.queued.append(job.queued())
     }

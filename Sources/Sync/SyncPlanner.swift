@@ -29,6 +29,8 @@ public struct SyncPlanner: Sendable {
   /// `sync --write-feed`: every download keeps what the feed says of its episode (a
   /// subscription's own `--write-feed` does so for its downloads anyway).
   public var writesFeed = false
+  /// `sync --info-json`: every download gets `<episode>.info.json` beside it.
+  public var writesInfo = false
 
   public init(
     store: LibraryStore, loader: FeedLoader, namer: FileNamer, dryRun: Bool,
@@ -44,15 +46,17 @@ public struct SyncPlanner: Sendable {
 
   /// Feed refreshes in flight when the run asks for `downloads` downloads at once (nil: the
   /// default). A refresh is one small request, mostly a 304, so its time is the round trip:
-  /// at 80 ms, 8 at a time took 2.5 s for 200 feeds where 24 take ~1.2 s. Twice the downloads
-  /// when more are asked for, so `--concurrency` speeds up the refreshes too.
+  /// at 80 ms, 8 at a time took 2.5 s for 200 feeds where 24 took 1.8 s and 48 take ~1 s.
+  /// Twice the downloads when more are asked for, so `--concurrency` speeds up the refreshes
+  /// too.
   public static func feedsInFlight(downloads: Int?) -> Int {
-    max(24, 2 * (downloads ?? 0))
+    max(48, 2 * (downloads ?? 0))
   }
 
-  /// Refreshes of feeds on one host at once, as before (8 in flight allowed 4 per host); over
-  /// HTTP/2 they are streams on one connection (`CURLOPT_PIPEWAIT`). With many hosts the total
-  /// is what binds; 6 per host made a loopback sync (one host, CPU-bound) a fifth slower.
+  /// Refreshes of feeds on one host at once, as before (8 in flight allowed 4 per host); 6 per
+  /// host made a loopback sync (one host, HTTP/1.1, CPU-bound) a fifth slower. A host seen to
+  /// answer over HTTP/2 takes three times as many, as streams on its one connection
+  /// (`CURLOPT_PIPEWAIT`): with a dozen hosts, 4 each held the run below its total.
   public static let feedsPerHost = 4
 
   /// Refreshes every subscription, `concurrency` feeds at a time and at most `perHost` from
@@ -73,11 +77,11 @@ public struct SyncPlanner: Sendable {
           .init(subscription: $0, outcome: .failed(error))
         })
     }
-    let slots = HostSlots(total: concurrency, perHost: perHost)
+    let slots = HostSlots(total: concurrency, perHost: perHost, perMultiplexedHost: 3 * perHost)
     var parts = await withTaskGroup(of: (Int, SyncPlan).self) { group in
       for (index, subscription) in subscriptions.enumerated() {
         group.addTask {
-          let host = URL(string: subscription.feedURL)?.host ?? ""
+          let host = MultiplexingServers.host(of: subscription.feedURL)
           await slots.acquire(host: host)
           let part = await self.refresh(subscription, snapshot: snapshot)
           await slots.release(host: host)
@@ -224,12 +228,13 @@ public struct SyncPlanner: Sendable {
     try SyncRules(
       runFilter: filter,
       settings: subscription.id.flatMap { snapshot.settings[$0] } ?? SubscriptionSettings(),
-      marks: snapshot.marks, defaultNamer: namer, runWritesFeed: writesFeed)
+      marks: snapshot.marks, defaultNamer: namer, runWritesFeed: writesFeed,
+      runWritesInfo: writesInfo)
   }
 
   /// A conditional GET for feeds on the web (when the library keeps a copy to go with it);
-  /// local feed files are simply read. A 5xx or a timeout is tried again within the run (a feed that failed once would otherwise wait for
-  /// the next sync).
+  /// local feed files are simply read. A 5xx or a timeout is tried again within the run (a
+  /// feed that failed once would otherwise wait for the next sync).
   private func fetch(_ subscription: Subscription, conditional: Bool = true) async throws
     -> FeedLoader.Fetch
   {
@@ -299,7 +304,7 @@ public struct SyncPlanner: Sendable {
         Self.plannedDownload(
           feed.episodes[offset], podcast: feed.podcast, index: offset + 1,
           subscription: subscription, key: seen[offset].key, otherKeys: keys[offset],
-          namer: rules.namer, archive: rules.writesFeed)
+          namer: rules.namer, archive: rules.writesFeed, info: rules.writesInfo)
       }
     }
     if dryRun {
@@ -372,16 +377,23 @@ public struct SyncPlanner: Sendable {
         episode.enclosure.url = url
       }
       // Made from what the library remembers (not listed in the feed as read): no archive,
-      // the row's own (if any) stays.
+      // the row's own (if any) stays; an info file of what the row knows, unless its details
+      // say more (below).
       var planned = Self.plannedDownload(
         episode, podcast: podcast, index: (index ?? 0) + 1, subscription: subscription,
-        key: seen.key, namer: rules.namer, archive: rules.writesFeed && index != nil)
+        key: seen.key, namer: rules.namer, archive: rules.writesFeed && index != nil,
+        info: rules.writesInfo)
       // Not in the feed as read (a 304, or gone from it): the details kept with the row make
       // it the download the feed described when it was queued.
       if index == nil, let details = waiting.details.flatMap(DownloadDetails.init(encoded:)) {
         planned.job = details.applied(to: planned.job)
         // For a row queued before the feed was asked for: what the details say of it.
         if rules.writesFeed { planned.job.archive = details.archive(guid: seen.guid) }
+        // The info file as the feed described the episode when it was queued (kept when that
+        // run wanted one), else what the details say; none when no longer asked for.
+        planned.job.info =
+          rules.writesInfo
+          ? planned.job.info ?? details.info(of: episode, podcast: podcast) : nil
       }
       return planned
     }
@@ -392,7 +404,7 @@ public struct SyncPlanner: Sendable {
   /// another of the feed's episodes (`EpisodeIdentity.distinctKeys`).
   package static func plannedDownload(
     _ episode: Episode, podcast: Podcast, index: Int, subscription: Subscription, key: String,
-    otherKeys: [String] = [], namer: FileNamer, archive: Bool = false
+    otherKeys: [String] = [], namer: FileNamer, archive: Bool = false, info: Bool = false
   ) -> SyncPlan.PlannedDownload {
     var podcast = podcast
     if podcast.title == nil { podcast.title = subscription.title ?? subscription.name }
@@ -406,7 +418,8 @@ public struct SyncPlanner: Sendable {
       tagging: TagRequest(podcast: podcast, episode: episode), folderCoverURL: podcast.imageURL,
       transcripts: episode.transcripts, chaptersURL: episode.chapters?.url,
       published: episode.published,
-      archive: archive ? ArchivedEpisode(podcast: podcast, episode: episode) : nil)
+      archive: archive ? ArchivedEpisode(podcast: podcast, episode: episode) : nil,
+      info: info ? EpisodeInfo(episode: episode, podcast: podcast) : nil)
     return SyncPlan.PlannedDownload(job: job, subscriptionId: subscription.id ?? 0)
   }
 }

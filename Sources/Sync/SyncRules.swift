@@ -15,13 +15,17 @@ package struct SyncRules: Sendable {
   /// Whether this subscription's downloads keep what the feed says of their episodes, for the
   /// folder's `feed.xml` (its `--write-feed`, or the run's).
   package var writesFeed: Bool
+  /// Whether this subscription's downloads get `<episode>.info.json` beside them (its
+  /// `--info-json`, or the run's).
+  package var writesInfo: Bool
 
   package init(
     runFilter: EpisodePredicate?, settings: SubscriptionSettings,
     marks: [String: EpisodeMark.State], defaultNamer: FileNamer, now: Date = Date(),
-    runWritesFeed: Bool = false
+    runWritesFeed: Bool = false, runWritesInfo: Bool = false
   ) throws {
     writesFeed = runWritesFeed || settings.feed == true
+    writesInfo = runWritesInfo || settings.info == true
     predicates = [runFilter, try settings.filter.predicate(now: now)].compactMap { $0 }
     self.marks = marks
     namer = try settings.nameTemplate.map { try FileNamer(template: $0) } ?? defaultNamer

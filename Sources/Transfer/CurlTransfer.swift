@@ -170,6 +170,11 @@ package final class CurlTransfer: @unchecked Sendable {
     case .status(let code):
       headers = [:]
       lastStatus = code
+      if HeaderLine.isMultiplexedStatus(bytes) {
+        // The redirects taken so far say which server this head comes from.
+        MultiplexingServers.shared.note(
+          MultiplexingServers.host(of: redirects.last?.url ?? request.url))
+      }
     case .field(let name, let value):
       headers[name] = value
     case .end:

@@ -27,6 +27,12 @@ package enum HeaderLine: Equatable {
     }
   }
 
+  /// Whether a status line came over HTTP/2 or HTTP/3, where transfers to the host become
+  /// streams on one connection rather than connections of their own.
+  package static func isMultiplexedStatus(_ line: UnsafeRawBufferPointer) -> Bool {
+    line.starts(with: "HTTP/2".utf8) || line.starts(with: "HTTP/3".utf8)
+  }
+
   /// The number after the protocol, 0 when there is none.
   private static func statusCode(_ line: Slice<UnsafeRawBufferPointer>) -> Int {
     guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { return 0 }

@@ -3,10 +3,16 @@ import PodcastKit
 
 /// How episodes are fetched and named; shared by `download` and `sync`.
 struct DownloadSettingsOptions: ParsableArguments {
-  @Option(help: "Downloads at once (default: 8, or a subscription's own setting in sync).")
+  @Option(
+    help:
+      "Downloads at once (default: \(DownloadOptions.defaultConcurrency), or a subscription's own setting in sync)."
+  )
   var concurrency: Int?
 
-  @Option(help: "Downloads at once from any one server, so none is hammered.")
+  @Option(
+    help:
+      "Downloads at once from any one server, so none is hammered (three times this over HTTP/2, as streams on one connection)."
+  )
   var perHost = 2
 
   @Option(
@@ -56,6 +62,11 @@ struct DownloadSettingsOptions: ParsableArguments {
       valueName: "url"))
   var feedBaseURL: String?
 
+  @Flag(
+    name: .customLong("info-json"),
+    help: "Keep <episode>.info.json beside each episode: what the feed says of it and its podcast.")
+  var infoJSON = false
+
   func validate() throws {
     if let concurrency, !(1...32).contains(concurrency) {
       throw ValidationError("--concurrency must be from 1 to 32")
@@ -87,6 +98,7 @@ struct DownloadSettingsOptions: ParsableArguments {
     settings.noChapters = noChapters
     settings.writeFeed = writeFeed
     settings.feedBaseURL = try feedBaseURL.map(FeedBaseURL.init)
+    settings.infoJSON = infoJSON
     return settings
   }
 

@@ -43,6 +43,12 @@ struct SettingsOptions: ParsableArguments {
       valueName: "url"))
   var feedBaseURL: String?
 
+  @Flag(
+    name: .customLong("info-json"),
+    help:
+      "Keep <episode>.info.json beside this subscription's episodes: what the feed says of each.")
+  var infoJSON = false
+
   func validate() throws {
     if let concurrency, !(1...32).contains(concurrency) {
       throw ValidationError("--concurrency must be from 1 to 32")
@@ -73,6 +79,7 @@ struct SettingsOptions: ParsableArguments {
     if noTranscripts { settings.transcripts = false }
     if noChapters { settings.chapters = false }
     if writeFeed { settings.feed = true }
+    if infoJSON { settings.info = true }
     settings.feedBaseURL = try feedBaseURL.map { try FeedBaseURL($0).text }
     return settings
   }

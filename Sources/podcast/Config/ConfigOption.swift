@@ -35,6 +35,7 @@ struct ConfigOption: Sendable {
       },
       "concurrency": .count(downloading, 1...32),
       "write-feed": .flag(downloading),
+      "info-json": .flag(downloading),
       "feed-base-url": .text(downloading) { _ = try FeedBaseURL($0) },
       "per-host": .count(downloading, 1...32),
       "first": .text(["subscribe"]) { _ = try FirstSyncPolicy(parsing: $0) },

@@ -1,4 +1,5 @@
 import Foundation
+import PodcastKit
 
 /// How numbers, sizes and dates read in tables and progress lines.
 enum Format {

@@ -25,6 +25,7 @@ enum SettingsView {
       ("transcripts", .bool(settings.transcripts)),
       ("chapters", .bool(settings.chapters)),
       ("first", .string(settings.first?.description)),
+      ("infoJSON", .bool(settings.info)),
     ])
   }
 
@@ -59,6 +60,7 @@ enum SettingsView {
       settings.chapters == false ? ("no-chapters", nil) : nil,
       settings.feed == true ? ("write-feed", nil) : nil,
       settings.feedBaseURL.map { ("feed-base-url", $0) },
+      settings.info == true ? ("info-json", nil) : nil,
     ]
     return pairs.compactMap { $0 }
   }

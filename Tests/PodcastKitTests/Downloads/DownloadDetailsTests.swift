@@ -3,6 +3,7 @@ import XCTest
 
 @testable import Downloads
 @testable import Feeds
+@testable import SideFiles
 @testable import Tags
 
 /// The details kept with a queued download give back the job they were taken from.
@@ -42,6 +43,33 @@ final class DownloadDetailsTests: XCTestCase {
       relativePath: "Detail Show/Tones.mp3", mimeType: nil, feedURL: job.feedURL,
       identityKeys: job.identityKeys, published: nil)
     XCTAssertEqual(details.applied(to: bare), job)
+  }
+
+  /// `--info-json`: what the feed said of the episode and its podcast comes back whole, so a
+  /// download started after a 304 writes the info file a fresh feed would have.
+  func testTheInfoFileDetailsComeBackWithTheJob() throws {
+    var job = fullJob()
+    var episode = Episode(
+      guid: "g-1", title: "Tones", published: Date(timeIntervalSince1970: 1_715_421_600.5),
+      duration: 754,
+      enclosure: Enclosure(url: "https://a.example/1.mp3", length: 12_345, type: "audio/mpeg"),
+      link: "https://a.example/1", description: "<p>All about 440 Hz.</p>", season: 2,
+      number: 3, explicit: false, imageURL: "https://a.example/1.png",
+      transcripts: [Transcript(url: "https://a.example/1.vtt", type: "text/vtt", language: "en")],
+      chapters: Chapters(url: "https://a.example/1.json", type: "application/json+chapters"))
+    episode.episodeType = "full"
+    job.info = EpisodeInfo(
+      episode: episode,
+      podcast: Podcast(
+        title: "Detail Show", author: "Ann Author", link: "https://a.example/",
+        description: "About tones", language: "en", imageURL: "https://a.example/show.jpg",
+        feedURL: "https://a.example/feed.xml"))
+    let text = try XCTUnwrap(DownloadDetails(of: job).encoded)
+    let details = try XCTUnwrap(DownloadDetails(encoded: text))
+    var bare = job
+    bare.info = nil
+
+    XCTAssertEqual(details.applied(to: bare).info, job.info)
   }
 
   func testAbsentValuesAreLeftOut() throws {

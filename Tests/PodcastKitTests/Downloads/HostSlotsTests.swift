@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import Fetching
@@ -162,6 +163,41 @@ final class HostSlotsTests: XCTestCase {
     await holders.until { $0.current["a", default: 0] == 1 }
     _ = await holders.letOneGo("a")
     await anotherA.value
+  }
+
+  /// A host that answered over HTTP/2 takes its larger share at once: the transfers waiting
+  /// for it start without one of its own slots being given back; other hosts keep theirs.
+  func testAMultiplexedHostTakesItsLargerShare() async {
+    let known = Mutex<Set<String>>([])
+    let slots = HostSlots(
+      total: 8, perHost: 2, perMultiplexedHost: 5,
+      multiplexes: { host in known.withLock { $0.contains(host) } })
+    let holders = Holders()
+    let tasks =
+      (0..<6).map { _ in start("h2", slots: slots, holders: holders) }
+      + (0..<3).map { _ in start("h1", slots: slots, holders: holders) }
+    await holders.until { $0.current["h2", default: 0] == 2 && $0.current["h1", default: 0] == 2 }
+
+    known.withLock { _ = $0.insert("h2") }
+    await slots.admitWaiting()
+    await holders.until { $0.current["h2", default: 0] == 5 }
+    // Every h2 waiter that fits has started; the sixth waits for one of the five, and h1
+    // stays at two.
+    let now = await holders.current
+    XCTAssertEqual(now["h1"], 2, "\(now)")
+    var released = 0
+    while released < tasks.count {
+      await holders.until { $0.total > 0 }
+      let host = await holders.current["h2", default: 0] > 0 ? "h2" : "h1"
+      let went = await holders.letOneGo(host)
+      XCTAssertTrue(went)
+      released += 1
+      await holders.until { [released] in $0.finished == released }
+    }
+    for task in tasks { await task.value }
+    let peaks = await holders.peakPerHost
+    XCTAssertEqual(peaks["h2"], 5)
+    XCTAssertEqual(peaks["h1"], 2)
   }
 
   /// Many short transfers over a few hosts: all finish (no waiter is forgotten) within the

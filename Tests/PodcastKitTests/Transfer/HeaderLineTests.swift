@@ -15,6 +15,19 @@ final class HeaderLineTests: XCTestCase {
     XCTAssertEqual(read("HTTP/1.0 304\r\n"), .status(304))
   }
 
+  /// HTTP/2 and HTTP/3 heads say the server multiplexes: more transfers to it are streams on
+  /// one connection, so the download slots give it a larger share.
+  func testAnHTTP2OrHTTP3StatusLineIsMultiplexed() {
+    let multiplexed = { (text: String) in
+      Array(text.utf8).withUnsafeBytes { HeaderLine.isMultiplexedStatus($0) }
+    }
+    XCTAssertTrue(multiplexed("HTTP/2 302\r\n"))
+    XCTAssertTrue(multiplexed("HTTP/3 200\r\n"))
+    XCTAssertFalse(multiplexed("HTTP/1.1 200 OK\r\n"))
+    XCTAssertFalse(multiplexed("HTTP/1.0 200 OK\r\n"))
+    XCTAssertFalse(multiplexed("X-Proto: HTTP/2\r\n"))
+  }
+
   func testAStatusLineWithoutANumberGivesZero() {
     XCTAssertEqual(read("HTTP/1.1\r\n"), .status(0))
     XCTAssertEqual(read("HTTP/1.1 abc OK\r\n"), .status(0))

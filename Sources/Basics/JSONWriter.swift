@@ -1,72 +1,43 @@
 import Foundation
-import PodcastKit
-
-/// A JSON document with ordered keys and explicit nulls, as the contract wants
-/// (Codable would drop nil keys and reorder them).
-enum JSONValue: Sendable {
-  case null
-  case bool(Bool)
-  case int(Int64)
-  case double(Double)
-  case string(String)
-  /// A string already held as UTF-8 bytes (show notes): written without becoming a `String`.
-  case utf8([UInt8])
-  /// A date, written as `ISO8601.string` would, straight into the output.
-  case instant(Date)
-  case array([JSONValue])
-  case object([(String, JSONValue)])
-
-  static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
-  /// A URL, its secrets masked unless the user asked for them (`--show-secrets`).
-  static func url(_ value: String?) -> JSONValue {
-    value.map { .string(Console.shown($0)) } ?? .null
-  }
-  static func int<T: BinaryInteger>(_ value: T?) -> JSONValue {
-    value.map { .int(Int64($0)) } ?? .null
-  }
-  static func bool(_ value: Bool?) -> JSONValue { value.map { .bool($0) } ?? .null }
-  static func date(_ value: Date?) -> JSONValue {
-    value.map { .instant($0) } ?? .null
-  }
-
-  /// The item at `index` of an array; nil otherwise.
-  func element(at index: Int) -> JSONValue? {
-    guard case .array(let items) = self, items.indices.contains(index) else { return nil }
-    return items[index]
-  }
-
-  func rendered() -> String {
-    var writer = JSONWriter()
-    writer.write(self)
-    return writer.takeString()
-  }
-}
 
 /// Writes JSON as UTF-8 bytes, pretty-printed with two-space indents, optionally flushing to a
 /// file descriptor as it goes so a 20,000-episode listing never sits in memory as one string.
 /// Keys, brackets and numbers go straight into the byte buffer: through `String` they were a
 /// fifth of the writer's work on a large listing.
-struct JSONWriter: ~Copyable {
-  private var bytes = ByteBuffer(capacity: 1 << 12)
-  private let descriptor: Int32?
+///
+/// Public, with the small pieces `@inlinable`, for the same reason as `ByteBuffer`: an episode's
+/// members are written by `EpisodeJSON` in Feeds, a module away, and a call per key and value
+/// (a generic one for numbers) would add up over 20,000 episodes.
+public struct JSONWriter: ~Copyable {
+  @usableFromInline var bytes = ByteBuffer(capacity: 1 << 12)
+  /// Where full buffers go when streaming; nil collects into memory.
+  private let sink: ((UnsafeRawBufferPointer) -> Void)?
 
-  /// Collects into memory (`takeString`).
-  init() {
-    descriptor = nil
+  /// Collects into memory (`takeString`, `takeData`).
+  public init() {
+    sink = nil
   }
 
-  /// Streams to `descriptor`, flushing every 64 KiB.
-  init(streamingTo descriptor: Int32) {
-    self.descriptor = descriptor
+  /// Streams to `sink` (the caller's write loop on a descriptor), flushing every 64 KiB.
+  public init(flushingTo sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+    self.sink = sink
     bytes.reserveCapacity(1 << 17)
   }
 
-  mutating func takeString() -> String {
+  public mutating func takeString() -> String {
     defer { bytes.removeAll() }
     return bytes.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
   }
 
-  mutating func write(_ value: JSONValue, indent: Int = 0) {
+  /// The document so far, ending with a newline as `finish` ends a streamed one: a file's
+  /// contents.
+  public mutating func takeData() -> Data {
+    bytes.append(UInt8(ascii: "\n"))
+    defer { bytes.removeAll() }
+    return bytes.withUnsafeBufferPointer { Data(buffer: $0) }
+  }
+
+  public mutating func write(_ value: JSONValue, indent: Int = 0) {
     switch value {
     case .null: bytes.append("null")
     case .bool(let flag): bytes.append(flag ? "true" : "false")
@@ -101,15 +72,18 @@ struct JSONWriter: ~Copyable {
   }
 
   // Pieces for callers that stream a container element by element.
-  mutating func open(_ bracket: StaticString) { bytes.append(bracket) }
+  @inlinable
+  public mutating func open(_ bracket: StaticString) { bytes.append(bracket) }
 
-  mutating func element(first: Bool, indent: Int) {
+  @inlinable
+  public mutating func element(first: Bool, indent: Int) {
     if !first { bytes.append(UInt8(ascii: ",")) }
     bytes.append(UInt8(ascii: "\n"))
     bytes.append(repeating: UInt8(ascii: " "), times: indent)
   }
 
-  mutating func close(_ bracket: StaticString, empty: Bool, indent: Int) {
+  @inlinable
+  public mutating func close(_ bracket: StaticString, empty: Bool, indent: Int) {
     if !empty {
       bytes.append(UInt8(ascii: "\n"))
       bytes.append(repeating: UInt8(ascii: " "), times: indent)
@@ -118,7 +92,8 @@ struct JSONWriter: ~Copyable {
   }
 
   /// A key the program spells: a literal never needs escaping, so it is copied as it is.
-  mutating func key(_ name: StaticString) {
+  @inlinable
+  public mutating func key(_ name: StaticString) {
     bytes.append(UInt8(ascii: "\""))
     bytes.append(name)
     bytes.append("\": ")
@@ -127,17 +102,14 @@ struct JSONWriter: ~Copyable {
   // Values written straight from their Swift form, for documents streamed member by member
   // (`episodes --json`): no `JSONValue` tree is built only to be walked once.
 
-  mutating func value(_ text: String?) {
+  @inlinable
+  public mutating func value(_ text: String?) {
     guard let text else { return bytes.append("null") }
     string(text)
   }
 
-  /// A URL, masked unless `--show-secrets` (see `JSONValue.url`).
-  mutating func value(url: String?) {
-    value(url.map(Console.shown))
-  }
-
-  mutating func value<T: BinaryInteger>(_ number: T?) {
+  @inlinable
+  public mutating func value<T: BinaryInteger>(_ number: T?) {
     guard let number else { return bytes.append("null") }
     if let exact = Int64(exactly: number) {
       integer(exact)
@@ -146,31 +118,35 @@ struct JSONWriter: ~Copyable {
     }
   }
 
-  mutating func value(_ flag: Bool?) {
+  @inlinable
+  public mutating func value(_ flag: Bool?) {
     guard let flag else { return bytes.append("null") }
     bytes.append(flag ? "true" : "false")
   }
 
-  mutating func value(_ date: Date?) {
+  @inlinable
+  public mutating func value(_ date: Date?) {
     guard let date else { return bytes.append("null") }
     instant(date)
   }
 
-  mutating func value(utf8: [UInt8]?) {
+  public mutating func value(utf8: [UInt8]?) {
     guard let utf8 else { return bytes.append("null") }
     utf8.withUnsafeBufferPointer { string(utf8: $0) }
   }
 
-  mutating func value(utf8Buffer: UnsafeBufferPointer<UInt8>) {
+  @inlinable
+  public mutating func value(utf8Buffer: UnsafeBufferPointer<UInt8>) {
     string(utf8: utf8Buffer)
   }
 
-  mutating func finish() {
+  public mutating func finish() {
     bytes.append(UInt8(ascii: "\n"))
     flush()
   }
 
-  private mutating func instant(_ date: Date) {
+  @usableFromInline
+  mutating func instant(_ date: Date) {
     var text: [UInt8] = []
     text.reserveCapacity(24)
     text.append(UInt8(ascii: "\""))
@@ -181,7 +157,8 @@ struct JSONWriter: ~Copyable {
 
   /// Digits from the right into a small stack buffer: `String(number)` built and freed a
   /// string for every index, duration and length.
-  private mutating func integer(_ number: Int64) {
+  @usableFromInline
+  mutating func integer(_ number: Int64) {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
       var magnitude = number.magnitude
       var start = 20
@@ -195,7 +172,8 @@ struct JSONWriter: ~Copyable {
     }
   }
 
-  private mutating func string(_ text: String) {
+  @usableFromInline
+  mutating func string(_ text: String) {
     var text = text
     text.withUTF8 { string(utf8: $0) }
   }
@@ -203,7 +181,8 @@ struct JSONWriter: ~Copyable {
   /// Copies runs of bytes that need no escaping in one go, finding the next byte that does
   /// eight at a time: show notes are most of the output, with a quote or a newline only
   /// every few dozen bytes.
-  private mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+  @usableFromInline
+  mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
     bytes.append(UInt8(ascii: "\""))
     guard let base = utf8.baseAddress else {
       bytes.append(UInt8(ascii: "\""))
@@ -286,80 +265,13 @@ struct JSONWriter: ~Copyable {
 
   private static let hex = Array("0123456789abcdef".utf8)
 
-  mutating func flushIfLarge() {
-    if descriptor != nil && bytes.count >= 1 << 16 { flush() }
+  public mutating func flushIfLarge() {
+    if sink != nil && bytes.count >= 1 << 16 { flush() }
   }
 
   private mutating func flush() {
-    guard let descriptor, !bytes.isEmpty else { return }
-    bytes.withUnsafeBufferPointer { Console.write(UnsafeRawBufferPointer($0), to: descriptor) }
+    guard let sink, !bytes.isEmpty else { return }
+    bytes.withUnsafeBufferPointer { sink(UnsafeRawBufferPointer($0)) }
     bytes.removeAll()
-  }
-}
-
-/// `2024-05-01T10:00:00Z`: UTC, whole seconds, proleptic Gregorian like `FeedDate` (the same
-/// text as Foundation's ISO 8601 style from 1582 on; before that Foundation turns Julian).
-enum ISO8601 {
-  /// Written by hand: Foundation's ISO 8601 format style brings in ICU, which cost 2 MB of
-  /// memory and a tenth of a second on the 20,000 dates of a large feed listing.
-  static func string(_ date: Date) -> String {
-    var bytes: [UInt8] = []
-    append(date, to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
-  }
-
-  /// The same text as `string`, digit by digit: 20,000 dates through string interpolation
-  /// were 4% of a large `episodes --json`.
-  static func append(_ date: Date, to bytes: inout [UInt8]) {
-    let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-    let days = (seconds - positiveRemainder(seconds, 86_400)) / 86_400
-    let time = positiveRemainder(seconds, 86_400)
-    let (year, month, day) = civil(fromDays: days)
-    if year < 0 { bytes.append(UInt8(ascii: "-")) }
-    digits(abs(year), 4, &bytes)
-    bytes.append(UInt8(ascii: "-"))
-    digits(month, 2, &bytes)
-    bytes.append(UInt8(ascii: "-"))
-    digits(day, 2, &bytes)
-    bytes.append(UInt8(ascii: "T"))
-    digits(time / 3600, 2, &bytes)
-    bytes.append(UInt8(ascii: ":"))
-    digits(time / 60 % 60, 2, &bytes)
-    bytes.append(UInt8(ascii: ":"))
-    digits(time % 60, 2, &bytes)
-    bytes.append(UInt8(ascii: "Z"))
-  }
-
-  /// `value` in decimal, zero-padded to at least `width` digits.
-  private static func digits(_ value: Int, _ width: Int, _ bytes: inout [UInt8]) {
-    var divisor = 1
-    var count = 1
-    while divisor <= value / 10 {
-      divisor *= 10
-      count += 1
-    }
-    for _ in count..<max(width, count) { bytes.append(UInt8(ascii: "0")) }
-    while divisor > 0 {
-      bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-      divisor /= 10
-    }
-  }
-
-  /// Howard Hinnant's civil_from_days: the proleptic Gregorian date `days` after 1970-01-01.
-  private static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-  }
-
-  private static func positiveRemainder(_ value: Int, _ divisor: Int) -> Int {
-    let remainder = value % divisor
-    return remainder < 0 ? remainder + divisor : remainder
   }
 }
