@@ -4,7 +4,13 @@ import PodcastKit
 struct Episodes: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "episodes",
-    abstract: "List a feed's episodes, newest first; the number shown is the index to download."
+    abstract: "List a feed's episodes, newest first; the number shown is the index to download.",
+    discussion: """
+      For a subscription, the library's copy of its feed is listed when the server says it is
+      unchanged, or (with one line on stderr saying how old it is) when the feed cannot be
+      had. Episodes this library downloaded or marked that the feed no longer lists follow
+      the feed's own, marked `gone`, without a number.
+      """
   )
 
   @OptionGroup var libraryOptions: LibraryOptions

@@ -87,6 +87,26 @@ final class KeptFeedCommandTests: LibraryTestCase {
     XCTAssertEqual((document["episodes"] as? [Any])?.count, 3, "stdout is still one JSON document")
   }
 
+  func testASyncAnsweredWith304MakesTheCopyCurrent() throws {
+    let show = Show("steady", episodes: 2, on: server)
+    try subscribe(show)
+    let copy =
+      keptFeedsFolder + "/"
+      + (try FileManager.default.contentsOfDirectory(atPath: keptFeedsFolder))[0]
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date().addingTimeInterval(-5 * 86_400)], ofItemAtPath: copy)
+    XCTAssertEqual(try podcast("sync").status, 0)
+    eventually("the server to log the sync's 304") {
+      responses.entries.last { $0.path == show.feedPath }?.status == 304
+    }
+    server.stop()
+
+    let result = try podcast("episodes", "steady")
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertTrue(
+      result.stderr.hasSuffix("listing the copy of the feed kept just now\n"), result.stderr)
+  }
+
   func testAFeedThatVanishedIsListedFromTheKeptCopy() throws {
     let show = Show("vanished", episodes: 2, on: server)
     try subscribe(show)
