@@ -19,18 +19,19 @@ extension SyncPlanner {
     return kept == own ? own : Validators()
   }
 
-  /// Keeps `document` as the subscription's copy, with the validators the subscription is
-  /// recorded with (none after a move: the next sync asks the new address for the whole feed).
-  /// A copy that cannot be written is not a failed feed: everything the feed said has been
-  /// used, and the next sync, finding no copy to match, fetches it whole and tries again.
-  func keepCopy(_ document: FeedDocument, of subscription: Subscription) {
-    guard let id = subscription.id,
-      let page = try? KeptFeed.Page(document)
+  /// Keeps `documents` (the feed's pages as read, page one first) as the subscription's
+  /// copy, with the validators the subscription is recorded with (none after a move: the next
+  /// sync asks the new address for the whole feed). A copy that cannot be made or written is
+  /// not a failed feed: everything the feed said has been used, and the next sync, finding no
+  /// copy to match, fetches it whole and tries again.
+  func keepCopy(_ documents: [FeedDocument], of subscription: Subscription) {
+    guard let id = subscription.id, !documents.isEmpty,
+      let pages = try? documents.map(KeptFeed.Page.init)
     else { return }
     let copy = KeptFeed(
       feedURL: subscription.feedURL,
       validators: Validators(etag: subscription.etag, lastModified: subscription.lastModified),
-      pages: [page])
+      pages: pages)
     try? keptFeeds.keep(copy, subscriptionId: id)
   }
 

@@ -172,7 +172,7 @@ public struct SyncPlanner: Sendable {
         // An episode the library already has (`download` fetched it) is planned so the
         // subscription learns its file, but it is not news: the run reports it as skipped.
         let news = fresh.filter { !$0.alreadyHad }.count
-        if !dryRun, let document { keepCopy(document, of: subscription) }
+        if !dryRun, let document { keepCopy([document], of: subscription) }
         let outcome: SyncPlan.FeedOutcome = news == 0 ? .unchanged : .updated(newEpisodes: news)
         plan.feeds.append(
           .init(

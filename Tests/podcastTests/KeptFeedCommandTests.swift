@@ -212,6 +212,13 @@ final class KeptFeedCommandTests: LibraryTestCase {
     // `download NAME 1` is still the feed's newest.
     XCTAssertEqual(try podcast("download", "archive", "1").status, 0)
     assertEpisodeFiles([show.episode(3), show.episode(2)])
+
+    // Its owner deletes the file: still known, as deleted.
+    try FileManager.default.removeItem(atPath: file)
+    let deleted = try XCTUnwrap(try episodes("archive").last)
+    XCTAssertEqual(deleted["title"] as? String, "archive episode 3")
+    XCTAssertEqual(deleted["state"] as? String, "deleted")
+    XCTAssertEqual(deleted["inFeed"] as? Bool, false)
   }
 
   func testFiltersApplyToDroppedEpisodesAndTheLimitCountsTheFeedsOwnFirst() throws {
