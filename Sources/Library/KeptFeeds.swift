@@ -80,6 +80,9 @@ public struct KeptFeeds: Sendable {
     return nil
   }
 
+  /// The prefix of a copy being written, before `<pid>-`.
+  private static let temporaryPrefix = ".kept-"
+
   /// Keeps `feed` as the subscription's copy, replacing the one before.
   public func keep(_ feed: KeptFeed, subscriptionId: Int64) throws {
     let path = path(subscriptionId: subscriptionId)
@@ -87,7 +90,7 @@ public struct KeptFeeds: Sendable {
       throw KeptFeedError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
     }
     if let failure = AtomicFile.write(
-      feed.encoded(), to: path, mode: 0o600, prefix: ".kept-", durable: false)
+      feed.encoded(), to: path, mode: 0o600, prefix: Self.temporaryPrefix, durable: false)
     {
       throw KeptFeedError.cannotWrite(path: path, reason: String(cString: strerror(failure)))
     }
@@ -104,6 +107,17 @@ public struct KeptFeeds: Sendable {
   /// never read for another subscription, as ids are not reused and each copy names its feed.
   public func forget(subscriptionId: Int64) {
     unlink(path(subscriptionId: subscriptionId))
+  }
+
+  /// A run killed while writing a copy left `.kept-<pid>-….tmp` (a large feed's is megabytes);
+  /// one of a process still running is its write in progress and stays.
+  package func removeAbandonedTemporaries() {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    for name in names where name.hasPrefix(Self.temporaryPrefix) && name.hasSuffix(".tmp") {
+      let pid = name.dropFirst(Self.temporaryPrefix.count).split(separator: "-").first
+        .flatMap { Int32($0) }
+      if !LibraryStore.isAlive(pid) { unlink(folder + "/" + name) }
+    }
   }
 
   private func modified(_ path: String) -> Date? {

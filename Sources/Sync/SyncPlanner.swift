@@ -77,6 +77,7 @@ public struct SyncPlanner: Sendable {
           .init(subscription: $0, outcome: .failed(error))
         })
     }
+    if !dryRun { keptFeeds.removeAbandonedTemporaries() }
     let slots = HostSlots(total: concurrency, perHost: perHost, perMultiplexedHost: 3 * perHost)
     var parts = await withTaskGroup(of: (Int, SyncPlan).self) { group in
       for (index, subscription) in subscriptions.enumerated() {

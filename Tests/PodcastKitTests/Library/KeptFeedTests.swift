@@ -155,6 +155,22 @@ final class KeptFeedTests: XCTestCase {
     XCTAssertEqual(header.validators.etag, "\"a\" feed https://evil.example.com/")
   }
 
+  func testACopyLeftHalfWrittenByAKilledRunIsRemovedButOneBeingWrittenStays() throws {
+    let library = try TemporaryLibrary()
+    try library.paths.prepare()
+    let kept = KeptFeeds(paths: library.paths)
+    try FileManager.default.createDirectory(atPath: kept.folder, withIntermediateDirectories: true)
+    let abandoned = kept.folder + "/.kept-2147483646-A.tmp"
+    let running = kept.folder + "/.kept-\(getpid())-B.tmp"
+    for path in [abandoned, running] { try Data("x".utf8).write(to: URL(fileURLWithPath: path)) }
+    try kept.keep(try copy(of: document(items: 1), validators: Validators()), subscriptionId: 7)
+
+    kept.removeAbandonedTemporaries()
+    XCTAssertFalse(FileManager.default.fileExists(atPath: abandoned))
+    XCTAssertTrue(FileManager.default.fileExists(atPath: running))
+    XCTAssertNotNil(try kept.copy(subscriptionId: 7))
+  }
+
   func testConfirmingACopyMakesItCurrent() throws {
     let library = try TemporaryLibrary()
     try library.paths.prepare()
