@@ -86,10 +86,12 @@ public struct SubscribeToFeed: Sendable {
     // The first copy of the feed, with the validators the first sync will send: that sync's
     // 304 then confirms it. One that cannot be written only makes the first sync fetch the
     // whole feed (see `SyncPlanner.conditionalValidators`).
-    if let document = resolved.document, let page = try? KeptFeed.Page(document) {
+    if let added = subscription.id, let document = resolved.document,
+      let page = try? KeptFeed.Page(document)
+    {
       try? KeptFeeds(paths: paths).keep(
         KeptFeed(feedURL: location, validators: firstRefresh.validators, pages: [page]),
-        subscriptionId: id)
+        subscriptionId: added)
     }
     let number = try store.subscriptions().firstIndex { $0.id == subscription.id }.map { $0 + 1 }
     return Outcome(
