@@ -60,9 +60,13 @@ public struct SyncPlanner: Sendable {
   /// (settings, marks, unfinished downloads) is read once, and what the run learned about the
   /// subscriptions is written once, at the end: per feed, only the feed's own episodes are
   /// read and written.
+  ///
+  /// `planned` hears each feed's part as soon as that feed is refreshed, its new episodes
+  /// seen and queued in the library (so a download begun from it survives a kill), before
+  /// the other feeds are in.
   public func plan(
     _ subscriptions: [Subscription], concurrency: Int = feedsInFlight(downloads: nil),
-    perHost: Int = feedsPerHost
+    perHost: Int = feedsPerHost, planned: @Sendable (SyncPlan) -> Void = { _ in }
   ) async -> SyncPlan {
     let snapshot: LibraryStore.SyncSnapshot
     do {
@@ -85,7 +89,10 @@ public struct SyncPlanner: Sendable {
         }
       }
       var parts: [(Int, SyncPlan)] = []
-      for await part in group { parts.append(part) }
+      for await part in group {
+        planned(part.1)
+        parts.append(part)
+      }
       return parts.sorted { $0.0 < $1.0 }.map(\.1)
     }
     if !dryRun { record(&parts, originals: subscriptions) }

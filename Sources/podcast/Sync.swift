@@ -69,16 +69,16 @@ struct Sync: AsyncParsableCommand {
       return
     }
     let reporter = DownloadRun(json: json, quiet: quiet)
-    let plan = try await sync.plan(subscriptions, reporter: reporter)
     if dryRun {
+      let plan = try await sync.plan(subscriptions, reporter: reporter)
       show(try sync.preview(plan))
       if !plan.failedFeeds.isEmpty { throw ExitCode.failure }
       return
     }
+    let outcome = try await sync.run(subscriptions, reporter: reporter)
     if !quiet && !json {
-      for line in SyncReport.moves(plan) { Console.print(line) }
+      for line in SyncReport.moves(outcome.plan) { Console.print(line) }
     }
-    let outcome = try await sync.perform(plan, reporter: reporter)
     show(outcome)
     let completed = backgroundOptions.runCompletionCommand(files: outcome.results.downloadedFiles)
     if !completed || outcome.failed { throw ExitCode.failure }
