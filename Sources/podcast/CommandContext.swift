@@ -24,6 +24,12 @@ struct CommandContext {
           throw FeedSourceError.notFound(name)
         }
         return try store.subscription(matching: name).feedURL
+      },
+      subscriptionReadsPages: { name in
+        guard let store = try libraryOptions.openExistingStore(),
+          let id = try store.subscription(matching: name).id
+        else { return true }
+        return try store.settings(subscriptionId: id).pages != false
       })
   }
 }

@@ -1,0 +1,55 @@
+import Basics
+import Foundation
+
+/// Why reading a paged feed stopped before its last page. Only the first two mean episodes
+/// may be missing (`isFailure`); the others stop a chain that would never end, with every page
+/// it really has read.
+public enum FeedPageError: Error, CustomStringConvertible {
+  /// Page `page` (2 or later) could not be fetched or parsed.
+  case unreadable(page: Int, url: String, reason: any Error)
+  /// Page `page` is a different feed (another show), so the chain is broken there.
+  case otherFeed(page: Int, url: String)
+  /// Page `page` links to a page already read.
+  case loop(page: Int, url: String)
+  /// The chain goes on past `limit` pages.
+  case tooManyPages(limit: Int, next: String)
+
+  public var isFailure: Bool {
+    switch self {
+    case .unreadable, .otherFeed: return true
+    case .loop, .tooManyPages: return false
+    }
+  }
+
+  /// The page whose link was followed last (the one that failed, or the one that linked back).
+  public var url: String {
+    switch self {
+    case .unreadable(_, let url, _), .otherFeed(_, let url), .loop(_, let url): return url
+    case .tooManyPages(_, let next): return next
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .unreadable(let page, let url, let reason):
+      let text = String(describing: reason)
+      // Transfer and feed errors already start with the URL.
+      let subject = text.hasPrefix(url) ? text : "\(url): \(text)"
+      return
+        "page \(page) of the feed: \(subject); its episodes and those of later pages are missing"
+    case .otherFeed(let page, let url):
+      return "page \(page) of the feed, \(url), is another feed; "
+        + "its episodes and those of later pages are left out"
+    case .loop(let page, let url):
+      return "page \(page) of the feed links back to \(url), a page already read; "
+        + "stopped there with every page read once"
+    case .tooManyPages(let limit, let next):
+      return "the feed has more than \(limit) pages; read the first \(limit) (the next is \(next))"
+    }
+  }
+}
+
+/// The sentence is what Foundation and the CLI show for the error.
+extension FeedPageError: LocalizedError {
+  public var errorDescription: String? { description }
+}

@@ -1,0 +1,136 @@
+import Basics
+import Feeds
+import Foundation
+import Privacy
+import Transfer
+
+/// Follows a paged feed's `rel="next"` links (RFC 5005) from its first page, one page at a
+/// time and in order, and puts the pages together as one feed.
+///
+/// Guards against what a broken chain does: a page read twice (a loop) ends the chain; a page
+/// that is another show ends it before that page; an episode listed again on a later page (one
+/// was published while the chain was read, so everything moved down a place) is kept once; and
+/// past `pageLimit` pages it stops and says so. A page that fails ends the chain with the
+/// episodes of the pages before it.
+public struct PagedFeedLoader: Sendable {
+  /// Pages read at most: far above real archives (Podlove's 20,000-episode shows at 50 a page
+  /// are 400), low enough that a generator linking page N to N+1 forever ends.
+  public static let defaultPageLimit = 500
+
+  /// Whether to read the page after one just read: false stops after it.
+  public typealias Continuation = @Sendable (_ page: Feed) -> Bool
+
+  private let loader: FeedLoader
+  package var pageLimit = PagedFeedLoader.defaultPageLimit
+
+  public init(loader: FeedLoader) {
+    self.loader = loader
+  }
+
+  /// The whole feed, starting with its already fetched first page (`first`, read from `url`
+  /// with `validators`). `origin` is the feed URL as the user or subscription gives it: its
+  /// credentials (userinfo) go to later pages on the same host, as they go to the first.
+  /// `following` decides after each page whether to read the next (all of them by default).
+  public func pages(
+    first: Feed, url: String, validators: Validators, origin: String,
+    following: Continuation = { _ in true }
+  ) async -> FeedPages {
+    var pages = [
+      FeedPages.Page(url: url, validators: validators, episodeCount: first.episodes.count)
+    ]
+    var episodes = first.episodes
+    var seenPages: Set<String> = [Self.pageKey(origin), Self.pageKey(url)]
+    var seenEpisodes = Set(first.episodes.map(Self.episodeKey))
+    var stop: FeedPageError?
+    var next = following(first) ? first.pageLinks.next : nil
+    while let link = next {
+      next = nil
+      let number = pages.count + 1
+      guard pages.count < pageLimit else {
+        stop = .tooManyPages(limit: pageLimit, next: link)
+        break
+      }
+      guard seenPages.insert(Self.pageKey(link)).inserted else {
+        stop = .loop(page: number - 1, url: link)
+        break
+      }
+      let page: Feed
+      let pageURL: String
+      let pageValidators: Validators
+      do {
+        try URLPolicy.check(link)
+        guard
+          case .fetched(let feed, let finalURL, let fetchedValidators, _) = try await loader.fetch(
+            url: Self.withCredentials(of: origin, link))
+        else {
+          // Only a conditional request can come back 304, and this one sent no validators.
+          throw TransferError.network(
+            url: link, reason: "server answered 304 to an unconditional request")
+        }
+        (page, pageURL, pageValidators) = (feed, finalURL, fetchedValidators)
+      } catch {
+        stop = .unreadable(page: number, url: link, reason: error)
+        break
+      }
+      let finalKey = Self.pageKey(pageURL)
+      if finalKey != Self.pageKey(link), !seenPages.insert(finalKey).inserted {
+        // Redirected onto a page already read.
+        stop = .loop(page: number - 1, url: link)
+        break
+      }
+      guard Self.isSameFeed(page, as: first) else {
+        stop = .otherFeed(page: number, url: link)
+        break
+      }
+      pages.append(
+        .init(url: pageURL, validators: pageValidators, episodeCount: page.episodes.count))
+      for episode in page.episodes where seenEpisodes.insert(Self.episodeKey(episode)).inserted {
+        episodes.append(episode)
+      }
+      if following(page) { next = page.pageLinks.next }
+    }
+    var feed = first
+    // Pages are newest first one after another as a rule; the sort keeps dated episodes in
+    // order when a publisher's pages overlap in time.
+    feed.episodes = pages.count == 1 ? first.episodes : FeedParser.newestFirst(episodes)
+    return FeedPages(feed: feed, pages: pages, stop: stop)
+  }
+
+  /// The same page whatever its userinfo or fragment, and however its scheme and host are cased.
+  static func pageKey(_ url: String) -> String {
+    guard var components = URLComponents(string: url) else { return url }
+    components.user = nil
+    components.password = nil
+    components.fragment = nil
+    components.scheme = components.scheme?.lowercased()
+    components.host = components.host?.lowercased()
+    return components.string ?? url
+  }
+
+  /// What makes two listings one episode here: the GUID, else the enclosure URL. (The library's
+  /// own identity, which also strips tracking prefixes, is a layer above; an episode repeated
+  /// by paging is repeated exactly.)
+  private static func episodeKey(_ episode: Episode) -> String {
+    episode.guid.map { "g:" + $0 } ?? "u:" + episode.enclosure.url
+  }
+
+  /// A later page is another show when what identifies a show differs: its Podcasting 2.0
+  /// GUID, else its `rel="first"` link, else its title. A page that omits one is given the
+  /// benefit of the doubt.
+  private static func isSameFeed(_ page: Feed, as first: Feed) -> Bool {
+    if let one = first.podcast.podcastGUID, let other = page.podcast.podcastGUID {
+      return one == other
+    }
+    if let one = first.pageLinks.first, let other = page.pageLinks.first {
+      return pageKey(one) == pageKey(other)
+    }
+    if let one = first.podcast.title, let other = page.podcast.title { return one == other }
+    return true
+  }
+
+  /// `link` with the credentials written into `origin` when it is on the same scheme, host and
+  /// port, as the first page is fetched; never for another host.
+  private static func withCredentials(of origin: String, _ link: String) -> String {
+    FeedCredentials.forEnclosure(link, feedURL: origin)?.applied(to: link) ?? link
+  }
+}
