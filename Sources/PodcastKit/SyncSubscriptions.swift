@@ -23,6 +23,8 @@ public struct SyncSubscriptions: Sendable {
   public var dryRun = false
   /// `--playlist FILE`: a playlist of what this run downloaded.
   public var playlist: String?
+  /// False for `--no-pages`: paged feeds are read on their first page only.
+  public var readsPages = true
 
   public init(store: LibraryStore, http: HTTPClient, settings: DownloadSettings) {
     self.store = store
@@ -51,6 +53,7 @@ public struct SyncSubscriptions: Sendable {
       dryRun: dryRun, filter: filter)
     planner.writesFeed = settings.writeFeed
     planner.writesInfo = settings.infoJSON
+    planner.readsPages = readsPages
     let plan = await planner.plan(
       subscriptions, concurrency: SyncPlanner.feedsInFlight(downloads: settings.concurrency))
     for feed in plan.failedFeeds {

@@ -6,7 +6,7 @@ import Transfer
 
 extension SyncPlanner {
   /// A paged feed's later pages (RFC 5005), as far as this sync needs them; nil when the feed
-  /// is not paged or the subscription reads page one only (`--no-pages`).
+  /// is not paged, or the run or the subscription reads page one only (`--no-pages`).
   ///
   /// A first sync reads every page, as does the run after one that failed (a page that could
   /// not be read hid episodes the pages after it no longer would). Later syncs follow `next`
@@ -16,7 +16,8 @@ extension SyncPlanner {
     of first: Feed, url: String, validators: Validators, for subscription: Subscription,
     rules: SyncRules
   ) async throws -> FeedPages? {
-    guard rules.readsPages, first.pageLinks.next != nil, FeedSource.isRemote(subscription.feedURL),
+    guard readsPages, rules.readsPages, first.pageLinks.next != nil,
+      FeedSource.isRemote(subscription.feedURL),
       let id = subscription.id
     else { return nil }
     let loader = PagedFeedLoader(loader: self.loader)

@@ -28,6 +28,8 @@ public struct SyncPlanner: Sendable {
   public var writesFeed = false
   /// `sync --info-json`: every download gets `<episode>.info.json` beside it.
   public var writesInfo = false
+  /// False for `sync --no-pages`: paged feeds are read on their first page only this run.
+  public var readsPages = true
 
   public init(
     store: LibraryStore, loader: FeedLoader, namer: FileNamer, dryRun: Bool,

@@ -81,6 +81,19 @@ final class PagedFeedTests: LibraryTestCase {
     XCTAssertEqual(show.feedRequests - before, 2, "page two holds a seen episode: no page three")
   }
 
+  func testSyncNoPagesReadsPageOneOnlyThisRun() throws {
+    let show = PagedShow("hurry", episodes: 30, on: server)
+    XCTAssertEqual(
+      try podcast("subscribe", show.feedURL, "--name", "hurry", "--first", "none").status, 0)
+    XCTAssertEqual(try podcast("sync").status, 0)
+    show.publish(12)
+    let before = show.feedRequests
+    let sync = try json("sync", "--no-pages", "--json") as? [String: Any]
+    let downloaded = try XCTUnwrap(sync?["downloaded"] as? [[String: Any]])
+    XCTAssertEqual(downloaded.count, 10, "the new episodes page one lists")
+    XCTAssertEqual(show.feedRequests - before, 1)
+  }
+
   func testAFailingThirdPageListsTheFirstTwoAndSaysWhichPage() throws {
     let show = PagedShow("broken", episodes: 30, on: server)
     show.pageRoute[3] = .status(500, body: "database error")
