@@ -14,6 +14,14 @@ public enum FeedPageError: Error, CustomStringConvertible {
   /// The chain goes on past `limit` pages.
   case tooManyPages(limit: Int, next: String)
 
+  /// Whether `message`, a subscription's stored `lastError`, is the description of a failure
+  /// of this kind: the library keeps the sentence, not the case, and only a failed page leaves
+  /// a sync half done. Every case's sentence begins so; no transfer, feed or library error does
+  /// (theirs begin with a URL, a path or another word).
+  public static func isPageFailure(_ message: String) -> Bool {
+    message.hasPrefix("page ")
+  }
+
   public var isFailure: Bool {
     switch self {
     case .unreadable, .otherFeed: return true

@@ -115,8 +115,8 @@ public struct PagedFeedLoader: Sendable {
   }
 
   /// A later page is another show when what identifies a show differs: its Podcasting 2.0
-  /// GUID, else its `rel="first"` link, else its title. A page that omits one is given the
-  /// benefit of the doubt.
+  /// GUID, else its `rel="first"` link, else its title (one a prefix of the other still
+  /// agrees). A page that omits one is given the benefit of the doubt.
   private static func isSameFeed(_ page: Feed, as first: Feed) -> Bool {
     if let one = first.podcast.podcastGUID, let other = page.podcast.podcastGUID {
       return one == other
@@ -124,7 +124,10 @@ public struct PagedFeedLoader: Sendable {
     if let one = first.pageLinks.first, let other = page.pageLinks.first {
       return pageKey(one) == pageKey(other)
     }
-    if let one = first.podcast.title, let other = page.podcast.title { return one == other }
+    // Some generators add the page to the title ("Show – Page 2").
+    if let one = first.podcast.title, let other = page.podcast.title {
+      return other.hasPrefix(one) || one.hasPrefix(other)
+    }
     return true
   }
 

@@ -308,7 +308,8 @@ public struct SyncPlanner: Sendable {
       let chosen = rules.selection(
         of: feed.episodes, keys: seen.map(\.key), added: Set(added.map(\.key)),
         // A first sync that failed part way (a page of a paged feed) is finished as one.
-        firstRefresh: subscription.lastChecked == nil && (hadNone || subscription.lastError != nil))
+        firstRefresh: subscription.lastChecked == nil
+          && (hadNone || subscription.lastError.map(FeedPageError.isPageFailure) == true))
       // Every key each one answers to, so that a file `download` fetched before the feed
       // gave the episode a GUID (or moved its link) is found; worked out only when something
       // is chosen.

@@ -163,6 +163,21 @@ final class PagedFeedTests: LibraryTestCase {
     assertEpisodeFiles([show.newest])
   }
 
+  /// The other way a first sync fails, with nothing read: unlike a failed page, it leaves
+  /// the choice `subscribe` made alone, so what is published after it is all new.
+  func testAFirstSyncThatFailedWholeLeavesEpisodesPublishedAfterSubscribeNew() throws {
+    let show = Show("flaky", episodes: 3, on: server)
+    try subscribe(show)
+    server.set(show.feedPath, .status(404))
+    let failed = try podcast("sync")
+    XCTAssertEqual(failed.status, 1, failed.stderr)
+    assertEpisodeFiles([])
+    show.publish(2)
+    let sync = try podcast("sync")
+    XCTAssertEqual(sync.status, 0, sync.stderr)
+    assertEpisodeFiles([show.episode(3), show.episode(4), show.episode(5)])
+  }
+
   func testAPageLoopEndsWithANoteAndEveryEpisodeOnce() throws {
     let show = PagedShow("circle", episodes: 30, on: server)
     show.nextLink[3] = show.feedURL
