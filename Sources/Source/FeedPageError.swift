@@ -16,8 +16,8 @@ public enum FeedPageError: Error, CustomStringConvertible {
 
   /// Whether `message`, a subscription's stored `lastError`, is the description of a failure
   /// of this kind: the library keeps the sentence, not the case, and only a failed page leaves
-  /// a sync half done. Every case's sentence begins so; no transfer, feed or library error does
-  /// (theirs begin with a URL, a path or another word).
+  /// a sync half done. The sentences of the failures begin so, and no other (the notes' do
+  /// not; transfer, feed and library errors begin with a URL, a path or another word).
   public static func isPageFailure(_ message: String) -> Bool {
     message.hasPrefix("page ")
   }
@@ -49,7 +49,7 @@ public enum FeedPageError: Error, CustomStringConvertible {
       return "page \(page) of the feed, \(url), is another feed; "
         + "its episodes and those of later pages are left out"
     case .loop(let page, let url):
-      return "page \(page) of the feed links back to \(url), a page already read; "
+      return "the feed's page \(page) links back to \(url), a page already read; "
         + "stopped there with every page read once"
     case .tooManyPages(let limit, let next):
       return "the feed has more than \(limit) pages; read the first \(limit) (the next is \(next))"
