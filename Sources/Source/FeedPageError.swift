@@ -40,11 +40,8 @@ public enum FeedPageError: Error, CustomStringConvertible {
   public var description: String {
     switch self {
     case .unreadable(let page, let url, let reason):
-      let text = String(describing: reason)
-      // Transfer and feed errors already start with the URL.
-      let subject = text.hasPrefix(url) ? text : "\(url): \(text)"
-      return
-        "page \(page) of the feed: \(subject); its episodes and those of later pages are missing"
+      return "page \(page) of the feed: \(Self.subject(url, reason)); "
+        + "its episodes and those of later pages are missing"
     case .otherFeed(let page, let url):
       return "page \(page) of the feed, \(url), is another feed; "
         + "its episodes and those of later pages are left out"
@@ -54,6 +51,21 @@ public enum FeedPageError: Error, CustomStringConvertible {
     case .tooManyPages(let limit, let next):
       return "the feed has more than \(limit) pages; read the first \(limit) (the next is \(next))"
     }
+  }
+}
+
+extension FeedPageError {
+  /// `url: reason` once: transfer and feed errors start with the URL they fetched, which for a
+  /// private feed's page is the link with the feed's credentials written in.
+  fileprivate static func subject(_ url: String, _ reason: any Error) -> String {
+    let text = String(describing: reason)
+    if text.hasPrefix(url) { return text }
+    if let colon = text.range(of: ": "),
+      PagedFeedLoader.pageKey(String(text[..<colon.lowerBound])) == PagedFeedLoader.pageKey(url)
+    {
+      return url + text[colon.lowerBound...]
+    }
+    return "\(url): \(text)"
   }
 }
 

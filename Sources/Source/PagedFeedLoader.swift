@@ -47,11 +47,11 @@ public struct PagedFeedLoader: Sendable {
       next = nil
       let number = pages.count + 1
       guard pages.count < pageLimit else {
-        stop = .tooManyPages(limit: pageLimit, next: link)
+        stop = .tooManyPages(limit: pageLimit, next: Self.shown(link))
         break
       }
       guard seenPages.insert(Self.pageKey(link)).inserted else {
-        stop = .loop(page: number - 1, url: link)
+        stop = .loop(page: number - 1, url: Self.shown(link))
         break
       }
       let page: Feed
@@ -69,17 +69,17 @@ public struct PagedFeedLoader: Sendable {
         }
         (page, pageURL, pageValidators) = (feed, finalURL, fetchedValidators)
       } catch {
-        stop = .unreadable(page: number, url: link, reason: error)
+        stop = .unreadable(page: number, url: Self.shown(link), reason: error)
         break
       }
       let finalKey = Self.pageKey(pageURL)
       if finalKey != Self.pageKey(link), !seenPages.insert(finalKey).inserted {
         // Redirected onto a page already read.
-        stop = .loop(page: number - 1, url: link)
+        stop = .loop(page: number - 1, url: Self.shown(link))
         break
       }
       guard Self.isSameFeed(page, as: first) else {
-        stop = .otherFeed(page: number, url: link)
+        stop = .otherFeed(page: number, url: Self.shown(link))
         break
       }
       pages.append(
@@ -129,6 +129,15 @@ public struct PagedFeedLoader: Sendable {
       return other.hasPrefix(one) || one.hasPrefix(other)
     }
     return true
+  }
+
+  /// A link as messages name it: a relative link resolved against a private feed's page
+  /// carries the feed's user name and password, which say nothing about the page.
+  private static func shown(_ link: String) -> String {
+    guard var components = URLComponents(string: link), components.user != nil else { return link }
+    components.user = nil
+    components.password = nil
+    return components.string ?? link
   }
 
   /// `link` with the credentials written into `origin` when it is on the same scheme, host and

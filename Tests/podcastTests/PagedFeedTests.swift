@@ -217,6 +217,40 @@ final class PagedFeedTests: LibraryTestCase {
     XCTAssertFalse(listed.stdout.contains("s3cret"))
   }
 
+  func testAPrivateFeedsFailingPageIsNamedWithoutItsSecrets() throws {
+    let show = PagedShow("vault", episodes: 30, on: server)
+    show.pageWrapper = { $0.requiringBasicAuth(user: "ada", password: "s3cret") }
+    show.pageRoute[3] = .status(500)
+    show.serve()
+    var withPassword = binary!
+    withPassword.environment["PODCAST_PASSWORD"] = "s3cret"
+    XCTAssertEqual(
+      try withPassword.run(["subscribe", show.feedURL, "--user", "ada", "--name", "vault"]).status,
+      0)
+    let listed = try podcast("episodes", "vault")
+    XCTAssertEqual(listed.status, 1)
+    XCTAssertEqual(
+      listed.stderr,
+      "podcast: page 3 of the feed: \(show.pageURL(3)): HTTP 500 Internal Server Error; "
+        + "its episodes and those of later pages are missing\n")
+  }
+
+  func testATokenInAPageLinkIsMaskedInTheMessage() throws {
+    let show = PagedShow("patron", episodes: 10, on: server)
+    let token = "auth=0123456789abcdef"
+    let link = #"<atom:link rel="next" href="/patron/rss?\#(token)&amp;paged=2"/>"#
+    let pageOne = show.page(1).replacingOccurrences(
+      of: "<generator>", with: link + "<generator>")
+    server.set("/patron/rss?\(token)", .text(pageOne, contentType: "application/rss+xml"))
+    server.set("/patron/rss?\(token)&paged=2", .status(404))
+    let listed = try podcast("episodes", server.url("/patron/rss?\(token)"))
+    XCTAssertEqual(listed.status, 1)
+    XCTAssertTrue(
+      listed.stderr.contains("page 2") && listed.stderr.contains("HTTP 404"), listed.stderr)
+    XCTAssertFalse(listed.stderr.contains("0123456789abcdef"), listed.stderr)
+    XCTAssertFalse(listed.stdout.contains("0123456789abcdef"), listed.stdout)
+  }
+
   func testTheNoPagesSettingIsShownAndKeptAndUndone() throws {
     let show = PagedShow("setting", episodes: 30, on: server)
     XCTAssertEqual(
