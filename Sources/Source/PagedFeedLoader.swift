@@ -22,6 +22,10 @@ public struct PagedFeedLoader: Sendable {
 
   private let loader: FeedLoader
   package var pageLimit = PagedFeedLoader.defaultPageLimit
+  /// Tries per page, and the first pause between them (doubling): sync gives a page what it
+  /// gives a feed's first, so a passing 503 on page 3 does not fail the feed until next run.
+  public var attempts = 1
+  public var retryDelay: Duration = .seconds(1)
 
   public init(loader: FeedLoader) {
     self.loader = loader
@@ -60,8 +64,8 @@ public struct PagedFeedLoader: Sendable {
       do {
         try URLPolicy.check(link)
         guard
-          case .fetched(let feed, let finalURL, let fetchedValidators, _) = try await loader.fetch(
-            url: Self.withCredentials(of: origin, link))
+          case .fetched(let feed, let finalURL, let fetchedValidators, _) = try await fetch(
+            Self.withCredentials(of: origin, link))
         else {
           // Only a conditional request can come back 304, and this one sent no validators.
           throw TransferError.network(
@@ -94,6 +98,21 @@ public struct PagedFeedLoader: Sendable {
     // order when a publisher's pages overlap in time.
     feed.episodes = pages.count == 1 ? first.episodes : FeedParser.newestFirst(episodes)
     return FeedPages(feed: feed, pages: pages, stop: stop)
+  }
+
+  /// A transient failure (5xx, a timeout, a dropped connection) is tried again, as a sync
+  /// tries page one; a server asking for more than 30 s is not waited for.
+  private func fetch(_ url: String) async throws -> FeedLoader.Fetch {
+    var attempt = 1
+    while true {
+      do {
+        return try await loader.fetch(url: url)
+      } catch let error as TransferError where error.isTransient && attempt < attempts {
+        if case .httpStatus(_, _, let retryAfter?) = error, retryAfter > 30 { throw error }
+        try await Task.sleep(for: retryDelay * (1 << (attempt - 1)))
+        attempt += 1
+      }
+    }
   }
 
   /// The same page whatever its userinfo or fragment, and however its scheme and host are cased.

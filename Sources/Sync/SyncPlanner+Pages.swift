@@ -20,7 +20,9 @@ extension SyncPlanner {
       FeedSource.isRemote(subscription.feedURL),
       let id = subscription.id
     else { return nil }
-    let loader = PagedFeedLoader(loader: self.loader)
+    var loader = PagedFeedLoader(loader: self.loader)
+    loader.attempts = feedAttempts
+    loader.retryDelay = feedRetryDelay
     if subscription.lastChecked == nil || subscription.lastError != nil {
       return await loader.pages(
         first: first, url: url, validators: validators, origin: subscription.feedURL)

@@ -124,7 +124,7 @@ final class PagedFeedTests: LibraryTestCase {
 
   func testAFirstSyncWithAFailingPagePlansThePagesReadAndTheNextSyncFinishes() throws {
     let show = PagedShow("patchy", episodes: 30, on: server)
-    show.pageRoute[3] = .status(500)
+    show.pageRoute[3] = .status(404)
     show.serve()
     let subscribed = try podcast("subscribe", show.feedURL, "--name", "patchy", "--first", "all")
     XCTAssertEqual(subscribed.status, 0, subscribed.stderr)
@@ -147,9 +147,27 @@ final class PagedFeedTests: LibraryTestCase {
     XCTAssertEqual(show.feedRequests - before, 1, "back to one request once nothing is missing")
   }
 
+  func testSyncTriesAPassingServerErrorOnAPageAgain() throws {
+    let show = PagedShow("hiccup", episodes: 30, on: server)
+    show.pageRoute[3] = .sequence([
+      .status(503), .text(show.page(3), contentType: "application/rss+xml"),
+    ])
+    show.serve()
+    XCTAssertEqual(
+      try podcast("subscribe", show.feedURL, "--name", "hiccup", "--first", "all", "--no-pages")
+        .status, 0)
+    // Before the first sync, reading every page again changes what it takes: subscribe's
+    // choice from page one is forgotten.
+    XCTAssertEqual(try podcast("set", "hiccup", "--unset", "pages").status, 0)
+    let sync = try podcast("sync")
+    XCTAssertEqual(sync.status, 0, sync.stderr)
+    XCTAssertEqual(show.requests(forPage: 3), 2)
+    assertEpisodeFiles(show.episodes)
+  }
+
   func testTheFirstSyncPolicyHoldsWhenAFailedFirstSyncIsFinished() throws {
     let show = PagedShow("policy", episodes: 30, on: server)
-    show.pageRoute[2] = .status(500)
+    show.pageRoute[2] = .status(404)
     show.serve()
     XCTAssertEqual(try podcast("subscribe", show.feedURL, "--name", "policy").status, 0)
     XCTAssertEqual(try podcast("sync").status, 1)
