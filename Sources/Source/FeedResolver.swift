@@ -57,7 +57,8 @@ public struct FeedResolver: Sendable {
       // A subscription may point at a feed file on disk as well as at a URL.
       let location = try subscriptionFeedURL(name)
       if case .file(let path) = try FeedSource.classify(location) { return try load(path) }
-      return try await fetch(location, allPages: allPages && subscriptionReadsPages(name))
+      // The setting is looked up only for a feed that turns out to be paged.
+      return try await fetch(location, allPages: allPages && (try subscriptionReadsPages(name)))
     }
   }
 
@@ -65,7 +66,9 @@ public struct FeedResolver: Sendable {
     ResolvedFeed(feed: try loader.load(file: path), location: path, validators: Validators())
   }
 
-  private func fetch(_ url: String, allPages: Bool) async throws -> ResolvedFeed {
+  private func fetch(_ url: String, allPages: @autoclosure () throws -> Bool) async throws
+    -> ResolvedFeed
+  {
     guard
       case .fetched(var feed, let finalURL, let validators, _) = try await loader.fetch(url: url)
     else {
@@ -76,7 +79,7 @@ public struct FeedResolver: Sendable {
     var resolved = ResolvedFeed(
       feed: feed, location: finalURL, validators: validators,
       pages: [.init(url: finalURL, validators: validators, episodeCount: feed.episodes.count)])
-    if allPages, feed.pageLinks.next != nil {
+    if feed.pageLinks.next != nil, try allPages() {
       let paged = await PagedFeedLoader(loader: loader).pages(
         first: feed, url: finalURL, validators: validators, origin: url)
       feed = paged.feed
