@@ -65,7 +65,32 @@ final class PagedFeedTests: LibraryTestCase {
     XCTAssertEqual(show.requests(forPage: 1), 3)
   }
 
-  func testAFirstSyncWithoutSubscribeReadsEveryPageAndTheLaterOnesFollowOnlyNewPages() throws {
+  func testAnImportedSubscriptionsFirstSyncReadsEveryPageAndExportKeepsNoPages() throws {
+    let show = PagedShow("imported", episodes: 30, on: server)
+    let opml = binary.library + "/feeds.opml"
+    try FileManager.default.createDirectory(
+      atPath: binary.library, withIntermediateDirectories: true)
+    try Data(
+      """
+      <opml version="2.0" xmlns:podcast="urn:x-podcast-cli:subscription-settings"><body>\
+      <outline type="rss" text="imported" xmlUrl="\(show.feedURL)" podcast:first="all"/>\
+      </body></opml>
+      """.utf8
+    ).write(to: URL(fileURLWithPath: opml))
+    XCTAssertEqual(try podcast("import", opml).status, 0)
+    XCTAssertEqual(show.feedRequests, 0, "import reads no feed")
+
+    let sync = try podcast("sync")
+    XCTAssertEqual(sync.status, 0, sync.stderr)
+    assertEpisodeFiles(show.episodes)
+    XCTAssertEqual(show.feedRequests, 3)
+
+    XCTAssertEqual(try podcast("set", "imported", "--no-pages").status, 0)
+    let exported = try podcast("export")
+    XCTAssertTrue(exported.stdout.contains(#"podcast:pages="false""#), exported.stdout)
+  }
+
+  func testLaterSyncsFollowOnlyPagesThatAreAllNew() throws {
     let show = PagedShow("burst", episodes: 30, on: server)
     let imported = try podcast("subscribe", show.feedURL, "--name", "burst", "--first", "none")
     XCTAssertEqual(imported.status, 0, imported.stderr)
