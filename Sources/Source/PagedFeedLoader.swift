@@ -13,8 +13,8 @@ import Transfer
 /// past `pageLimit` pages it stops and says so. A page that fails ends the chain with the
 /// episodes of the pages before it.
 public struct PagedFeedLoader: Sendable {
-  /// Pages read at most: far above real archives (Podlove's 20,000-episode shows at 50 a page
-  /// are 400), low enough that a generator linking page N to N+1 forever ends.
+  /// Pages read at most: above any real archive (a 20,000-episode show at 50 a page is 400
+  /// pages), low enough that a generator linking page N to N+1 forever ends.
   public static let defaultPageLimit = 500
 
   /// Whether to read the page after one just read: false stops after it.
