@@ -73,9 +73,10 @@ struct OpenLibrary {
 }
 
 extension CommandContext {
-  /// Loads FEED; what it throws ends the command through `CommandFailure` (one line, exit 1).
-  func resolve(_ feed: String) async throws -> ResolvedFeed {
-    try await resolver.resolve(feed)
+  /// Loads FEED (every page of a paged feed unless `allPages` is false); what it throws ends
+  /// the command through `CommandFailure` (one line, exit 1).
+  func resolve(_ feed: String, allPages: Bool = true) async throws -> ResolvedFeed {
+    try await resolver.resolve(feed, allPages: allPages)
   }
 
   func openLibrary() throws -> OpenLibrary {

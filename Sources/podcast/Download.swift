@@ -57,7 +57,7 @@ struct Download: AsyncParsableCommand {
     // Read before the feed is fetched: a mistyped selection is said at once, offline.
     let choice = try choice()
     let context = CommandContext(libraryOptions: libraryOptions)
-    let resolved = try await context.resolver.resolve(feed, allPages: !noPages)
+    let resolved = try await context.resolve(feed, allPages: !noPages)
     let download = DownloadEpisodes(
       choice: choice, filter: try filterOptions.predicate(), settings: try settings.settings())
     let jobs: [DownloadJob]
