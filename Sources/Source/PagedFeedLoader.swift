@@ -43,6 +43,9 @@ public struct PagedFeedLoader: Sendable {
       FeedPages.Page(url: url, validators: validators, episodeCount: first.episodes.count)
     ]
     var episodes = first.episodes
+    // Page one's parser kept its notes within the budget; the count goes on from there.
+    var notes = ShowNotesBudget()
+    for index in episodes.indices { notes.account(&episodes[index]) }
     var seenPages: Set<String> = [Self.pageKey(origin), Self.pageKey(url)]
     var seenEpisodes = Set(first.episodes.map(Self.episodeKey))
     var stop: FeedPageError?
@@ -88,7 +91,9 @@ public struct PagedFeedLoader: Sendable {
       }
       pages.append(
         .init(url: pageURL, validators: pageValidators, episodeCount: page.episodes.count))
-      for episode in page.episodes where seenEpisodes.insert(Self.episodeKey(episode)).inserted {
+      for var episode in page.episodes
+      where seenEpisodes.insert(Self.episodeKey(episode)).inserted {
+        notes.account(&episode)
         episodes.append(episode)
       }
       if following(page) { next = page.pageLinks.next }
