@@ -190,6 +190,22 @@ final class PagedFeedTests: LibraryTestCase {
     assertEpisodeFiles(show.episodes)
   }
 
+  func testAFeedThatFailedWholeIsReadAsUsualNextTime() throws {
+    let show = PagedShow("outage", episodes: 30, on: server)
+    XCTAssertEqual(try podcast("subscribe", show.feedURL, "--name", "outage").status, 0)
+    XCTAssertEqual(try podcast("sync").status, 0)
+    show.pageRoute[1] = .status(404)
+    show.serve()
+    XCTAssertEqual(try podcast("sync").status, 1)
+    show.pageRoute = [:]
+    show.publish(1)
+    let before = show.feedRequests
+    let sync = try podcast("sync")
+    XCTAssertEqual(sync.status, 0, sync.stderr)
+    XCTAssertEqual(show.feedRequests - before, 1, "nothing was hidden: page one is enough")
+    assertEpisodeFiles([show.episode(30), show.episode(31)])
+  }
+
   func testTheFirstSyncPolicyHoldsWhenAFailedFirstSyncIsFinished() throws {
     let show = PagedShow("policy", episodes: 30, on: server)
     show.pageRoute[2] = .status(404)
