@@ -22,6 +22,8 @@ public struct ListEpisodes: Sendable {
     public let indexes: [Int]
     /// Whether a filter chose the indexes (the limit alone does not count).
     public let filtered: Bool
+    /// Why a paged feed's pages were not all read: the listing has the pages that were.
+    public var pageProblem: FeedPageError?
     private let downloads: DownloadProgressReader
     private let marks: [String: EpisodeMark.State]
     /// Each episode's identity keys, by offset; empty when there is no library to match.
@@ -64,10 +66,12 @@ public struct ListEpisodes: Sendable {
   }
 
   /// `limit`: at most this many of the episodes the filter lets through, newest first.
-  public func run(feed: String, filter: EpisodeFilter = EpisodeFilter(), limit: Int? = nil)
-    async throws -> Listing
-  {
-    let resolved = try await resolver.resolve(feed)
+  /// `allPages`: false reads a paged feed's first page only (`--no-pages`).
+  public func run(
+    feed: String, filter: EpisodeFilter = EpisodeFilter(), limit: Int? = nil,
+    allPages: Bool = true
+  ) async throws -> Listing {
+    let resolved = try await resolver.resolve(feed, allPages: allPages)
     let episodes = resolved.feed.episodes
     // Nil without a filter, so the unfiltered listing keeps its fast path.
     let predicate = filter.isEmpty ? nil : try filter.predicate()
@@ -79,9 +83,11 @@ public struct ListEpisodes: Sendable {
     // Every state is read before the listing is returned: a library that cannot be read is
     // one error, not a listing that calls downloaded episodes new.
     let store = try LibraryStore(readingAt: paths)
-    return Listing(
+    var listing = Listing(
       feed: resolved.feed, indexes: indexes, filtered: predicate != nil,
       downloads: try DownloadProgressReader(store: store, feedURL: resolved.location),
       marks: try store?.marks() ?? [:])
+    listing.pageProblem = resolved.pageProblem
+    return listing
   }
 }

@@ -23,6 +23,8 @@ public struct SyncSubscriptions: Sendable {
   public var dryRun = false
   /// `--playlist FILE`: a playlist of what this run downloaded.
   public var playlist: String?
+  /// False for `--no-pages`: paged feeds are read on their first page only.
+  public var readsPages = true
 
   public init(store: LibraryStore, http: HTTPClient, settings: DownloadSettings) {
     self.store = store
@@ -117,6 +119,7 @@ public struct SyncSubscriptions: Sendable {
       dryRun: dryRun, filter: filter)
     planner.writesFeed = settings.writeFeed
     planner.writesInfo = settings.infoJSON
+    planner.readsPages = readsPages
     return planner
   }
 

@@ -19,6 +19,9 @@ struct Episodes: AsyncParsableCommand {
 
   @OptionGroup(title: "Filters") var filterOptions: FilterOptions
 
+  @Flag(help: "Read a paged feed's first page only (its newest episodes), not every page.")
+  var noPages = false
+
   @Flag(help: "Print JSON.")
   var json = false
 
@@ -34,7 +37,7 @@ struct Episodes: AsyncParsableCommand {
     let listing = try await ListEpisodes(
       resolver: CommandContext(libraryOptions: libraryOptions).resolver,
       paths: libraryOptions.paths
-    ).run(feed: feed, filter: try filterOptions.filter(), limit: limit)
+    ).run(feed: feed, filter: try filterOptions.filter(), limit: limit, allPages: !noPages)
     if json {
       EpisodeListJSON.print(
         podcast: listing.podcast, episodes: listing.episodes, indexes: listing.indexes,
@@ -44,6 +47,13 @@ struct Episodes: AsyncParsableCommand {
         podcast: listing.podcast, episodes: listing.episodes, indexes: listing.indexes,
         statuses: listing.indexes.map(listing.status(at:)), total: listing.total,
         filtered: listing.filtered)
+    }
+    // After the listing, so a pipe gets every episode read; a page that failed means episodes
+    // may be missing, which a script must be able to tell (exit 1), as `ls` does for an
+    // entry it cannot read.
+    if let problem = listing.pageProblem {
+      Console.error(problem)
+      if problem.isFailure { throw ExitCode.failure }
     }
   }
 }
