@@ -50,7 +50,7 @@ let package = Package(
     .target(name: "Tags", dependencies: ["Basics", "Feeds", "CTagLib"]),
     .target(name: "Selection", dependencies: ["Basics", "Feeds"]),
     .target(name: "Search", dependencies: ["Basics", "Transfer"]),
-    .target(name: "Source", dependencies: ["Basics", "Feeds", "Search", "Transfer"]),
+    .target(name: "Source", dependencies: ["Basics", "Feeds", "Privacy", "Search", "Transfer"]),
     // The store, the paths and the names of files; GRDB stays inside.
     .target(
       name: "Library",

@@ -47,26 +47,23 @@ public final class DownloadManager: Sendable {
   public func download(
     _ jobs: [DownloadJob], onFinish: @escaping @Sendable (DownloadResult) -> Void = { _ in }
   ) async -> [DownloadResult] {
-    let unique = jobs.filter { progress.enqueue($0.url, title: $0.title, podcast: $0.podcastTitle) }
-    let keys: [DownloadKey]
-    do {
-      // What earlier runs left behind goes first: partial files no unfinished row owns.
-      try PartialSweep(store: store).run()
-      // Queued in the library too, so `podcast status` elsewhere shows the whole batch; a
-      // download begun under another link moves to the feed's current one.
-      // So a queue this process leaves behind (killed) reads as paused, not waiting forever.
-      let pid = ProcessInfo.processInfo.processIdentifier
-      keys = try store.queueDownloads(unique.map { $0.queued(pid: pid) })
-    } catch {
-      return unique.map { job in
-        let result = DownloadResult(job: job, outcome: .failed(DownloadFailure(error)))
-        progress.fail(job.url, state: .failed, error: String(describing: error))
-        onFinish(result)
-        return result
-      }
-    }
-    let sharedPaths = Self.pathsOfSeveral(unique)
-    for job in unique { covers.claim(Self.pictures(of: job)) }
+    let (groups, arrival) = AsyncStream<[DownloadJob]>.makeStream()
+    arrival.yield(jobs)
+    arrival.finish()
+    return await download(arriving: groups, onFinish: onFinish)
+  }
+
+  /// Runs jobs as they arrive, a group at a time (sync hands over each feed's as soon as the
+  /// feed is planned), within one set of limits: the first group's transfers start while later
+  /// feeds are still being fetched. Returns one result per distinct URL, in the order they
+  /// arrived, once the stream has ended and every job with it.
+  public func download(
+    arriving groups: AsyncStream<[DownloadJob]>,
+    onFinish: @escaping @Sendable (DownloadResult) -> Void = { _ in }
+  ) async -> [DownloadResult] {
+    // What earlier runs left behind goes first: partial files no unfinished row owns. Before
+    // any job of this run has a partial file of its own.
+    let setUp = Result { try PartialSweep(store: store).run() }
     // The per-host cap is on connections: a job holds a transfer slot only while its bytes
     // come in (`TransferTurn`), so one episode's fsync, link and record overlap the next
     // one's transfer. Jobs begun at once are capped too (twice the transfers, so as many can
@@ -78,18 +75,50 @@ public final class DownloadManager: Sendable {
       total: 2 * options.concurrency,
       perHost: 2 * max(options.perHost, options.perMultiplexedHost))
     return await withTaskGroup(of: (Int, DownloadResult).self) { group in
-      for (index, job) in unique.enumerated() {
-        group.addTask {
-          let host = job.servingHost
-          await begun.acquire(host: host)
-          let fetched = await self.fetch(
-            job, key: keys[index], mayAdopt: !sharedPaths.contains(job.relativePath),
-            transfers: transfers)
-          await begun.release(host: host)
-          let result = await self.addingSideFiles(to: fetched)
-          self.covers.release(Self.pictures(of: job))
-          onFinish(result)
-          return (index, result)
+      var arrived = 0
+      var earlierPaths: Set<String> = []
+      for await jobs in groups {
+        let unique = jobs.filter {
+          progress.enqueue($0.url, title: $0.title, podcast: $0.podcastTitle)
+        }
+        let first = arrived
+        arrived += unique.count
+        let keys: [DownloadKey]
+        do {
+          _ = try setUp.get()
+          // Queued in the library too, so `podcast status` elsewhere shows the whole batch; a
+          // download begun under another link moves to the feed's current one.
+          // So a queue this process leaves behind (killed) reads as paused, not waiting
+          // forever.
+          let pid = ProcessInfo.processInfo.processIdentifier
+          keys = try store.queueDownloads(unique.map { $0.queued(pid: pid) })
+        } catch {
+          for (offset, job) in unique.enumerated() {
+            let result = DownloadResult(job: job, outcome: .failed(DownloadFailure(error)))
+            progress.fail(job.url, state: .failed, error: String(describing: error))
+            onFinish(result)
+            group.addTask { (first + offset, result) }
+          }
+          continue
+        }
+        // A path an earlier group had too is not this one's to adopt either.
+        let sharedPaths = Self.pathsOfSeveral(unique).union(
+          unique.lazy.map(\.relativePath).filter { earlierPaths.contains($0) })
+        earlierPaths.formUnion(unique.lazy.map(\.relativePath))
+        for job in unique { covers.claim(Self.pictures(of: job)) }
+        for (offset, job) in unique.enumerated() {
+          group.addTask {
+            let host = job.servingHost
+            await begun.acquire(host: host)
+            let fetched = await self.fetch(
+              job, key: keys[offset], mayAdopt: !sharedPaths.contains(job.relativePath),
+              transfers: transfers)
+            await begun.release(host: host)
+            let result = await self.addingSideFiles(to: fetched)
+            self.covers.release(Self.pictures(of: job))
+            onFinish(result)
+            return (first + offset, result)
+          }
         }
       }
       var results: [(Int, DownloadResult)] = []

@@ -6,7 +6,8 @@ import Source
 /// Finds an episode's current enclosure URL in a fresh copy of its feed. Paid feeds sign their
 /// links (`…/1.mp3?token-time=1700000000&token-hash=…`) and the signatures expire; the feed
 /// serves fresh ones, so a link the server refuses is looked up again by the episode's
-/// identity (its GUID first), not by its URL. Each feed is fetched at most once per run.
+/// identity (its GUID first), not by its URL. Each feed is fetched at most once per run (every
+/// page of a paged one).
 public actor LinkRefresher {
   private let loader: FeedLoader
   private var feeds: [String: [Episode]] = [:]
@@ -25,8 +26,18 @@ public actor LinkRefresher {
     if let known = feeds[feedURL] {
       episodes = known
     } else {
-      guard case .fetched(let feed, _, _, _, _)? = try? await loader.fetch(url: feedURL) else {
+      guard
+        case .fetched(var feed, let url, let validators, _, _)? = try? await loader.fetch(
+          url: feedURL)
+      else {
         return nil
+      }
+      if feed.pageLinks.next != nil {
+        // A paged feed's episode may be on any page; the pages read are used whatever ended
+        // the chain.
+        feed = await PagedFeedLoader(loader: loader).pages(
+          first: feed, url: url, validators: validators, origin: feedURL
+        ).feed
       }
       episodes = feed.episodes
       feeds[feedURL] = episodes

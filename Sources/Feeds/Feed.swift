@@ -4,9 +4,12 @@ import Basics
 public struct Feed: Sendable, Equatable {
   public var podcast: Podcast
   public var episodes: [Episode]
+  /// This document's paging links (RFC 5005): a paged feed's other pages.
+  public var pageLinks: FeedPageLinks
 
-  public init(podcast: Podcast, episodes: [Episode]) {
+  public init(podcast: Podcast, episodes: [Episode], pageLinks: FeedPageLinks = FeedPageLinks()) {
     self.podcast = podcast
     self.episodes = episodes
+    self.pageLinks = pageLinks
   }
 }

@@ -13,6 +13,7 @@ package final class FeedBuilder {
   package private(set) var sawChannel = false
   package private(set) var podcast: Podcast
   package private(set) var episodes: [Episode] = []
+  package private(set) var pageLinks = FeedPageLinks()
 
   /// The document's size and how much of it libxml2 has been given, when the size is known:
   /// they size the episode array (see `reserveForExpectedEpisodes`).
@@ -146,7 +147,17 @@ package final class FeedBuilder {
     case (.rss, "link"): begin(.channelLink)
     case (.atom, "link"):
       let rel = attributes.value("rel") ?? "alternate"
-      if rel == "alternate", let href = attributes.value("href") { podcast.link = resolved(href) }
+      guard let href = attributes.value("href") else { break }
+      switch rel.lowercased() {
+      case "alternate": podcast.link = resolved(href)
+      // RFC 5005 paging; the first of each wins, as a reader following the chain would see.
+      case "first": if pageLinks.first == nil { pageLinks.first = resolved(href) }
+      case "next": if pageLinks.next == nil { pageLinks.next = resolved(href) }
+      case "prev", "previous":
+        if pageLinks.previous == nil { pageLinks.previous = resolved(href) }
+      case "last": if pageLinks.last == nil { pageLinks.last = resolved(href) }
+      default: break
+      }
     case (.rss, "description"), (.atom, "subtitle"): begin(.channelDescription)
     case (.itunes, "summary"): begin(.channelSummary)
     case (.rss, "language"): begin(.channelLanguage)

@@ -183,7 +183,9 @@ public enum FeedParser {
     if !builder.sawChannel && builder.episodes.isEmpty, let error = pass.stream.firstError {
       throw FeedError.malformed(line: error.line, reason: error.reason)
     }
-    return Feed(podcast: builder.podcast, episodes: newestFirst(builder.episodes))
+    return Feed(
+      podcast: builder.podcast, episodes: newestFirst(builder.episodes),
+      pageLinks: builder.pageLinks)
   }
 
   /// Newest first; undated episodes after the dated ones, keeping feed order among equals.

@@ -46,5 +46,18 @@ public struct ShowNotes: Sendable, Equatable {
 
   public var text: String { String(decoding: utf8, as: UTF8.self) }
 
+  /// How many bytes these notes hold in memory; nil for notes in a spool file.
+  package var inlineCount: Int? {
+    guard case .inline(let bytes) = storage else { return nil }
+    return bytes.count
+  }
+
+  /// The same notes in `spool` instead of memory; nil when the spool cannot take them.
+  package func spooled(into spool: ShowNotesSpool) -> ShowNotes? {
+    guard case .inline(let bytes) = storage else { return self }
+    guard let range = bytes.withUnsafeBufferPointer({ spool.append($0) }) else { return nil }
+    return ShowNotes(spool: spool, range: range)
+  }
+
   public static func == (a: ShowNotes, b: ShowNotes) -> Bool { a.utf8 == b.utf8 }
 }

@@ -37,6 +37,7 @@ package enum OPMLSettings {
       ("writeFeed", settings.feed.map { $0 ? "true" : "false" }),
       ("feedBaseURL", settings.feedBaseURL),
       ("infoJSON", settings.info.map { $0 ? "true" : "false" }),
+      ("pages", settings.pages.map { $0 ? "true" : "false" }),
     ]
     return pairs.compactMap { key, value in value.map { ("podcast:" + key, $0) } }
   }
@@ -74,6 +75,7 @@ package enum OPMLSettings {
     settings.chapters = flag("chapters")
     settings.first = attributes["first"].flatMap { try? FirstSyncPolicy(parsing: $0) }
     settings.feed = flag("writefeed")
+    settings.pages = flag("pages")
     settings.feedBaseURL = attributes["feedbaseurl"].flatMap {
       $0.hasPrefix("http://") || $0.hasPrefix("https://") ? $0 : nil
     }

@@ -29,6 +29,8 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
   /// True once `--info-json`: sync keeps `<episode>.info.json` beside this subscription's
   /// episodes.
   public var info: Bool?
+  /// False once `--no-pages`: a paged feed (RFC 5005) is read on its first page only.
+  public var pages: Bool?
 
   public init() {}
 
@@ -39,7 +41,7 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
     "keep", "match", "exclude", "match-in", "since", "until", "min-duration", "max-duration",
     "type", "name-template", "episodes-dir", "concurrency", "limit-rate", "first", "tags",
     "cover", "transcripts", "chapters", "write-feed", "feed-base-url",
-    "info-json",
+    "info-json", "pages",
   ]
 
   /// Clears one setting by its flag name (`keep` lives on `Subscription` and is cleared there).
@@ -65,6 +67,7 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
     case "write-feed", "feed": feed = nil
     case "feed-base-url": feedBaseURL = nil
     case "info-json": info = nil
+    case "pages", "no-pages": pages = nil
     case "keep": break
     default: throw FilterError.unknownSetting(option)
     }
@@ -86,6 +89,7 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
     merged.feed = other.feed ?? feed
     merged.feedBaseURL = other.feedBaseURL ?? feedBaseURL
     merged.info = other.info ?? info
+    merged.pages = other.pages ?? pages
     return merged
   }
 }

@@ -43,11 +43,14 @@ public struct ChangeSettings: Sendable {
     }
     try store.updateSubscription(subscription)
     // Before its first sync, a subscription's choice is still open: what `subscribe` chose
-    // with the old filters or `--first` gives way to what the first sync decides with these.
+    // with the old filters, `--first` or pages read gives way to what the first sync decides
+    // with these.
     try store.saveSettings(
       settings, subscriptionId: id,
       forgettingFirstRefresh: subscription.lastChecked == nil
-        && (settings.filter != before.filter || settings.first != before.first))
+        && (settings.filter != before.filter || settings.first != before.first
+          || settings.pages != before.pages)
+    )
     return Outcome(subscription: subscription, settings: settings)
   }
 }

@@ -33,6 +33,8 @@ public struct ListEpisodes: Sendable {
     public let dropped: [DroppedEpisode]
     /// How many there are, filtered, before the limit.
     public let droppedTotal: Int
+    /// Why a paged feed's pages were not all read: the listing has the pages that were.
+    public var pageProblem: FeedPageError?
     private let downloads: DownloadProgressReader
     private let marks: [String: EpisodeMark.State]
     /// Each episode's identity keys, by offset; empty when there is no library to match.
@@ -80,9 +82,11 @@ public struct ListEpisodes: Sendable {
 
   /// `limit`: at most this many of the episodes the filter lets through, newest first; a
   /// subscription's dropped episodes come after the feed's own, so they fill what is left.
-  public func run(feed: String, filter: EpisodeFilter = EpisodeFilter(), limit: Int? = nil)
-    async throws -> Listing
-  {
+  /// `allPages`: false reads a paged feed's first page only (`--no-pages`).
+  public func run(
+    feed: String, filter: EpisodeFilter = EpisodeFilter(), limit: Int? = nil,
+    allPages: Bool = true
+  ) async throws -> Listing {
     // A subscription's library is opened first, to find its kept copy.
     var store: LibraryStore?
     var subscription: Subscription?
@@ -96,14 +100,19 @@ public struct ListEpisodes: Sendable {
       subscription = found
       if FeedSource.isRemote(found.feedURL) {
         let loaded = try await SubscribedFeed.load(
-          found, loader: resolver.loader, keptFeeds: KeptFeeds(paths: paths))
+          found, loader: resolver.loader, keptFeeds: KeptFeeds(paths: paths),
+          // As the resolver does: the setting is looked up only for a feed that is paged.
+          readsPages: {
+            guard allPages, let id = found.id else { return allPages }
+            return try opened.settings(subscriptionId: id).pages != false
+          })
         resolved = loaded.resolved
         origin = loaded.origin
       } else {
-        resolved = try await resolver.resolve(feed)
+        resolved = try await resolver.resolve(feed, allPages: allPages)
       }
     } else {
-      resolved = try await resolver.resolve(feed)
+      resolved = try await resolver.resolve(feed, allPages: allPages)
       store = try LibraryStore(readingAt: paths)
     }
     let episodes = resolved.feed.episodes
@@ -119,7 +128,13 @@ public struct ListEpisodes: Sendable {
     let downloads = try DownloadProgressReader(store: store, feedURL: resolved.location)
     let marks = try store?.marks() ?? [:]
     var dropped: [DroppedEpisode] = []
-    if let store, let id = subscription?.id {
+    // Only a listing of the whole feed can tell what the feed no longer lists: not one of a
+    // paged feed's first page (`--no-pages`, or its kept copy offline), nor one whose chain
+    // of pages stopped early.
+    let wholeFeed =
+      resolved.pageProblem == nil
+      && (resolved.feed.pageLinks.next == nil || resolved.pages.count > 1)
+    if wholeFeed, let store, let id = subscription?.id {
       let listed = Set(
         episodes.lazy.flatMap {
           EpisodeIdentity.identityKeys(
@@ -132,8 +147,10 @@ public struct ListEpisodes: Sendable {
     }
     let droppedTotal = dropped.count
     if let limit { dropped = Array(dropped.prefix(max(0, limit - indexes.count))) }
-    return Listing(
+    var listing = Listing(
       feed: resolved.feed, indexes: indexes, filtered: predicate != nil, downloads: downloads,
       marks: marks, origin: origin, dropped: dropped, droppedTotal: droppedTotal)
+    listing.pageProblem = resolved.pageProblem
+    return listing
   }
 }

@@ -3,6 +3,7 @@ import Library
 import Privacy
 import Source
 import Sync
+import Transfer
 
 /// `podcast subscribe`: follow a feed, so every sync downloads its new episodes.
 ///
@@ -19,6 +20,9 @@ public struct SubscribeToFeed: Sendable {
     public var settings: SubscriptionSettings
     /// Downloads the first sync will make: the episodes the first-sync policy chose.
     public var queuedForFirstSync: Int
+    /// Why a paged feed's pages were not all read. When episodes may be missing, nothing of
+    /// the feed is saved with the subscription: its first sync reads every page itself.
+    public var pageProblem: FeedPageError?
   }
 
   public enum Failure: Error, Equatable, CustomStringConvertible {
@@ -65,7 +69,8 @@ public struct SubscribeToFeed: Sendable {
     let credentials = try credentials?()
     let source = try credentials.map { try Self.url(feed, with: $0) } ?? feed
     // Fetching first proves it is a feed, and gives the title to name the subscription after.
-    let resolved = try await resolver.resolve(source, keepingDocument: true)
+    let resolved = try await resolver.resolve(
+      source, allPages: settings.pages != false, keepingDocument: true)
     let location = Self.subscribedLocation(resolved, source: source, credentials: credentials)
     let store = try LibraryStore(paths: paths)
     let title = resolved.feed.podcast.title
@@ -75,10 +80,15 @@ public struct SubscribeToFeed: Sendable {
     let chosenName = try name ?? store.availableName(basedOn: base)
     // Saved with the subscription, so its first sync is a conditional GET that still
     // downloads what the first-sync policy chose here.
-    let firstRefresh = try SyncPlanner.firstRefresh(
-      of: resolved.feed, feedURL: location, name: chosenName, settings: settings,
-      validators: resolved.validators, store: store,
-      namer: try firstSyncNameTemplate.map { try FileNamer(template: $0) })
+    // A feed missing pages would make the first sync a 304 that never reads them: nothing of
+    // it is kept, and the first sync starts from scratch, as after `import`.
+    let firstRefresh =
+      resolved.pageProblem?.isFailure == true
+      ? FirstRefresh(validators: Validators(), episodes: [])
+      : try SyncPlanner.firstRefresh(
+        of: resolved.feed, feedURL: location, name: chosenName, settings: settings,
+        validators: resolved.validators, store: store,
+        namer: try firstSyncNameTemplate.map { try FileNamer(template: $0) })
     let subscription = try store.addSubscription(
       name: chosenName, feedURL: location, title: title, keep: keep, settings: settings,
       firstRefresh: firstRefresh)
@@ -98,7 +108,7 @@ public struct SubscribeToFeed: Sendable {
       subscription: subscription, number: number,
       episodeCount: try store.episodeCounts()[id] ?? 0,
       settings: try store.settings(subscriptionId: id),
-      queuedForFirstSync: firstRefresh.queued.count)
+      queuedForFirstSync: firstRefresh.queued.count, pageProblem: resolved.pageProblem)
   }
 
   private static func url(_ feed: String, with credentials: FeedCredentials) throws -> String {

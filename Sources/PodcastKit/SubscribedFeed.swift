@@ -9,6 +9,9 @@ import Transfer
 /// copy, and a feed that cannot be had (no network, a server gone or failing) is listed from
 /// the copy with a word on how old it is.
 ///
+/// Of a paged feed (RFC 5005) the copy is page one, as sync keeps it: the later pages are read
+/// from the server after it, 304 or not, as a listing of the feed by URL reads them.
+///
 /// Only reads. A fresh feed (a 200) is listed but not kept: sync is the one writer of the
 /// copies, so a copy and the validators sync sends keep agreeing, and the hourly sync stays
 /// a 304 (a copy `episodes` replaced would no longer match them, and the next sync would fetch
@@ -21,18 +24,21 @@ public struct SubscribedFeed: Sendable {
     /// The server said the kept copy is current (304).
     case keptCopy
     /// The feed could not be had (`reason`), so the kept copy is listed: last known to be the
-    /// feed as served at `checked`.
-    case keptCopyInstead(reason: String, checked: Date)
+    /// feed as served at `checked`. `firstPageOnly`: the feed is paged, and the copy (page
+    /// one) holds only the newest of its episodes.
+    case keptCopyInstead(reason: String, checked: Date, firstPageOnly: Bool)
   }
 
   var resolved: ResolvedFeed
   var origin: Origin
 
   /// The feed of `subscription`, which is on the web. Throws what the fetch threw when there
-  /// is no usable copy to fall back on.
-  static func load(_ subscription: Subscription, loader: FeedLoader, keptFeeds: KeptFeeds)
-    async throws -> SubscribedFeed
-  {
+  /// is no usable copy to fall back on. `readsPages`: whether a paged feed is read past page
+  /// one (asked only of a feed that is paged).
+  static func load(
+    _ subscription: Subscription, loader: FeedLoader, keptFeeds: KeptFeeds,
+    readsPages: () throws -> Bool
+  ) async throws -> SubscribedFeed {
     // A copy that cannot be read counts as none: the listing then needs the network, as it
     // did before copies were kept.
     let copy = subscription.id.flatMap { try? keptFeeds.copy(subscriptionId: $0) }
@@ -50,20 +56,35 @@ public struct SubscribedFeed: Sendable {
       }
       return SubscribedFeed(
         resolved: kept,
-        origin: .keptCopyInstead(reason: String(describing: error), checked: copy.checked))
+        origin: .keptCopyInstead(
+          reason: String(describing: error), checked: copy.checked,
+          firstPageOnly: try kept.feed.pageLinks.next != nil && readsPages()))
     }
-    if case .notModified = fetched {
-      if let copy, let kept = try? Self.parse(copy.feed) {
-        return SubscribedFeed(resolved: kept, origin: .keptCopy)
-      }
+    var loaded: SubscribedFeed
+    if case .notModified = fetched, let copy, let kept = try? Self.parse(copy.feed) {
+      loaded = SubscribedFeed(resolved: kept, origin: .keptCopy)
+    } else if case .notModified = fetched {
       // The copy failed its check after the server confirmed it (damaged on disk since it
       // was kept): the feed itself, whole.
-      return SubscribedFeed(
+      loaded = SubscribedFeed(
         resolved: try fresh(
           try await loader.fetch(url: subscription.feedURL), url: subscription.feedURL),
         origin: .server)
+    } else {
+      loaded = SubscribedFeed(
+        resolved: try fresh(fetched, url: subscription.feedURL), origin: .server)
     }
-    return SubscribedFeed(resolved: try fresh(fetched, url: subscription.feedURL), origin: .server)
+    if loaded.resolved.feed.pageLinks.next != nil, try readsPages() {
+      let first = loaded.resolved
+      let paged = await PagedFeedLoader(loader: loader).pages(
+        first: first.feed, url: first.location, validators: first.validators,
+        origin: subscription.feedURL)
+      loaded.resolved.feed = paged.feed
+      loaded.resolved.feed.podcast.feedURL = first.location
+      loaded.resolved.pages = paged.pages
+      loaded.resolved.pageProblem = paged.stop
+    }
+    return loaded
   }
 
   private static func fresh(_ fetched: FeedLoader.Fetch, url: String) throws -> ResolvedFeed {

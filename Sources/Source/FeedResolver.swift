@@ -8,16 +8,25 @@ public struct ResolvedFeed: Sendable {
   /// The feed URL (after redirects) or the local path it was read from.
   public var location: String
   public var validators: Validators
-  /// The document as served, when asked for (`resolve(_:keepingDocument:)`) and fetched from
-  /// the web: for the library to keep a copy.
+  /// A paged feed's pages, page one first (just page one for a feed that is not paged, none for
+  /// a local file).
+  public var pages: [FeedPages.Page] = []
+  /// Why the pages were not read to the end, if they were not: `feed` holds the episodes of
+  /// the pages read. A front end says so; `isFailure` ones mean episodes may be missing.
+  public var pageProblem: FeedPageError?
+  /// Page one's document as served, when asked for (`keepingDocument`) and fetched from the
+  /// web: for the library to keep a copy.
   public var document: FeedDocument?
 
   package init(
-    feed: Feed, location: String, validators: Validators, document: FeedDocument? = nil
+    feed: Feed, location: String, validators: Validators, pages: [FeedPages.Page] = [],
+    pageProblem: FeedPageError? = nil, document: FeedDocument? = nil
   ) {
     self.feed = feed
     self.location = location
     self.validators = validators
+    self.pages = pages
+    self.pageProblem = pageProblem
     self.document = document
   }
 }
@@ -29,37 +38,48 @@ public struct ResolvedFeed: Sendable {
 public struct FeedResolver: Sendable {
   public typealias ApplePodcastsLookup = @Sendable (_ id: String) async throws -> String
   public typealias SubscriptionLookup = @Sendable (_ nameOrNumber: String) throws -> String
+  /// Whether the subscription reads a paged feed's later pages (`set NAME --no-pages`).
+  public typealias SubscriptionPaging = @Sendable (_ nameOrNumber: String) throws -> Bool
 
   public let loader: FeedLoader
   private let applePodcastsFeedURL: ApplePodcastsLookup
   private let subscriptionFeedURL: SubscriptionLookup
+  private let subscriptionReadsPages: SubscriptionPaging
 
   public init(
     loader: FeedLoader, applePodcastsFeedURL: @escaping ApplePodcastsLookup,
-    subscriptionFeedURL: @escaping SubscriptionLookup
+    subscriptionFeedURL: @escaping SubscriptionLookup,
+    subscriptionReadsPages: @escaping SubscriptionPaging = { _ in true }
   ) {
     self.loader = loader
     self.applePodcastsFeedURL = applePodcastsFeedURL
     self.subscriptionFeedURL = subscriptionFeedURL
+    self.subscriptionReadsPages = subscriptionReadsPages
   }
 
-  /// `keepingDocument`: a feed fetched from the web comes with its bytes (`document`).
-  public func resolve(_ text: String, keepingDocument: Bool = false) async throws
-    -> ResolvedFeed
+  /// `allPages`: a paged feed (RFC 5005) is read to its last page, so indexes count across the
+  /// whole feed; false (`--no-pages`) reads page one only, as does a subscription set so.
+  /// A feed file on disk is read alone: offline use never reaches for the network.
+  /// `keepingDocument`: a feed fetched from the web comes with page one's bytes (`document`).
+  public func resolve(_ text: String, allPages: Bool = true, keepingDocument: Bool = false)
+    async throws -> ResolvedFeed
   {
     switch try FeedSource.classify(text) {
     case .file(let path):
       return try load(path)
     case .url(let url):
-      return try await fetch(url, keepingDocument: keepingDocument)
+      return try await fetch(url, allPages: allPages, keepingDocument: keepingDocument)
     case .applePodcasts(let id):
       return try await fetch(
-        try await applePodcastsFeedURL(id), keepingDocument: keepingDocument)
+        try await applePodcastsFeedURL(id), allPages: allPages, keepingDocument: keepingDocument)
     case .subscription(let name):
       // A subscription may point at a feed file on disk as well as at a URL.
       let location = try subscriptionFeedURL(name)
       if case .file(let path) = try FeedSource.classify(location) { return try load(path) }
-      return try await fetch(location, keepingDocument: keepingDocument)
+      // The setting is looked up only for a feed that turns out to be paged.
+      return try await fetch(
+        location, allPages: allPages && (try subscriptionReadsPages(name)),
+        keepingDocument: keepingDocument)
     }
   }
 
@@ -67,7 +87,9 @@ public struct FeedResolver: Sendable {
     ResolvedFeed(feed: try loader.load(file: path), location: path, validators: Validators())
   }
 
-  private func fetch(_ url: String, keepingDocument: Bool) async throws -> ResolvedFeed {
+  private func fetch(
+    _ url: String, allPages: @autoclosure () throws -> Bool, keepingDocument: Bool
+  ) async throws -> ResolvedFeed {
     guard
       case .fetched(var feed, let finalURL, let validators, _, let document) =
         try await loader.fetch(url: url, keepingDocument: keepingDocument)
@@ -76,8 +98,19 @@ public struct FeedResolver: Sendable {
       throw TransferError.network(
         url: url, reason: "server answered 304 to an unconditional request")
     }
+    var resolved = ResolvedFeed(
+      feed: feed, location: finalURL, validators: validators,
+      pages: [.init(url: finalURL, validators: validators, episodeCount: feed.episodes.count)],
+      document: document)
+    if feed.pageLinks.next != nil, try allPages() {
+      let paged = await PagedFeedLoader(loader: loader).pages(
+        first: feed, url: finalURL, validators: validators, origin: url)
+      feed = paged.feed
+      resolved.pages = paged.pages
+      resolved.pageProblem = paged.stop
+    }
     feed.podcast.feedURL = finalURL
-    return ResolvedFeed(
-      feed: feed, location: finalURL, validators: validators, document: document)
+    resolved.feed = feed
+    return resolved
   }
 }

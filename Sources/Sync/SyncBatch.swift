@@ -24,13 +24,9 @@ public struct SyncBatch: Sendable {
   ) -> [SyncBatch] {
     var batches: [SyncBatch] = []
     for planned in downloads {
-      let own = settings[planned.subscriptionId] ?? SubscriptionSettings()
-      let rate = [rateFlag, own.limitRate].compactMap { $0 }.min()
       let batch = SyncBatch(
-        episodesDirectory: episodesFlag.map { URL(fileURLWithPath: $0).path }
-          ?? own.episodesDir ?? defaultEpisodes,
-        concurrency: own.concurrency ?? concurrencyFlag ?? DownloadOptions.defaultConcurrency,
-        bytesPerSecond: rate)
+        settings[planned.subscriptionId] ?? SubscriptionSettings(), episodesFlag: episodesFlag,
+        defaultEpisodes: defaultEpisodes, concurrencyFlag: concurrencyFlag, rateFlag: rateFlag)
       if let index = batches.firstIndex(where: { $0.sameKind(as: batch) }) {
         batches[index].downloads.append(planned)
       } else {
@@ -41,7 +37,20 @@ public struct SyncBatch: Sendable {
     return batches
   }
 
-  private func sameKind(as other: SyncBatch) -> Bool {
+  /// The empty batch for a subscription with settings `own`; with no settings of its own, the
+  /// run's batch.
+  package init(
+    _ own: SubscriptionSettings, episodesFlag: String?, defaultEpisodes: String,
+    concurrencyFlag: Int?, rateFlag: Int64?
+  ) {
+    episodesDirectory =
+      episodesFlag.map { URL(fileURLWithPath: $0).path } ?? own.episodesDir ?? defaultEpisodes
+    concurrency = own.concurrency ?? concurrencyFlag ?? DownloadOptions.defaultConcurrency
+    bytesPerSecond = [rateFlag, own.limitRate].compactMap { $0 }.min()
+  }
+
+  /// Same folder, concurrency and budget: the downloads can run in one batch.
+  package func sameKind(as other: SyncBatch) -> Bool {
     episodesDirectory == other.episodesDirectory && concurrency == other.concurrency
       && bytesPerSecond == other.bytesPerSecond
   }

@@ -21,7 +21,10 @@ extension SyncPlanner {
 
   /// Keeps `documents` (the feed's pages as read, page one first) as the subscription's
   /// copy, with the validators the subscription is recorded with (none after a move: the next
-  /// sync asks the new address for the whole feed). A copy that cannot be made or written is
+  /// sync asks the new address for the whole feed). Sync gives it page one only: a later sync
+  /// reads a paged feed only as far as it must, so later pages kept from an earlier run would
+  /// no longer line up with page one (an episode pushed from page one to two would be on
+  /// neither); `episodes` reads them from the server. A copy that cannot be made or written is
   /// not a failed feed: everything the feed said has been used, and the next sync, finding no
   /// copy to match, fetches it whole and tries again.
   func keepCopy(_ documents: [FeedDocument], of subscription: Subscription) {

@@ -14,8 +14,8 @@ import Transfer
 /// download. The CLI runs the downloads (with its progress display; each episode is recorded
 /// as it lands), then `SyncPruner` prunes.
 public struct SyncPlanner: Sendable {
-  private let store: LibraryStore
-  private let loader: FeedLoader
+  let store: LibraryStore
+  let loader: FeedLoader
   /// The last copy of each feed: kept current by every fetch, and what makes a request
   /// conditional (see `conditionalValidators`).
   let keptFeeds: KeptFeeds
@@ -31,6 +31,8 @@ public struct SyncPlanner: Sendable {
   public var writesFeed = false
   /// `sync --info-json`: every download gets `<episode>.info.json` beside it.
   public var writesInfo = false
+  /// False for `sync --no-pages`: paged feeds are read on their first page only this run.
+  public var readsPages = true
 
   public init(
     store: LibraryStore, loader: FeedLoader, namer: FileNamer, dryRun: Bool,
@@ -64,9 +66,13 @@ public struct SyncPlanner: Sendable {
   /// (settings, marks, unfinished downloads) is read once, and what the run learned about the
   /// subscriptions is written once, at the end: per feed, only the feed's own episodes are
   /// read and written.
+  ///
+  /// `planned` hears each feed's part as soon as that feed is refreshed, its new episodes
+  /// seen and queued in the library (so a download begun from it survives a kill), before
+  /// the other feeds are in.
   public func plan(
     _ subscriptions: [Subscription], concurrency: Int = feedsInFlight(downloads: nil),
-    perHost: Int = feedsPerHost
+    perHost: Int = feedsPerHost, planned: @Sendable (SyncPlan) -> Void = { _ in }
   ) async -> SyncPlan {
     let snapshot: LibraryStore.SyncSnapshot
     do {
@@ -90,7 +96,10 @@ public struct SyncPlanner: Sendable {
         }
       }
       var parts: [(Int, SyncPlan)] = []
-      for await part in group { parts.append(part) }
+      for await part in group {
+        planned(part.1)
+        parts.append(part)
+      }
       return parts.sorted { $0.0 < $1.0 }.map(\.1)
     }
     if !dryRun { record(&parts, originals: subscriptions) }
@@ -135,6 +144,7 @@ public struct SyncPlanner: Sendable {
   {
     var subscription = original
     var plan = SyncPlan()
+    var pageProblem: FeedPageError?
     do {
       let rules = try rules(for: subscription, snapshot: snapshot)
       var fetched = try await fetch(subscription)
@@ -152,7 +162,11 @@ public struct SyncPlanner: Sendable {
         plan.feeds.append(.init(subscription: subscription, outcome: .unchanged))
         plan.downloads = try unfinishedDownloads(
           of: subscription, feed: nil, rules: rules, snapshot: snapshot)
-      case .fetched(let feed, _, let newValidators, let movedTo, let document):
+      case .fetched(let firstPage, let pageURL, let newValidators, let movedTo, let document):
+        let paged = try await pages(
+          of: firstPage, url: pageURL, validators: newValidators, for: subscription, rules: rules)
+        let feed = paged?.feed ?? firstPage
+        pageProblem = paged?.stop
         let movedFrom = try move(
           &subscription, redirectedTo: movedTo, newFeedURL: feed.podcast.newFeedURL)
         subscription.etag = movedFrom == nil ? newValidators.etag : nil
@@ -182,6 +196,16 @@ public struct SyncPlanner: Sendable {
       }
       subscription.lastChecked = Date()
       subscription.lastError = nil
+      if let pageProblem, pageProblem.isFailure {
+        // The pages read are planned; the feed failed. Without validators page one is read in
+        // full next time, and the error left here has that run read every page again, so the
+        // episodes the missing page hid are found (a first sync stays a first sync).
+        subscription.lastChecked = original.lastChecked
+        subscription.lastError = String(describing: pageProblem)
+        subscription.etag = nil
+        subscription.lastModified = nil
+        plan.feeds[0].outcome = .failed(pageProblem)
+      }
       plan.feeds[0].subscription = subscription
     } catch {
       subscription.lastError = String(describing: error)
@@ -296,7 +320,9 @@ public struct SyncPlanner: Sendable {
     let wanted = { (added: [SeenEpisode], hadNone: Bool) -> [SyncPlan.PlannedDownload] in
       let chosen = rules.selection(
         of: feed.episodes, keys: seen.map(\.key), added: Set(added.map(\.key)),
-        firstRefresh: subscription.lastChecked == nil && hadNone)
+        // A first sync that failed part way (a page of a paged feed) is finished as one.
+        firstRefresh: subscription.lastChecked == nil
+          && (hadNone || subscription.lastError.map(FeedPageError.isPageFailure) == true))
       // Every key each one answers to, so that a file `download` fetched before the feed
       // gave the episode a GUID (or moved its link) is found; worked out only when something
       // is chosen.

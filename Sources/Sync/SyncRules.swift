@@ -18,6 +18,8 @@ package struct SyncRules: Sendable {
   /// Whether this subscription's downloads get `<episode>.info.json` beside them (its
   /// `--info-json`, or the run's).
   package var writesInfo: Bool
+  /// Whether a paged feed's later pages are read (false after `set NAME --no-pages`).
+  package let readsPages: Bool
 
   package init(
     runFilter: EpisodePredicate?, settings: SubscriptionSettings,
@@ -30,6 +32,7 @@ package struct SyncRules: Sendable {
     self.marks = marks
     namer = try settings.nameTemplate.map { try FileNamer(template: $0) } ?? defaultNamer
     firstCount = (settings.first ?? .latest).count
+    readsPages = settings.pages != false
   }
 
   /// A new episode sync should fetch: unmarked, and passing every filter.
@@ -42,17 +45,22 @@ package struct SyncRules: Sendable {
   }
 
   /// The offsets in `episodes` (newest first) of those sync takes: never seen before (`keys[i]`
-  /// in `added`) and wanted; on a subscription's first refresh only the newest `firstCount`.
-  /// Sync and subscribe both decide with this, so subscribing then syncing takes what a first
-  /// sync alone would.
+  /// in `added`) and wanted; on a subscription's first refresh only those among the newest
+  /// `firstCount` wanted episodes of the whole feed. Sync and subscribe both decide with this,
+  /// so subscribing then syncing takes what a first sync alone would; and a first sync that
+  /// could not read every page of a paged feed, finished by the next run, takes what it would
+  /// have taken in one go (the episodes it already chose count, and are not chosen again).
   package func selection(
     of episodes: [Episode], keys: [String], added: Set<String>, firstRefresh: Bool
   ) -> [Int] {
     var chosen: [Int] = []
-    for (offset, episode) in episodes.enumerated() where added.contains(keys[offset]) {
-      guard wants(episode, key: keys[offset]) else { continue }
-      if firstRefresh, let firstCount, chosen.count >= firstCount { break }
-      chosen.append(offset)
+    var counted = 0
+    for (offset, episode) in episodes.enumerated() {
+      let isAdded = added.contains(keys[offset])
+      guard isAdded || firstRefresh, wants(episode, key: keys[offset]) else { continue }
+      if firstRefresh, let firstCount, counted >= firstCount { break }
+      counted += 1
+      if isAdded { chosen.append(offset) }
     }
     return chosen
   }

@@ -24,6 +24,12 @@ struct CommandContext {
           throw FeedSourceError.notFound(name)
         }
         return try store.subscription(matching: name).feedURL
+      },
+      subscriptionReadsPages: { name in
+        guard let store = try libraryOptions.openExistingStore(),
+          let id = try store.subscription(matching: name).id
+        else { return true }
+        return try store.settings(subscriptionId: id).pages != false
       })
   }
 }
@@ -67,9 +73,10 @@ struct OpenLibrary {
 }
 
 extension CommandContext {
-  /// Loads FEED; what it throws ends the command through `CommandFailure` (one line, exit 1).
-  func resolve(_ feed: String) async throws -> ResolvedFeed {
-    try await resolver.resolve(feed)
+  /// Loads FEED (every page of a paged feed unless `allPages` is false); what it throws ends
+  /// the command through `CommandFailure` (one line, exit 1).
+  func resolve(_ feed: String, allPages: Bool = true) async throws -> ResolvedFeed {
+    try await resolver.resolve(feed, allPages: allPages)
   }
 
   func openLibrary() throws -> OpenLibrary {

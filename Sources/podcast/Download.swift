@@ -28,6 +28,9 @@ struct Download: AsyncParsableCommand {
   @Flag(help: "Download every episode.")
   var all = false
 
+  @Flag(help: "Read a paged feed's first page only: indexes count its episodes alone.")
+  var noPages = false
+
   @OptionGroup var settings: DownloadSettingsOptions
 
   @OptionGroup(title: "Filters") var filterOptions: FilterOptions
@@ -54,16 +57,21 @@ struct Download: AsyncParsableCommand {
     // Read before the feed is fetched: a mistyped selection is said at once, offline.
     let choice = try choice()
     let context = CommandContext(libraryOptions: libraryOptions)
-    let resolved = try await context.resolve(feed)
+    let resolved = try await context.resolve(feed, allPages: !noPages)
     let download = DownloadEpisodes(
       choice: choice, filter: try filterOptions.predicate(), settings: try settings.settings())
     let jobs: [DownloadJob]
     do {
       jobs = try download.jobs(for: resolved, feed: feed)
     } catch let error as SelectionError {
+      // An index past the pages that could be read is that page's failure, not a typo.
+      if let problem = resolved.pageProblem, problem.isFailure { throw problem }
       // An index the feed does not have is a usage error, with the command's usage.
       throw ValidationError(CommandFailure.message(for: error))
     }
+    // Said before the downloads start: what is chosen comes from the pages that were read.
+    if let problem = resolved.pageProblem { Console.error(problem) }
+    let pagesFailed = resolved.pageProblem?.isFailure == true
     let library = try context.openLibrary()
     if backgroundOptions.background {
       try startInBackground(library)
@@ -77,7 +85,7 @@ struct Download: AsyncParsableCommand {
       Console.print(DownloadRun.summary(results))
     }
     let completed = backgroundOptions.runCompletionCommand(files: results.downloadedFiles)
-    if !completed
+    if !completed || pagesFailed
       || results.contains(where: { if case .failed = $0.outcome { true } else { false } })
     {
       throw ExitCode.failure

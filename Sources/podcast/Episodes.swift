@@ -25,6 +25,9 @@ struct Episodes: AsyncParsableCommand {
 
   @OptionGroup(title: "Filters") var filterOptions: FilterOptions
 
+  @Flag(help: "Read a paged feed's first page only (its newest episodes), not every page.")
+  var noPages = false
+
   @Flag(help: "Print JSON.")
   var json = false
 
@@ -40,12 +43,13 @@ struct Episodes: AsyncParsableCommand {
     let listing = try await ListEpisodes(
       resolver: CommandContext(libraryOptions: libraryOptions).resolver,
       paths: libraryOptions.paths
-    ).run(feed: feed, filter: try filterOptions.filter(), limit: limit)
-    if case .keptCopyInstead(let reason, let checked) = listing.origin {
+    ).run(feed: feed, filter: try filterOptions.filter(), limit: limit, allPages: !noPages)
+    if case .keptCopyInstead(let reason, let checked, let firstPageOnly) = listing.origin {
       // Before the listing, so a terminal shows it above the table; exit 0, as the listing
       // is what was asked for.
       Console.error(
-        "\(feed): \(reason); listing the copy of the feed kept \(Format.age(since: checked))")
+        "\(feed): \(reason); listing the copy of the feed kept \(Format.age(since: checked))"
+          + (firstPageOnly ? " (its first page only: the later pages are not kept)" : ""))
     }
     if json {
       EpisodeListJSON.print(
@@ -56,6 +60,13 @@ struct Episodes: AsyncParsableCommand {
         podcast: listing.podcast, episodes: listing.episodes, indexes: listing.indexes,
         statuses: listing.indexes.map(listing.status(at:)), total: listing.total,
         filtered: listing.filtered, dropped: listing.dropped, droppedTotal: listing.droppedTotal)
+    }
+    // After the listing, so a pipe gets every episode read; a page that failed means episodes
+    // may be missing, which a script must be able to tell (exit 1), as `ls` does for an
+    // entry it cannot read.
+    if let problem = listing.pageProblem {
+      Console.error(problem)
+      if problem.isFailure { throw ExitCode.failure }
     }
   }
 }

@@ -32,6 +32,9 @@ struct SettingsOptions: ParsableArguments {
   @Flag(help: "Keep no chapters file beside this subscription's episodes.")
   var noChapters = false
 
+  @Flag(help: "Read this subscription's paged feed on its first page only, not every page.")
+  var noPages = false
+
   @Flag(
     help: "Keep feed.xml, a private feed of the downloaded episodes, in this subscription's folder."
   )
@@ -80,6 +83,7 @@ struct SettingsOptions: ParsableArguments {
     if noChapters { settings.chapters = false }
     if writeFeed { settings.feed = true }
     if infoJSON { settings.info = true }
+    if noPages { settings.pages = false }
     settings.feedBaseURL = try feedBaseURL.map { try FeedBaseURL($0).text }
     return settings
   }

@@ -62,6 +62,12 @@ struct Subscribe: AsyncParsableCommand {
       throw ValidationError("--user needs an http(s) feed URL, not \(feed)")
     }
     let subscription = outcome.subscription
+    if let problem = outcome.pageProblem {
+      Console.error(
+        problem.isFailure
+          ? "\(CommandFailure.message(for: problem)); the first `podcast sync` reads every page again"
+          : CommandFailure.message(for: problem))
+    }
     if json {
       let entry = outcome.number.map {
         Subscriptions.entry(
@@ -74,7 +80,10 @@ struct Subscribe: AsyncParsableCommand {
     Console.print(
       "Subscribed to \(subscription.title ?? subscription.feedURL) as \"\(subscription.name)\"\(outcome.number.map { " (number \($0))" } ?? "")."
     )
-    Console.print(Self.firstSyncNote(outcome.queuedForFirstSync))
+    Console.print(
+      outcome.pageProblem?.isFailure == true
+        ? "The first `podcast sync` chooses what to download."
+        : Self.firstSyncNote(outcome.queuedForFirstSync))
   }
 
   private static func firstSyncNote(_ queued: Int) -> String {

@@ -10,6 +10,8 @@ struct Sync: AsyncParsableCommand {
       Feeds are fetched with conditional requests, so an unchanged feed costs one 304.
       A new subscription's first sync downloads only its newest episode (or what its \
       --first setting says), as chosen when `subscribe` read the feed.
+      A paged feed (rel="next") is read to its last page on a first sync; later syncs \
+      follow its pages only while a page holds nothing seen before.
       Exits 75 when another sync is running on the same library (use --wait to queue).
       """
   )
@@ -41,6 +43,9 @@ struct Sync: AsyncParsableCommand {
   @Flag(help: "Print private feeds' tokens and passwords instead of masking them.")
   var showSecrets = false
 
+  @Flag(help: "Read paged feeds on their first page only, whatever each subscription says.")
+  var noPages = false
+
   @Option(help: "Also write an .m3u8 playlist of what this run downloaded, newest first, to FILE.")
   var playlist: String?
 
@@ -63,22 +68,23 @@ struct Sync: AsyncParsableCommand {
     sync.filter = try filterOptions.predicate()
     sync.dryRun = dryRun
     sync.playlist = playlist
+    sync.readsPages = !noPages
     let subscriptions = try sync.subscriptions(named: names)
     if subscriptions.isEmpty && !quiet && !json {
       Console.print("No subscriptions yet. Add one with `podcast subscribe FEED`.")
       return
     }
     let reporter = DownloadRun(json: json, quiet: quiet)
-    let plan = try await sync.plan(subscriptions, reporter: reporter)
     if dryRun {
+      let plan = try await sync.plan(subscriptions, reporter: reporter)
       show(try sync.preview(plan))
       if !plan.failedFeeds.isEmpty { throw ExitCode.failure }
       return
     }
+    let outcome = try await sync.run(subscriptions, reporter: reporter)
     if !quiet && !json {
-      for line in SyncReport.moves(plan) { Console.print(line) }
+      for line in SyncReport.moves(outcome.plan) { Console.print(line) }
     }
-    let outcome = try await sync.perform(plan, reporter: reporter)
     show(outcome)
     let completed = backgroundOptions.runCompletionCommand(files: outcome.results.downloadedFiles)
     if !completed || outcome.failed { throw ExitCode.failure }

@@ -4,6 +4,7 @@ import XCTest
 @testable import Library
 @testable import Search
 @testable import Selection
+@testable import Source
 @testable import Sync
 @testable import Transfer
 
@@ -27,6 +28,13 @@ final class ErrorSentenceTests: XCTestCase {
       subscription: "daily",
       .databaseFailed(path: "/p/.podcast/library.sqlite", reason: "disk I/O error")),
     SyncError.cannotRemove(.cannotDelete(path: "/p/Episodes/a.mp3", reason: "Read-only")),
+    FeedPageError.unreadable(
+      page: 3, url: "https://example.com/feed/?paged=3",
+      reason: TransferError.httpStatus(
+        url: "https://example.com/feed/?paged=3", status: 500, retryAfter: nil)),
+    FeedPageError.otherFeed(page: 2, url: "https://example.com/feed/?paged=2"),
+    FeedPageError.loop(page: 4, url: "https://example.com/feed/"),
+    FeedPageError.tooManyPages(limit: 500, next: "https://example.com/feed/?paged=501"),
   ]
 
   func testCoreSentencesNameNoFlagOrCommand() {
@@ -41,6 +49,19 @@ final class ErrorSentenceTests: XCTestCase {
     for error in errors {
       XCTAssertEqual(error.localizedDescription, String(describing: error))
     }
+  }
+
+  /// A subscription keeps its last error as text; a failed page must be told from the rest.
+  func testAFailedPageIsKnownByItsSentenceAndNoOtherErrorIs() throws {
+    for error in errors {
+      let sentence = String(describing: error)
+      let isPage = (error as? FeedPageError)?.isFailure == true
+      XCTAssertEqual(FeedPageError.isPageFailure(sentence), isPage, sentence)
+    }
+    XCTAssertEqual(
+      String(describing: try XCTUnwrap(errors.first { $0 is FeedPageError })),
+      "page 3 of the feed: https://example.com/feed/?paged=3: HTTP 500 Internal Server Error; "
+        + "its episodes and those of later pages are missing")
   }
 
   func testAFilterErrorStartsWithItsSettingAndKeepsTheValue() {

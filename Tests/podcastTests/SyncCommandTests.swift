@@ -290,6 +290,9 @@ final class SyncCommandTests: LibraryTestCase {
       server.requests(for: show.newest.path).last?.header("range"), "the rerun started over")
   }
 
+  /// The kill lands while one feed is still coming in; the fast feed's new episode may be
+  /// anywhere by then (downloads start as each feed is planned): queued, partly fetched or in
+  /// place. The next run ends with every episode either way.
   func testSyncKilledWhileCheckingFeedsStillGetsTheNewEpisodesNextTime() throws {
     let fast = Show("fast", episodes: 1, on: server)
     let slow = Show("slow", episodes: 1, on: server)
@@ -310,7 +313,6 @@ final class SyncCommandTests: LibraryTestCase {
     // The slow feed is held for good, so the kill lands while the feeds are being checked.
     running.signal(SIGKILL)
     _ = try? running.wait()
-    XCTAssertEqual(requestCount(fast.newest), 0, "the killed sync got as far as downloading")
 
     slow.serve()
     let rerun = try podcast("sync")

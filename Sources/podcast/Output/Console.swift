@@ -48,9 +48,15 @@ enum Console {
   /// One diagnostic line: `podcast: <message>`. Messages quote feeds (titles, URLs), so
   /// they are made safe for a terminal and kept to one line.
   static func error(_ message: String) {
+    write(errorLine(message) + "\n", to: STDERR_FILENO)
+  }
+
+  /// The one line `error` prints for `message`: secrets masked, control characters made
+  /// harmless, on one line.
+  static func errorLine(_ message: String) -> String {
     let line = TerminalText.safe(shown(message)).split(whereSeparator: \.isNewline).joined(
       separator: " ")
-    write("podcast: \(line)\n", to: STDERR_FILENO)
+    return "podcast: \(line)"
   }
 
   /// The diagnostic line for an error, in the words `CommandFailure` gives it.

@@ -68,8 +68,13 @@ final class DownloadRun: RunReporter, @unchecked Sendable {
   }
 
   func problem(_ error: Error, subject: String?) {
-    guard let subject else { return Console.error(error) }
-    Console.error("\(subject): \(CommandFailure.message(for: error))")
+    let message = CommandFailure.message(for: error)
+    let line = Console.errorLine(subject.map { "\($0): \(message)" } ?? message)
+    // A sync's downloads may be on screen already while its last feeds come in.
+    guard let view = lock.withLock({ view }) else {
+      return Console.write(line + "\n", to: STDERR_FILENO)
+    }
+    view.announce(line)
   }
 
   static func line(for result: DownloadResult) -> String {

@@ -26,6 +26,7 @@ enum SettingsView {
       ("chapters", .bool(settings.chapters)),
       ("first", .string(settings.first?.description)),
       ("infoJSON", .bool(settings.info)),
+      ("pages", .bool(settings.pages)),
     ])
   }
 
@@ -61,6 +62,7 @@ enum SettingsView {
       settings.feed == true ? ("write-feed", nil) : nil,
       settings.feedBaseURL.map { ("feed-base-url", $0) },
       settings.info == true ? ("info-json", nil) : nil,
+      settings.pages == false ? ("no-pages", nil) : nil,
     ]
     return pairs.compactMap { $0 }
   }

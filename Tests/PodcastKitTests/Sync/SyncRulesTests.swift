@@ -55,4 +55,44 @@ final class SyncRulesTests: XCTestCase {
       XCTAssertEqual((error as? FilterError)?.setting, "match")
     }
   }
+
+  func testAFirstRefreshTakesTheNewestOfTheWholeFeedAndCountsWhatItChoseBefore() throws {
+    let episodes = (1...6).reversed().map { episode("E\($0)") }
+    let keys = episodes.map { $0.guid ?? "" }
+    let rules = try rules(first: .newest(3))
+    // One go: the newest three.
+    XCTAssertEqual(
+      rules.selection(of: episodes, keys: keys, added: Set(keys), firstRefresh: true), [0, 1, 2])
+    // Finished after a page failed: the first two were seen (and chosen) then; only the third
+    // newest is still to take, not three more.
+    XCTAssertEqual(
+      rules.selection(
+        of: episodes, keys: keys, added: Set(keys.dropFirst(2)), firstRefresh: true), [2])
+    // Not a first refresh: everything added is new.
+    XCTAssertEqual(
+      rules.selection(
+        of: episodes, keys: keys, added: Set(keys.dropFirst(2)), firstRefresh: false),
+      [2, 3, 4, 5])
+  }
+
+  func testTheNoPagesSettingIsReadAndUnset() throws {
+    var settings = SubscriptionSettings()
+    settings.pages = false
+    XCTAssertFalse(
+      try SyncRules(
+        runFilter: nil, settings: settings, marks: [:], defaultNamer: try XCTUnwrap(namer)
+      ).readsPages)
+    let attributes = Dictionary(
+      uniqueKeysWithValues: OPMLSettings.attributes(name: "n", keep: nil, settings: settings).map {
+        (String($0.0.dropFirst("podcast:".count)).lowercased(), $0.1)
+      })
+    XCTAssertEqual(attributes["pages"], "false")
+    XCTAssertEqual(OPMLSettings.settings(from: attributes).pages, false, "OPML carries it")
+    try settings.unset("pages")
+    XCTAssertNil(settings.pages)
+    XCTAssertTrue(
+      try SyncRules(
+        runFilter: nil, settings: settings, marks: [:], defaultNamer: try XCTUnwrap(namer)
+      ).readsPages)
+  }
 }

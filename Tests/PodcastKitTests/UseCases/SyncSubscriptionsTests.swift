@@ -69,6 +69,62 @@ final class SyncSubscriptionsTests: XCTestCase {
     XCTAssertTrue(reporter.allBatchesEnded)
   }
 
+  /// A run's downloads do not wait for its slowest feed: the episode of a feed that is in is
+  /// fetched while another feed is still arriving, and the run still ends with both, in the
+  /// order the subscriptions are listed.
+  func testAnEpisodeDownloadsWhileAnotherFeedIsStillArriving() async throws {
+    let slow = UseCaseFeed(server: server, path: "/slow.xml", count: 1)
+    slow.serve { $0.stalling(after: 40, seconds: nil) }
+    try subscribe("slow", to: slow)
+    let quick = UseCaseFeed(server: server, path: "/quick.xml", count: 1)
+    quick.serve()
+    try subscribe("quick", to: quick)
+    let reporter = RecordingReporter()
+    let run = sync()
+    let subscriptions = try run.subscriptions(named: [])
+
+    let running = Task { try await run.run(subscriptions, reporter: reporter) }
+    let quickEpisode = "/quick.xml/episode-1.mp3"
+    XCTAssertTrue(
+      server.wait { server.bodyBytesSent(for: quickEpisode) == quick.body(1).count },
+      "quick's episode was fetched while slow's feed stalled")
+    XCTAssertEqual(server.requests(for: "/slow.xml/episode-1.mp3").count, 0)
+    server.releaseStalls()
+    let outcome = try await running.value
+
+    XCTAssertEqual(outcome.results.map(\.job.url), [slow.enclosure(1), quick.enclosure(1)])
+    XCTAssertFalse(outcome.failed, "\(reporter.problems)")
+    XCTAssertEqual(reporter.batches, 1)
+    XCTAssertTrue(reporter.allBatchesEnded)
+  }
+
+  /// A subscription with a folder of its own is downloaded in a batch of its own after the
+  /// run's, as before.
+  func testASubscriptionWithItsOwnFolderGetsABatchOfItsOwnAfterTheRun() async throws {
+    let plain = UseCaseFeed(server: server, path: "/plain.xml", count: 1)
+    plain.serve()
+    try subscribe("plain", to: plain)
+    let own = UseCaseFeed(server: server, path: "/own.xml", count: 1)
+    own.serve()
+    var settings = SubscriptionSettings()
+    let folder = library.directory.appendingPathComponent("Elsewhere").path
+    settings.episodesDir = folder
+    _ = try store.addSubscription(
+      name: "own", feedURL: own.url, title: nil, keep: nil, settings: settings)
+    let reporter = RecordingReporter()
+    let run = sync()
+
+    let outcome = try await run.run(try run.subscriptions(named: []), reporter: reporter)
+
+    XCTAssertEqual(outcome.results.map(\.job.url), [plain.enclosure(1), own.enclosure(1)])
+    XCTAssertEqual(reporter.batches, 2)
+    guard case .downloaded(let file, _, _) = outcome.results.last?.outcome else {
+      return XCTFail("\(outcome.results)")
+    }
+    XCTAssertTrue(file.hasPrefix(folder + "/"), file)
+    XCTAssertFalse(outcome.failed, "\(reporter.problems)")
+  }
+
   func testAFeedThatFailsIsToldByNameAndTheOthersStillSync() async throws {
     let good = UseCaseFeed(server: server, path: "/good.xml", count: 2)
     good.serve()

@@ -16,7 +16,8 @@ struct UseCaseFeed {
 
   var url: String { server.url(path) }
 
-  func serve(etag: String = "\"feed-v1\"") {
+  /// `feed` changes how the feed itself is served (a stall, say).
+  func serve(etag: String = "\"feed-v1\"", feed: (Route) -> Route = { $0 }) {
     let items = (1...max(count, 1)).reversed().prefix(count).map { number in
       """
       <item><title>Episode \(number)\(number % 2 == 0 ? " (bonus)" : "")</title>
@@ -28,14 +29,15 @@ struct UseCaseFeed {
     }
     server.set(
       path,
-      Route.text(
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <rss version="2.0"><channel><title>Show</title>
-        \(items.joined(separator: "\n"))
-        </channel></rss>
-        """, contentType: "application/rss+xml"
-      ).withETag(etag))
+      feed(
+        Route.text(
+          """
+          <?xml version="1.0" encoding="UTF-8"?>
+          <rss version="2.0"><channel><title>Show</title>
+          \(items.joined(separator: "\n"))
+          </channel></rss>
+          """, contentType: "application/rss+xml"
+        ).withETag(etag)))
     for number in (1...max(count, 1)).prefix(count) {
       server.set("\(path)/episode-\(number).mp3", .data(body(number), contentType: "audio/mpeg"))
     }

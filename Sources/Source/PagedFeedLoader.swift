@@ -1,0 +1,172 @@
+import Basics
+import Feeds
+import Foundation
+import Privacy
+import Transfer
+
+/// Follows a paged feed's `rel="next"` links (RFC 5005) from its first page, one page at a
+/// time and in order, and puts the pages together as one feed.
+///
+/// Guards against what a broken chain does: a page read twice (a loop) ends the chain; a page
+/// that is another show ends it before that page; an episode listed again on a later page (one
+/// was published while the chain was read, so everything moved down a place) is kept once; and
+/// past `pageLimit` pages it stops and says so. A page that fails ends the chain with the
+/// episodes of the pages before it.
+public struct PagedFeedLoader: Sendable {
+  /// Pages read at most: above any real archive (a 20,000-episode show at 50 a page is 400
+  /// pages), low enough that a generator linking page N to N+1 forever ends.
+  public static let defaultPageLimit = 500
+
+  /// Whether to read the page after one just read: false stops after it.
+  public typealias Continuation = @Sendable (_ page: Feed) -> Bool
+
+  private let loader: FeedLoader
+  package var pageLimit = PagedFeedLoader.defaultPageLimit
+  /// Tries per page, and the first pause between them (doubling): sync gives a page what it
+  /// gives a feed's first, so a passing 503 on page 3 does not fail the feed until next run.
+  public var attempts = 1
+  public var retryDelay: Duration = .seconds(1)
+
+  public init(loader: FeedLoader) {
+    self.loader = loader
+  }
+
+  /// The whole feed, starting with its already fetched first page (`first`, read from `url`
+  /// with `validators`). `origin` is the feed URL as the user or subscription gives it: its
+  /// credentials (userinfo) go to later pages on the same host, as they go to the first.
+  /// `following` decides after each page whether to read the next (all of them by default).
+  public func pages(
+    first: Feed, url: String, validators: Validators, origin: String,
+    following: Continuation = { _ in true }
+  ) async -> FeedPages {
+    var pages = [
+      FeedPages.Page(url: url, validators: validators, episodeCount: first.episodes.count)
+    ]
+    var episodes = first.episodes
+    // Page one's parser kept its notes within the budget; the count goes on from there.
+    var notes = ShowNotesBudget()
+    for index in episodes.indices { notes.account(&episodes[index]) }
+    var seenPages: Set<String> = [Self.pageKey(origin), Self.pageKey(url)]
+    var seenEpisodes = Set(first.episodes.map(Self.episodeKey))
+    var stop: FeedPageError?
+    var next = following(first) ? first.pageLinks.next : nil
+    while let link = next {
+      next = nil
+      let number = pages.count + 1
+      guard pages.count < pageLimit else {
+        stop = .tooManyPages(limit: pageLimit, next: Self.shown(link))
+        break
+      }
+      guard seenPages.insert(Self.pageKey(link)).inserted else {
+        stop = .loop(page: number - 1, url: Self.shown(link))
+        break
+      }
+      let page: Feed
+      let pageURL: String
+      let pageValidators: Validators
+      do {
+        try URLPolicy.check(link)
+        guard
+          case .fetched(let feed, let finalURL, let fetchedValidators, _, _) = try await fetch(
+            Self.withCredentials(of: origin, link))
+        else {
+          // Only a conditional request can come back 304, and this one sent no validators.
+          throw TransferError.network(
+            url: link, reason: "server answered 304 to an unconditional request")
+        }
+        (page, pageURL, pageValidators) = (feed, finalURL, fetchedValidators)
+      } catch {
+        stop = .unreadable(page: number, url: Self.shown(link), reason: error)
+        break
+      }
+      let finalKey = Self.pageKey(pageURL)
+      if finalKey != Self.pageKey(link), !seenPages.insert(finalKey).inserted {
+        // Redirected onto a page already read.
+        stop = .loop(page: number - 1, url: Self.shown(link))
+        break
+      }
+      guard Self.isSameFeed(page, as: first) else {
+        stop = .otherFeed(page: number, url: Self.shown(link))
+        break
+      }
+      pages.append(
+        .init(url: pageURL, validators: pageValidators, episodeCount: page.episodes.count))
+      for var episode in page.episodes
+      where seenEpisodes.insert(Self.episodeKey(episode)).inserted {
+        notes.account(&episode)
+        episodes.append(episode)
+      }
+      if following(page) { next = page.pageLinks.next }
+    }
+    var feed = first
+    // Pages are newest first one after another as a rule; the sort keeps dated episodes in
+    // order when a publisher's pages overlap in time.
+    feed.episodes = pages.count == 1 ? first.episodes : FeedParser.newestFirst(episodes)
+    return FeedPages(feed: feed, pages: pages, stop: stop)
+  }
+
+  /// A transient failure (5xx, a timeout, a dropped connection) is tried again, as a sync
+  /// tries page one; a server asking for more than 30 s is not waited for.
+  private func fetch(_ url: String) async throws -> FeedLoader.Fetch {
+    var attempt = 1
+    while true {
+      do {
+        return try await loader.fetch(url: url)
+      } catch let error as TransferError where error.isTransient && attempt < attempts {
+        if case .httpStatus(_, _, let retryAfter?) = error, retryAfter > 30 { throw error }
+        try await Task.sleep(for: retryDelay * (1 << (attempt - 1)))
+        attempt += 1
+      }
+    }
+  }
+
+  /// The same page whatever its userinfo or fragment, and however its scheme and host are cased.
+  static func pageKey(_ url: String) -> String {
+    guard var components = URLComponents(string: url) else { return url }
+    components.user = nil
+    components.password = nil
+    components.fragment = nil
+    components.scheme = components.scheme?.lowercased()
+    components.host = components.host?.lowercased()
+    return components.string ?? url
+  }
+
+  /// What makes two listings one episode here: the GUID, else the enclosure URL. (The library's
+  /// own identity, which also strips tracking prefixes, is a layer above; an episode repeated
+  /// by paging is repeated exactly.)
+  private static func episodeKey(_ episode: Episode) -> String {
+    episode.guid.map { "g:" + $0 } ?? "u:" + episode.enclosure.url
+  }
+
+  /// A later page is another show when what identifies a show differs: its Podcasting 2.0
+  /// GUID, else its `rel="first"` link, else its title (one a prefix of the other still
+  /// agrees). A page that omits one is given the benefit of the doubt.
+  private static func isSameFeed(_ page: Feed, as first: Feed) -> Bool {
+    if let one = first.podcast.podcastGUID, let other = page.podcast.podcastGUID {
+      return one == other
+    }
+    if let one = first.pageLinks.first, let other = page.pageLinks.first {
+      return pageKey(one) == pageKey(other)
+    }
+    // Some generators add the page to the title ("Show – Page 2").
+    if let one = first.podcast.title, let other = page.podcast.title {
+      return other.hasPrefix(one) || one.hasPrefix(other)
+    }
+    return true
+  }
+
+  /// A link as messages name it: a relative link resolved against a private feed's page
+  /// carries the feed's user name and password, which say nothing about the page.
+  private static func shown(_ link: String) -> String {
+    guard var components = URLComponents(string: link), components.user != nil else { return link }
+    components.user = nil
+    components.password = nil
+    return components.string ?? link
+  }
+
+  /// `link` with the credentials written into `origin` when it is on the same scheme, host and
+  /// port, as the first page is fetched; never for another host.
+  private static func withCredentials(of origin: String, _ link: String) -> String {
+    FeedCredentials.forEnclosure(link, feedURL: origin)?.applied(to: link) ?? link
+  }
+}
