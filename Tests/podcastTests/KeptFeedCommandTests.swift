@@ -173,6 +173,40 @@ final class KeptFeedCommandTests: LibraryTestCase {
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: keptFeedsFolder), [])
   }
 
+  // MARK: - Paged feeds: the copy is page one
+
+  func testAPagedSubscriptionOnA304ListsPageOneFromTheCopyAndReadsTheLaterPages() throws {
+    let show = PagedShow("paged", episodes: 30, on: server)
+    XCTAssertEqual(try podcast("subscribe", show.feedURL, "--name", "paged").status, 0)
+    let pageOne = server.requests.filter { $0.target == show.pagePath(1) }.count
+
+    let listed = try episodes("paged")
+    XCTAssertEqual(listed.compactMap { $0["index"] as? Int }, Array(1...30))
+    XCTAssertEqual(listed.first?["title"] as? String, show.episode(30).title)
+    XCTAssertEqual(listed.last?["title"] as? String, show.episode(1).title)
+    XCTAssertFalse(listed.contains { $0["inFeed"] as? Bool == false })
+    let asked = server.requests.filter { $0.target == show.pagePath(1) }.dropFirst(pageOne)
+    XCTAssertEqual(asked.map { $0.header("if-none-match") }, ["\"paged-p1-v1\""])
+    XCTAssertEqual(show.requests(forPage: 3), 2, "subscribe's read, then this listing's")
+  }
+
+  func testAPagedSubscriptionOfflineListsPageOneAndSaysSo() throws {
+    let show = PagedShow("pagedoff", episodes: 30, on: server)
+    XCTAssertEqual(
+      try podcast("subscribe", show.feedURL, "--name", "pagedoff", "--first", "all").status, 0)
+    XCTAssertEqual(try podcast("sync").status, 0)
+    server.stop()
+
+    let result = try binary.run(["episodes", "pagedoff", "--json"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let listed = try XCTUnwrap(
+      (try result.json() as? [String: Any])?["episodes"] as? [[String: Any]])
+    XCTAssertEqual(listed.count, 10, "page one; the 20 downloaded from later pages are not 'gone'")
+    XCTAssertTrue(
+      result.stderr.hasSuffix(
+        "kept just now (its first page only: the later pages are not kept)\n"), result.stderr)
+  }
+
   // MARK: - Episodes the feed dropped
 
   func testADownloadedEpisodeTheFeedDroppedIsListedAfterTheFeedsOwnWithoutAnIndex() throws {
