@@ -90,6 +90,20 @@ final class HostSlotsTests: XCTestCase {
     }
   }
 
+  /// Lets `count` holders go one at a time, those of `first` while it has any, each only once
+  /// the one before has finished.
+  private func letGoOneAtATime(_ count: Int, holders: Holders, first: String, then other: String)
+    async
+  {
+    for released in 1...count {
+      await holders.until { $0.total > 0 }
+      let host = await holders.current[first, default: 0] > 0 ? first : other
+      let went = await holders.letOneGo(host)
+      XCTAssertTrue(went)
+      await holders.until { $0.finished == released }
+    }
+  }
+
   func testNoHostGetsMoreThanItsShareAndTheRunNoMoreThanItsTotal() async {
     let slots = HostSlots(total: 3, perHost: 2)
     let holders = Holders()
@@ -102,15 +116,7 @@ final class HostSlotsTests: XCTestCase {
     XCTAssertLessThanOrEqual(first["b", default: 0], 2, "\(first)")
     // Let them go one at a time, b first: as slots free up the waiting a's come in, up to
     // their share of two.
-    var released = 0
-    while released < hosts.count {
-      await holders.until { $0.total > 0 }
-      let host = await holders.current["b", default: 0] > 0 ? "b" : "a"
-      let went = await holders.letOneGo(host)
-      XCTAssertTrue(went)
-      released += 1
-      await holders.until { [released] in $0.finished == released }
-    }
+    await letGoOneAtATime(tasks.count, holders: holders, first: "b", then: "a")
     for task in tasks { await task.value }
     let peakA = await holders.peakPerHost["a"]
     let peakB = await holders.peakPerHost["b"]
@@ -185,15 +191,7 @@ final class HostSlotsTests: XCTestCase {
     // stays at two.
     let now = await holders.current
     XCTAssertEqual(now["h1"], 2, "\(now)")
-    var released = 0
-    while released < tasks.count {
-      await holders.until { $0.total > 0 }
-      let host = await holders.current["h2", default: 0] > 0 ? "h2" : "h1"
-      let went = await holders.letOneGo(host)
-      XCTAssertTrue(went)
-      released += 1
-      await holders.until { [released] in $0.finished == released }
-    }
+    await letGoOneAtATime(tasks.count, holders: holders, first: "h2", then: "h1")
     for task in tasks { await task.value }
     let peaks = await holders.peakPerHost
     XCTAssertEqual(peaks["h2"], 5)
