@@ -4,8 +4,9 @@ import Foundation
 import Source
 import Transfer
 
-/// The last copy of a subscription's feed the library fetched: its pages (page one first; a
-/// paged feed keeps every page), compressed, with the validators they were served with. A
+/// The last copy of a subscription's feed the library fetched: its pages in order, page one
+/// first, compressed, with the validators page one was served with. (The format holds a paged
+/// feed's every page; sync keeps page one, see `SyncPlanner.keepCopy`.) A
 /// listing sends those validators, so an unchanged feed costs a 304 and is read from here; an
 /// unreachable or vanished feed still has something to list. The validators and the pages
 /// are one file (see `KeptFeeds`), so validators are never sent for a document the library
