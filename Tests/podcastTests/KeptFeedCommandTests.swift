@@ -165,6 +165,16 @@ final class KeptFeedCommandTests: LibraryTestCase {
       [show.etag, nil], "asked conditionally, then for the whole feed")
   }
 
+  func testADryRunKeepsNoCopy() throws {
+    let show = Show("dry", episodes: 2, on: server)
+    try subscribe(show)
+    try FileManager.default.removeItem(atPath: keptFeedsFolder)
+    let result = try podcast("sync", "--dry-run")
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: keptFeedsFolder), "a dry run writes nothing")
+  }
+
   func testUnsubscribeRemovesTheCopy() throws {
     let show = Show("leaving", episodes: 1, on: server)
     try subscribe(show)
