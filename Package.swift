@@ -30,6 +30,13 @@ let package = Package(
       providers: [.apt(["libtag1-dev"])]
     ),
     .target(name: "CTagLib", dependencies: ["CTagLibSystem"]),
+    // zlib: the library's copies of feeds are kept gzip-compressed (and the loopback server
+    // gzips bodies on request).
+    .systemLibrary(
+      name: "CZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]
+    ),
     // The layers, bottom to top. A target depends only on targets above it in this list, so
     // an upward import does not compile. PodcastKit, the one library product, is the top.
     .target(name: "Basics"),
@@ -48,7 +55,7 @@ let package = Package(
     .target(
       name: "Library",
       dependencies: [
-        "Basics", "Feeds", "Selection", "Source", "Transfer",
+        "Basics", "Feeds", "Selection", "Source", "Transfer", "CZlib",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
@@ -82,11 +89,6 @@ let package = Package(
       ]
     ),
     // The loopback HTTP server the tests, `make demo` and `make bench` use. Not shipped.
-    .systemLibrary(
-      name: "CZlib",
-      pkgConfig: "zlib",
-      providers: [.apt(["zlib1g-dev"])]
-    ),
     .target(name: "LoopbackServer", dependencies: ["CZlib"]),
     .executableTarget(name: "podcast-testserver", dependencies: ["LoopbackServer"]),
     // The libFuzzer target for the feed parser: `make fuzz` builds it with `-sanitize=fuzzer

@@ -20,6 +20,12 @@ public struct EpisodeDownloadStatus: Sendable, Equatable {
   public var file: String?
 
   public static let new = EpisodeDownloadStatus(state: .new, progress: 0, file: nil)
+
+  package init(state: State, progress: Double, file: String?) {
+    self.state = state
+    self.progress = progress
+    self.file = file
+  }
 }
 
 /// Reads episode states from the library and the files on disk, so a listing shows what a

@@ -27,7 +27,7 @@ public actor LinkRefresher {
       episodes = known
     } else {
       guard
-        case .fetched(var feed, let url, let validators, _)? = try? await loader.fetch(
+        case .fetched(var feed, let url, let validators, _, _)? = try? await loader.fetch(
           url: feedURL)
       else {
         return nil

@@ -46,7 +46,10 @@ public enum EpisodeJSON {
     var enclosure = JSONMembers(indent: nested)
     writer.open("{")
     enclosure.next("url", &writer)
-    writer.value(shown(episode.enclosure.url, showingSecrets))
+    // Empty only for an episode a library remembers without its link (one its feed dropped):
+    // unknown, so null.
+    writer.value(
+      episode.enclosure.url.isEmpty ? nil : shown(episode.enclosure.url, showingSecrets))
     enclosure.next("length", &writer)
     writer.value(episode.enclosure.length)
     enclosure.next("type", &writer)

@@ -61,8 +61,9 @@ public enum FeedParser {
   /// time to re-read a document whose bytes were not valid in its encoding).
   package typealias ChunkSource = (_ consume: (UnsafeRawBufferPointer) -> Void) throws -> Void
 
-  /// `documentBytes`, when known, only helps size the episode array.
-  private static func parse(baseURL: String?, documentBytes: Int?, source: ChunkSource) throws
+  /// Parses the document `source` hands over (the library's compressed copy of a feed,
+  /// inflated as it is read). `documentBytes`, when known, only helps size the episode array.
+  package static func parse(baseURL: String?, documentBytes: Int?, source: ChunkSource) throws
     -> Feed
   {
     xmlInitParser()

@@ -9,6 +9,8 @@ public struct LibraryPaths: Sendable, Equatable {
   public let database: String
   public let partials: String
   public let lockFile: String
+  /// The last copy of each subscription's feed (`KeptFeeds`); made when the first is kept.
+  public let keptFeeds: String
 
   /// `episodes` defaults to `<root>/Episodes`. Relative paths are taken as given; the CLI makes
   /// them absolute so that paths stored in the database stay valid from any directory.
@@ -23,6 +25,7 @@ public struct LibraryPaths: Sendable, Equatable {
     self.database = state.appendingPathComponent("library.sqlite").path
     self.partials = state.appendingPathComponent("partial").path
     self.lockFile = state.appendingPathComponent("sync.lock").path
+    self.keptFeeds = state.appendingPathComponent("feeds").path
   }
 
   /// The partial file of the download keyed `key`: the one place its name is made. Named

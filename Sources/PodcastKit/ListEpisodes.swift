@@ -8,6 +8,10 @@ import Source
 /// take them, each with what the library holds of it. Only reads: listing never creates,
 /// migrates or writes a library, so it works on a full disk or a read-only one.
 ///
+/// For a subscription, the feed is asked for conditionally and may come from the library's
+/// kept copy (`SubscribedFeed`), and the episodes the library holds that the feed dropped
+/// follow the feed's own (`dropped`).
+///
 /// Built for large feeds (the benchmark lists 20,000 episodes): the listing holds the feed's
 /// own episode array and the indexes to show, never a filtered copy. The library's rows and
 /// marks are read up front, but each episode's status is put together from them only when
@@ -22,6 +26,13 @@ public struct ListEpisodes: Sendable {
     public let indexes: [Int]
     /// Whether a filter chose the indexes (the limit alone does not count).
     public let filtered: Bool
+    /// Where the feed came from: the server, or the library's kept copy of a subscription's.
+    public let origin: SubscribedFeed.Origin
+    /// A subscription's episodes the feed no longer lists, to show after the feed's own
+    /// (filtered; cut by the limit after the feed's own).
+    public let dropped: [DroppedEpisode]
+    /// How many there are, filtered, before the limit.
+    public let droppedTotal: Int
     /// Why a paged feed's pages were not all read: the listing has the pages that were.
     public var pageProblem: FeedPageError?
     private let downloads: DownloadProgressReader
@@ -31,12 +42,16 @@ public struct ListEpisodes: Sendable {
 
     fileprivate init(
       feed: Feed, indexes: [Int], filtered: Bool, downloads: DownloadProgressReader,
-      marks: [String: EpisodeMark.State]
+      marks: [String: EpisodeMark.State], origin: SubscribedFeed.Origin,
+      dropped: [DroppedEpisode], droppedTotal: Int
     ) {
       podcast = feed.podcast
       episodes = feed.episodes
       self.indexes = indexes
       self.filtered = filtered
+      self.origin = origin
+      self.dropped = dropped
+      self.droppedTotal = droppedTotal
       self.downloads = downloads
       self.marks = marks
       // Identity keys find an episode whose URL changed; without a library there is none.
@@ -65,13 +80,41 @@ public struct ListEpisodes: Sendable {
     self.paths = paths
   }
 
-  /// `limit`: at most this many of the episodes the filter lets through, newest first.
+  /// `limit`: at most this many of the episodes the filter lets through, newest first; a
+  /// subscription's dropped episodes come after the feed's own, so they fill what is left.
   /// `allPages`: false reads a paged feed's first page only (`--no-pages`).
   public func run(
     feed: String, filter: EpisodeFilter = EpisodeFilter(), limit: Int? = nil,
     allPages: Bool = true
   ) async throws -> Listing {
-    let resolved = try await resolver.resolve(feed, allPages: allPages)
+    // A subscription's library is opened first, to find its kept copy.
+    var store: LibraryStore?
+    var subscription: Subscription?
+    var origin = SubscribedFeed.Origin.server
+    let resolved: ResolvedFeed
+    if case .subscription(let name)? = try? FeedSource.classify(feed),
+      let opened = try LibraryStore(readingAt: paths)
+    {
+      store = opened
+      let found = try opened.subscription(matching: name)
+      subscription = found
+      if FeedSource.isRemote(found.feedURL) {
+        let loaded = try await SubscribedFeed.load(
+          found, loader: resolver.loader, keptFeeds: KeptFeeds(paths: paths),
+          // As the resolver does: the setting is looked up only for a feed that is paged.
+          readsPages: {
+            guard allPages, let id = found.id else { return allPages }
+            return try opened.settings(subscriptionId: id).pages != false
+          })
+        resolved = loaded.resolved
+        origin = loaded.origin
+      } else {
+        resolved = try await resolver.resolve(feed, allPages: allPages)
+      }
+    } else {
+      resolved = try await resolver.resolve(feed, allPages: allPages)
+      store = try LibraryStore(readingAt: paths)
+    }
     let episodes = resolved.feed.episodes
     // Nil without a filter, so the unfiltered listing keeps its fast path.
     let predicate = filter.isEmpty ? nil : try filter.predicate()
@@ -82,11 +125,31 @@ public struct ListEpisodes: Sendable {
     if let limit { indexes = Array(indexes.prefix(limit)) }
     // Every state is read before the listing is returned: a library that cannot be read is
     // one error, not a listing that calls downloaded episodes new.
-    let store = try LibraryStore(readingAt: paths)
+    let downloads = try DownloadProgressReader(store: store, feedURL: resolved.location)
+    let marks = try store?.marks() ?? [:]
+    var dropped: [DroppedEpisode] = []
+    // Only a listing of the whole feed can tell what the feed no longer lists: not one of a
+    // paged feed's first page (`--no-pages`, or its kept copy offline), nor one whose chain
+    // of pages stopped early.
+    let wholeFeed =
+      resolved.pageProblem == nil
+      && (resolved.feed.pageLinks.next == nil || resolved.pages.count > 1)
+    if wholeFeed, let store, let id = subscription?.id {
+      let listed = Set(
+        episodes.lazy.flatMap {
+          EpisodeIdentity.identityKeys(
+            guid: $0.guid, enclosureURL: $0.enclosure.url, title: $0.title,
+            published: $0.published)
+        })
+      dropped = DroppedEpisode.find(
+        in: try store.seenEpisodes(subscriptionId: id), listed: listed, downloads: downloads,
+        marks: marks, filter: predicate)
+    }
+    let droppedTotal = dropped.count
+    if let limit { dropped = Array(dropped.prefix(max(0, limit - indexes.count))) }
     var listing = Listing(
-      feed: resolved.feed, indexes: indexes, filtered: predicate != nil,
-      downloads: try DownloadProgressReader(store: store, feedURL: resolved.location),
-      marks: try store?.marks() ?? [:])
+      feed: resolved.feed, indexes: indexes, filtered: predicate != nil, downloads: downloads,
+      marks: marks, origin: origin, dropped: dropped, droppedTotal: droppedTotal)
     listing.pageProblem = resolved.pageProblem
     return listing
   }

@@ -36,6 +36,7 @@ public struct RemoveSubscription: Sendable {
           + store.finishedFiles(feedURL: subscription.feedURL))
     ).sorted()
     try store.removeSubscription(id: id)
+    KeptFeeds(paths: store.paths).forget(subscriptionId: id)
     var outcome = Outcome(subscription: subscription)
     guard deleteFiles else { return outcome }
     let deletion = DownloadedFiles.delete(files, paths: store.paths)

@@ -69,7 +69,8 @@ public struct SubscribeToFeed: Sendable {
     let credentials = try credentials?()
     let source = try credentials.map { try Self.url(feed, with: $0) } ?? feed
     // Fetching first proves it is a feed, and gives the title to name the subscription after.
-    let resolved = try await resolver.resolve(source, allPages: settings.pages != false)
+    let resolved = try await resolver.resolve(
+      source, allPages: settings.pages != false, keepingDocument: true)
     let location = Self.subscribedLocation(resolved, source: source, credentials: credentials)
     let store = try LibraryStore(paths: paths)
     let title = resolved.feed.podcast.title
@@ -92,6 +93,16 @@ public struct SubscribeToFeed: Sendable {
       name: chosenName, feedURL: location, title: title, keep: keep, settings: settings,
       firstRefresh: firstRefresh)
     let id = subscription.id ?? -1
+    // The first copy of the feed, with the validators the first sync will send: that sync's
+    // 304 then confirms it. One that cannot be written only makes the first sync fetch the
+    // whole feed (see `SyncPlanner.conditionalValidators`).
+    if let added = subscription.id, let document = resolved.document,
+      let page = try? KeptFeed.Page(document)
+    {
+      try? KeptFeeds(paths: paths).keep(
+        KeptFeed(feedURL: location, validators: firstRefresh.validators, pages: [page]),
+        subscriptionId: added)
+    }
     let number = try store.subscriptions().firstIndex { $0.id == subscription.id }.map { $0 + 1 }
     return Outcome(
       subscription: subscription, number: number,

@@ -10,8 +10,10 @@ public struct FeedLoader: Sendable {
     /// The server answered 304 to our validators: nothing changed.
     case notModified
     /// A fresh copy. `url` is where it finally came from; `movedTo` is set when a permanent
-    /// redirect (301/308) says the feed lives somewhere else now.
-    case fetched(Feed, url: String, validators: Validators, movedTo: String?)
+    /// redirect (301/308) says the feed lives somewhere else now. `document`: the bytes as
+    /// served, when asked for (`keepingDocument`), for the library's copy of the feed.
+    case fetched(
+      Feed, url: String, validators: Validators, movedTo: String?, document: FeedDocument?)
   }
 
   private let http: HTTPClient
@@ -23,7 +25,11 @@ public struct FeedLoader: Sendable {
     self.http = http
   }
 
-  public func fetch(url: String, validators: Validators? = nil) async throws -> Fetch {
+  /// `keepingDocument`: the answer holds the document's bytes too (else they go as soon as it
+  /// is parsed: a large one waits in a temporary file).
+  public func fetch(url: String, validators: Validators? = nil, keepingDocument: Bool = false)
+    async throws -> Fetch
+  {
     let response = try await http.fetch(
       url, validators: validators, spoolAbove: Self.inMemoryFeedBytes)
     if response.notModified { return .notModified }
@@ -40,7 +46,9 @@ public struct FeedLoader: Sendable {
     }
     return .fetched(
       feed, url: response.url, validators: response.validators,
-      movedTo: permanentTarget(of: response.redirects))
+      movedTo: permanentTarget(of: response.redirects),
+      document: keepingDocument
+        ? FeedDocument(url: response.url, body: response.body, spooled: response.spooled) : nil)
   }
 
   public func load(file path: String) throws -> Feed {
@@ -70,10 +78,14 @@ public struct FeedLoader: Sendable {
 /// Why a feed could not be loaded, with the URL or path it came from.
 public enum FeedLoadError: Error, CustomStringConvertible {
   case unreadable(source: String, reason: FeedError)
+  /// The temporary file a large feed waited in could not be read back.
+  case spoolUnreadable(source: String, reason: String)
 
   public var description: String {
     switch self {
     case .unreadable(let source, let reason): return "\(source): \(reason)"
+    case .spoolUnreadable(let source, let reason):
+      return "\(source): cannot read back the temporary copy of the feed: \(reason)"
     }
   }
 }

@@ -14,6 +14,21 @@ public struct ResolvedFeed: Sendable {
   /// Why the pages were not read to the end, if they were not: `feed` holds the episodes of
   /// the pages read. A front end says so; `isFailure` ones mean episodes may be missing.
   public var pageProblem: FeedPageError?
+  /// Page one's document as served, when asked for (`keepingDocument`) and fetched from the
+  /// web: for the library to keep a copy.
+  public var document: FeedDocument?
+
+  package init(
+    feed: Feed, location: String, validators: Validators, pages: [FeedPages.Page] = [],
+    pageProblem: FeedPageError? = nil, document: FeedDocument? = nil
+  ) {
+    self.feed = feed
+    self.location = location
+    self.validators = validators
+    self.pages = pages
+    self.pageProblem = pageProblem
+    self.document = document
+  }
 }
 
 /// Turns FEED text into a parsed feed: URL, Apple Podcasts link, local file or subscription.
@@ -26,7 +41,7 @@ public struct FeedResolver: Sendable {
   /// Whether the subscription reads a paged feed's later pages (`set NAME --no-pages`).
   public typealias SubscriptionPaging = @Sendable (_ nameOrNumber: String) throws -> Bool
 
-  private let loader: FeedLoader
+  public let loader: FeedLoader
   private let applePodcastsFeedURL: ApplePodcastsLookup
   private let subscriptionFeedURL: SubscriptionLookup
   private let subscriptionReadsPages: SubscriptionPaging
@@ -45,20 +60,26 @@ public struct FeedResolver: Sendable {
   /// `allPages`: a paged feed (RFC 5005) is read to its last page, so indexes count across the
   /// whole feed; false (`--no-pages`) reads page one only, as does a subscription set so.
   /// A feed file on disk is read alone: offline use never reaches for the network.
-  public func resolve(_ text: String, allPages: Bool = true) async throws -> ResolvedFeed {
+  /// `keepingDocument`: a feed fetched from the web comes with page one's bytes (`document`).
+  public func resolve(_ text: String, allPages: Bool = true, keepingDocument: Bool = false)
+    async throws -> ResolvedFeed
+  {
     switch try FeedSource.classify(text) {
     case .file(let path):
       return try load(path)
     case .url(let url):
-      return try await fetch(url, allPages: allPages)
+      return try await fetch(url, allPages: allPages, keepingDocument: keepingDocument)
     case .applePodcasts(let id):
-      return try await fetch(try await applePodcastsFeedURL(id), allPages: allPages)
+      return try await fetch(
+        try await applePodcastsFeedURL(id), allPages: allPages, keepingDocument: keepingDocument)
     case .subscription(let name):
       // A subscription may point at a feed file on disk as well as at a URL.
       let location = try subscriptionFeedURL(name)
       if case .file(let path) = try FeedSource.classify(location) { return try load(path) }
       // The setting is looked up only for a feed that turns out to be paged.
-      return try await fetch(location, allPages: allPages && (try subscriptionReadsPages(name)))
+      return try await fetch(
+        location, allPages: allPages && (try subscriptionReadsPages(name)),
+        keepingDocument: keepingDocument)
     }
   }
 
@@ -66,11 +87,12 @@ public struct FeedResolver: Sendable {
     ResolvedFeed(feed: try loader.load(file: path), location: path, validators: Validators())
   }
 
-  private func fetch(_ url: String, allPages: @autoclosure () throws -> Bool) async throws
-    -> ResolvedFeed
-  {
+  private func fetch(
+    _ url: String, allPages: @autoclosure () throws -> Bool, keepingDocument: Bool
+  ) async throws -> ResolvedFeed {
     guard
-      case .fetched(var feed, let finalURL, let validators, _) = try await loader.fetch(url: url)
+      case .fetched(var feed, let finalURL, let validators, _, let document) =
+        try await loader.fetch(url: url, keepingDocument: keepingDocument)
     else {
       // Only a conditional request can come back 304, and this one sent no validators.
       throw TransferError.network(
@@ -78,7 +100,8 @@ public struct FeedResolver: Sendable {
     }
     var resolved = ResolvedFeed(
       feed: feed, location: finalURL, validators: validators,
-      pages: [.init(url: finalURL, validators: validators, episodeCount: feed.episodes.count)])
+      pages: [.init(url: finalURL, validators: validators, episodeCount: feed.episodes.count)],
+      document: document)
     if feed.pageLinks.next != nil, try allPages() {
       let paged = await PagedFeedLoader(loader: loader).pages(
         first: feed, url: finalURL, validators: validators, origin: url)

@@ -67,7 +67,7 @@ public struct PagedFeedLoader: Sendable {
       do {
         try URLPolicy.check(link)
         guard
-          case .fetched(let feed, let finalURL, let fetchedValidators, _) = try await fetch(
+          case .fetched(let feed, let finalURL, let fetchedValidators, _, _) = try await fetch(
             Self.withCredentials(of: origin, link))
         else {
           // Only a conditional request can come back 304, and this one sent no validators.

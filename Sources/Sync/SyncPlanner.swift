@@ -16,6 +16,9 @@ import Transfer
 public struct SyncPlanner: Sendable {
   let store: LibraryStore
   let loader: FeedLoader
+  /// The last copy of each feed: kept current by every fetch, and what makes a request
+  /// conditional (see `conditionalValidators`).
+  let keptFeeds: KeptFeeds
   private let namer: FileNamer
   private let dryRun: Bool
   /// The run's own filter (`sync --match ...`), on top of each subscription's.
@@ -37,6 +40,7 @@ public struct SyncPlanner: Sendable {
   ) {
     self.store = store
     self.loader = loader
+    self.keptFeeds = KeptFeeds(paths: store.paths)
     self.namer = namer
     self.dryRun = dryRun
     self.filter = filter
@@ -79,6 +83,7 @@ public struct SyncPlanner: Sendable {
           .init(subscription: $0, outcome: .failed(error))
         })
     }
+    if !dryRun { keptFeeds.removeAbandonedTemporaries() }
     let slots = HostSlots(total: concurrency, perHost: perHost, perMultiplexedHost: 3 * perHost)
     var parts = await withTaskGroup(of: (Int, SyncPlan).self) { group in
       for (index, subscription) in subscriptions.enumerated() {
@@ -153,10 +158,11 @@ public struct SyncPlanner: Sendable {
       }
       switch fetched {
       case .notModified:
+        if !dryRun { confirmKeptCopy(of: subscription) }
         plan.feeds.append(.init(subscription: subscription, outcome: .unchanged))
         plan.downloads = try unfinishedDownloads(
           of: subscription, feed: nil, rules: rules, snapshot: snapshot)
-      case .fetched(let firstPage, let pageURL, let newValidators, let movedTo):
+      case .fetched(let firstPage, let pageURL, let newValidators, let movedTo, let document):
         let paged = try await pages(
           of: firstPage, url: pageURL, validators: newValidators, for: subscription, rules: rules)
         let feed = paged?.feed ?? firstPage
@@ -181,6 +187,7 @@ public struct SyncPlanner: Sendable {
         // An episode the library already has (`download` fetched it) is planned so the
         // subscription learns its file, but it is not news: the run reports it as skipped.
         let news = fresh.filter { !$0.alreadyHad }.count
+        if !dryRun, let document { keepCopy([document], of: subscription) }
         let outcome: SyncPlan.FeedOutcome = news == 0 ? .unchanged : .updated(newEpisodes: news)
         plan.feeds.append(
           .init(
@@ -250,24 +257,23 @@ public struct SyncPlanner: Sendable {
       runWritesInfo: writesInfo)
   }
 
-  /// A conditional GET for feeds on the web; local feed files are simply read. A 5xx or a
-  /// timeout is tried again within the run (a feed that failed once would otherwise wait for
-  /// the next sync).
+  /// A conditional GET for feeds on the web (when the library keeps a copy to go with it);
+  /// local feed files are simply read. A 5xx or a timeout is tried again within the run (a
+  /// feed that failed once would otherwise wait for the next sync).
   private func fetch(_ subscription: Subscription, conditional: Bool = true) async throws
     -> FeedLoader.Fetch
   {
     guard FeedSource.isRemote(subscription.feedURL) else {
       let feed = try loader.load(file: subscription.feedURL)
-      return .fetched(feed, url: subscription.feedURL, validators: Validators(), movedTo: nil)
+      return .fetched(
+        feed, url: subscription.feedURL, validators: Validators(), movedTo: nil, document: nil)
     }
-    let validators =
-      conditional
-      ? Validators(etag: subscription.etag, lastModified: subscription.lastModified)
-      : Validators()
+    let validators = conditional ? conditionalValidators(for: subscription) : Validators()
     var attempt = 1
     while true {
       do {
-        return try await loader.fetch(url: subscription.feedURL, validators: validators)
+        return try await loader.fetch(
+          url: subscription.feedURL, validators: validators, keepingDocument: !dryRun)
       } catch let error as TransferError where error.isTransient && attempt < feedAttempts {
         if case .httpStatus(_, _, let retryAfter?) = error, retryAfter > 30 { throw error }
         try await Task.sleep(for: feedRetryDelay * (1 << (attempt - 1)))

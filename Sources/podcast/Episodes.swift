@@ -4,7 +4,13 @@ import PodcastKit
 struct Episodes: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "episodes",
-    abstract: "List a feed's episodes, newest first; the number shown is the index to download."
+    abstract: "List a feed's episodes, newest first; the number shown is the index to download.",
+    discussion: """
+      For a subscription, the library's copy of its feed is listed when the server says it is
+      unchanged, or (with one line on stderr saying how old it is) when the feed cannot be
+      had. Episodes this library downloaded or marked that the feed no longer lists follow
+      the feed's own, marked `gone`, without a number.
+      """
   )
 
   @OptionGroup var libraryOptions: LibraryOptions
@@ -38,15 +44,22 @@ struct Episodes: AsyncParsableCommand {
       resolver: CommandContext(libraryOptions: libraryOptions).resolver,
       paths: libraryOptions.paths
     ).run(feed: feed, filter: try filterOptions.filter(), limit: limit, allPages: !noPages)
+    if case .keptCopyInstead(let reason, let checked, let firstPageOnly) = listing.origin {
+      // Before the listing, so a terminal shows it above the table; exit 0, as the listing
+      // is what was asked for.
+      Console.error(
+        "\(feed): \(reason); listing the copy of the feed kept \(Format.age(since: checked))"
+          + (firstPageOnly ? " (its first page only: the later pages are not kept)" : ""))
+    }
     if json {
       EpisodeListJSON.print(
         podcast: listing.podcast, episodes: listing.episodes, indexes: listing.indexes,
-        status: listing.status(at:))
+        status: listing.status(at:), dropped: listing.dropped)
     } else {
       EpisodeTable.print(
         podcast: listing.podcast, episodes: listing.episodes, indexes: listing.indexes,
         statuses: listing.indexes.map(listing.status(at:)), total: listing.total,
-        filtered: listing.filtered)
+        filtered: listing.filtered, dropped: listing.dropped, droppedTotal: listing.droppedTotal)
     }
     // After the listing, so a pipe gets every episode read; a page that failed means episodes
     // may be missing, which a script must be able to tell (exit 1), as `ls` does for an

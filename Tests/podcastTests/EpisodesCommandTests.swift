@@ -58,6 +58,7 @@ final class EpisodesCommandTests: XCTestCase {
     XCTAssertEqual(first["progress"] as? Int, 0)
     XCTAssertTrue(first["file"] is NSNull)
     XCTAssertTrue(first["season"] is NSNull)
+    XCTAssertEqual(first["inFeed"] as? Bool, true, "only a subscription's dropped ones say false")
     let enclosure = try XCTUnwrap(first["enclosure"] as? [String: Any])
     XCTAssertEqual(enclosure["url"] as? String, server.url("/media/episode-2.mp3"))
     XCTAssertEqual(enclosure["length"] as? Int, 100)

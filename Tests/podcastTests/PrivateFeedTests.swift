@@ -53,10 +53,15 @@ final class PrivateFeedTests: LibraryTestCase {
     XCTAssertTrue(printed.contains("token-hash=…"), printed)
     for secret in [feedSecret, linkSecret] {
       XCTAssertFalse(printed.contains(secret), "\(secret) printed:\n\(printed)")
+      // The database, and the kept copy of the feed (which is the feed, tokens and all):
+      // library state, readable by its owner only.
       for file in filesContaining(secret, in: binary.library) {
         XCTAssertTrue(
-          file.hasPrefix(binary.library + "/.podcast/library.sqlite"),
+          file.hasPrefix(binary.library + "/.podcast/library.sqlite")
+            || file.hasPrefix(binary.library + "/.podcast/feeds/"),
           "\(secret) written to \(file)")
+        let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions]
+        XCTAssertEqual(mode as? Int, 0o600, file)
       }
     }
     XCTAssertEqual(server.requests(for: episodes[0].path).first?.query?.contains(linkSecret), true)

@@ -6,9 +6,10 @@ enum EpisodeListJSON {
   /// Streams the document to stdout, one episode at a time; `status` is asked as each one is
   /// written, so no per-episode array is built on top of the feed.
   /// `indexes` are the 1-based positions in `episodes` to list, so a filtered listing keeps
-  /// the feed's own numbers.
+  /// the feed's own numbers. `dropped` follow, without an index and with `"inFeed": false`.
   static func print(
-    podcast: Podcast, episodes: [Episode], indexes: [Int], status: (_ index: Int) -> ListedStatus
+    podcast: Podcast, episodes: [Episode], indexes: [Int], status: (_ index: Int) -> ListedStatus,
+    dropped: [DroppedEpisode] = []
   ) {
     var writer = JSONWriter(flushingTo: { Console.write($0, to: STDOUT_FILENO) })
     writer.open("{")
@@ -27,14 +28,20 @@ enum EpisodeListJSON {
         writer.flushIfLarge()
       }
     }
-    writer.close("]", empty: indexes.isEmpty, indent: 2)
+    for (offset, gone) in dropped.enumerated() {
+      writer.element(first: indexes.isEmpty && offset == 0, indent: 4)
+      write(gone.episode, index: nil, status: gone.status, to: &writer)
+      writer.flushIfLarge()
+    }
+    writer.close("]", empty: indexes.isEmpty && dropped.isEmpty, indent: 2)
     writer.close("}", empty: false, indent: 0)
     writer.finish()
   }
 
-  /// One episode: the listing's own members around the episode's (`EpisodeJSON`).
+  /// One episode: the listing's own members around the episode's (`EpisodeJSON`). `index`
+  /// nil: one the feed no longer lists.
   private static func write(
-    _ episode: Episode, index: Int, status: ListedStatus, to writer: inout JSONWriter
+    _ episode: Episode, index: Int?, status: ListedStatus, to writer: inout JSONWriter
   ) {
     var members = JSONMembers(indent: 4)
     writer.open("{")
@@ -53,6 +60,8 @@ enum EpisodeListJSON {
     }
     members.next("file", &writer)
     writer.value(status.download.file)
+    members.next("inFeed", &writer)
+    writer.value(index != nil)
     writer.close("}", empty: false, indent: 4)
   }
 }

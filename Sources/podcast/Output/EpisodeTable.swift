@@ -1,16 +1,18 @@
 import Foundation
 import PodcastKit
 
-/// The `episodes` listing on a terminal or in a pipe.
+/// The `episodes` listing on a terminal or in a pipe. A subscription's episodes the feed no
+/// longer lists (`dropped`) follow the feed's own, with `gone` where the number would be:
+/// they have none to download by.
 enum EpisodeTable {
   static func print(
     podcast: Podcast, episodes: [Episode], indexes: [Int], statuses: [ListedStatus],
-    total: Int, filtered: Bool
+    total: Int, filtered: Bool, dropped: [DroppedEpisode] = [], droppedTotal: Int = 0
   ) {
     let heading = [podcast.title, podcast.author.map { "by \($0)" }].compactMap { $0 }.joined(
       separator: " ")
     if !heading.isEmpty { Console.print(Format.singleLine(heading)) }
-    guard !indexes.isEmpty else {
+    guard !indexes.isEmpty || !dropped.isEmpty else {
       Console.print(filtered ? "No episodes match." : "No episodes.")
       return
     }
@@ -30,6 +32,13 @@ enum EpisodeTable {
         Format.singleLine(episode.title),
       ])
     }
+    for gone in dropped {
+      let episode = gone.episode
+      table.rows.append([
+        "gone", Format.day(episode.published), "", "", label(gone.status),
+        Format.singleLine(episode.title),
+      ])
+    }
     for line in table.render(width: Console.isTerminal ? Console.width : 100_000) {
       Console.print(line)
     }
@@ -37,6 +46,12 @@ enum EpisodeTable {
       Console.print("(\(indexes.count) of \(total) episodes shown)")
     } else if indexes.count < total {
       Console.print("(\(total - indexes.count) older episodes not shown)")
+    }
+    if !dropped.isEmpty || droppedTotal > 0 {
+      let notShown = droppedTotal - dropped.count
+      Console.print(
+        "(gone: \(droppedTotal) no longer in the feed, known to this library"
+          + (notShown > 0 ? "; \(notShown) not shown" : "") + ")")
     }
   }
 

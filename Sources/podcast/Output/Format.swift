@@ -47,6 +47,20 @@ enum Format {
       abs(offset) / 3600, abs(offset) % 3600 / 60)
   }
 
+  /// How long ago `date` was, in the largest whole unit: `just now`, `5 minutes ago`,
+  /// `1 hour ago`, `3 days ago` (a moment in the future, a clock set back, is `just now`).
+  static func age(since date: Date, now: Date = Date()) -> String {
+    let seconds = Int(now.timeIntervalSince(date))
+    let (count, unit): (Int, String) =
+      switch seconds {
+      case ..<60: (0, "")
+      case ..<3600: (seconds / 60, "minute")
+      case ..<86400: (seconds / 3600, "hour")
+      default: (seconds / 86400, "day")
+      }
+    return count == 0 ? "just now" : "\(count) \(unit)\(count == 1 ? "" : "s") ago"
+  }
+
   /// Rounded down: 300 kB of 301 kB is 99%, not a finished-looking 100%.
   static func percent(_ fraction: Double) -> String {
     String(format: "%3d%%", Int((min(1, max(0, fraction)) * 100).rounded(.down)))

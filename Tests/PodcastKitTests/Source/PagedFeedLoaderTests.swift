@@ -52,7 +52,7 @@ final class PagedFeedLoaderTests: XCTestCase {
   {
     let loader = FeedLoader(http: HTTPClient())
     guard
-      case .fetched(let first, let url, let validators, _) = try await loader.fetch(
+      case .fetched(let first, let url, let validators, _, _) = try await loader.fetch(
         url: server.url(path))
     else { throw TransferError.network(url: path, reason: "304") }
     var paging = PagedFeedLoader(loader: loader)
@@ -131,7 +131,8 @@ final class PagedFeedLoaderTests: XCTestCase {
     other.set("/feed?p=3", .text(page([1])))
     let origin = "http://ada:pw@127.0.0.1:\(server.port)/feed"
     let loader = FeedLoader(http: HTTPClient())
-    guard case .fetched(let first, let url, let validators, _) = try await loader.fetch(url: origin)
+    guard
+      case .fetched(let first, let url, let validators, _, _) = try await loader.fetch(url: origin)
     else { return XCTFail("304") }
     let pages = await PagedFeedLoader(loader: loader).pages(
       first: first, url: url, validators: validators, origin: origin)

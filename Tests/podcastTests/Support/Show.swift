@@ -12,6 +12,8 @@ final class Show {
   /// Newest first, as feeds list them.
   private(set) var episodes: [FakeEpisode] = []
   private(set) var version = 0
+  /// Episodes ever published: numbering goes on after some are dropped.
+  private var publishedCount = 0
   /// Applied to every enclosure route, e.g. `{ $0.trickling(bytesPerSecond: 20_000) }`.
   var enclosure: (Route) -> Route = { $0 }
   /// Raw XML added to the channel, e.g. `<itunes:new-feed-url>`.
@@ -32,16 +34,26 @@ final class Show {
   var etag: String { "\"\(slug)-v\(version)\"" }
   var newest: FakeEpisode { episodes[0] }
 
+  /// Episode `number`, listed or dropped.
   func episode(_ number: Int) -> FakeEpisode {
-    episodes[episodes.count - number]
+    episodes.first { $0.guid == "\(slug)-\(number)" } ?? Self.episode(number, of: slug, size: size)
   }
 
   /// Adds `count` newer episodes and serves the changed feed under a new ETag.
   func publish(_ count: Int) {
-    let first = episodes.count + 1
+    let first = publishedCount + 1
     for number in first..<(first + count) {
       episodes.insert(Self.episode(number, of: slug, size: size), at: 0)
     }
+    publishedCount += count
+    version += 1
+    serve()
+  }
+
+  /// Takes episode `number` out of the feed (as publishers drop old episodes), serving the
+  /// changed feed under a new ETag; its file stays served.
+  func drop(_ number: Int) {
+    episodes.removeAll { $0.guid == "\(slug)-\(number)" }
     version += 1
     serve()
   }
