@@ -5,8 +5,8 @@ import Source
 import Transfer
 
 /// The last copy of a subscription's feed the library fetched: its pages in order, page one
-/// first, compressed, with the validators page one was served with. (The format holds a paged
-/// feed's every page; sync keeps page one, see `SyncPlanner.keepCopy`.) A listing sends those
+/// first, compressed, with the validators page one was served with (a paged feed's every page,
+/// see `SyncPlanner.keepCopy`). A listing sends those
 /// validators, so an unchanged feed costs a 304 and is read from here; an unreachable or
 /// vanished feed still has something to list. The validators and the pages are one file (see
 /// `KeptFeeds`), so validators are never sent for a document the library does not have.

@@ -93,14 +93,14 @@ public struct SubscribeToFeed: Sendable {
       name: chosenName, feedURL: location, title: title, keep: keep, settings: settings,
       firstRefresh: firstRefresh)
     let id = subscription.id ?? -1
-    // The first copy of the feed, with the validators the first sync will send: that sync's
-    // 304 then confirms it. One that cannot be written only makes the first sync fetch the
+    // The first copy of the feed (every page read), with the validators the first sync will
+    // send: that sync's 304 then confirms it. One that cannot be written only makes the first sync fetch the
     // whole feed (see `SyncPlanner.conditionalValidators`).
     if let added = subscription.id, let document = resolved.document,
-      let page = try? KeptFeed.Page(document)
+      let pages = try? ([document] + resolved.laterDocuments).map(KeptFeed.Page.init)
     {
       try? KeptFeeds(paths: paths).keep(
-        KeptFeed(feedURL: location, validators: firstRefresh.validators, pages: [page]),
+        KeptFeed(feedURL: location, validators: firstRefresh.validators, pages: pages),
         subscriptionId: added)
     }
     let number = try store.subscriptions().firstIndex { $0.id == subscription.id }.map { $0 + 1 }

@@ -9,8 +9,10 @@ import Transfer
 /// copy, and a feed that cannot be had (no network, a server gone or failing) is listed from
 /// the copy with a word on how old it is.
 ///
-/// Of a paged feed (RFC 5005) the copy is page one, as sync keeps it: the later pages are read
-/// from the server after it, 304 or not, as a listing of the feed by URL reads them.
+/// Of a paged feed (RFC 5005) the copy holds every page sync read (`SyncPlanner.keepCopy`):
+/// online, after page one's 304, the later pages are read from the server, as a listing of the
+/// feed by URL reads them (kept later pages may be older than page one); offline, every kept
+/// page is listed.
 ///
 /// Only reads. A fresh feed (a 200) is listed but not kept: sync is the one writer of the
 /// copies, so a copy and the validators sync sends keep agreeing, and the hourly sync stays
@@ -51,14 +53,19 @@ public struct SubscribedFeed: Sendable {
       fetched = try await loader.fetch(
         url: subscription.feedURL, validators: validators.isEmpty ? nil : validators)
     } catch {
-      guard let copy, !Self.isCancellation(error), let kept = try? Self.parse(copy.feed) else {
-        throw error
-      }
+      guard let copy, !Self.isCancellation(error) else { throw error }
+      // Every page the copy holds, unless page one is all that is wanted.
+      let severalPages = copy.feed.pages.count > 1
+      let paged = severalPages ? try readsPages() : false
+      guard let kept = try? Self.parse(copy.feed, allPages: paged) else { throw error }
+      // A paged feed kept as its page one alone (a copy from before pages were kept).
+      let firstPageOnly =
+        !severalPages && kept.feed.pageLinks.next != nil ? try readsPages() : false
       return SubscribedFeed(
         resolved: kept,
         origin: .keptCopyInstead(
           reason: String(describing: error), checked: copy.checked,
-          firstPageOnly: try kept.feed.pageLinks.next != nil && readsPages()))
+          firstPageOnly: firstPageOnly))
     }
     var loaded: SubscribedFeed
     if case .notModified = fetched, let copy, let kept = try? Self.parse(copy.feed) {
@@ -97,9 +104,11 @@ public struct SubscribedFeed: Sendable {
   }
 
   /// The copy as a resolved feed, located where its page one came from (as a fetch of it
-  /// would be, so downloads recorded from it are matched).
-  private static func parse(_ copy: KeptFeed) throws -> ResolvedFeed {
-    var feed = try copy.feed()
+  /// would be, so downloads recorded from it are matched): page one, or with `allPages` every
+  /// page it holds, put together as a paged read puts them.
+  private static func parse(_ copy: KeptFeed, allPages: Bool = false) throws -> ResolvedFeed {
+    var feed =
+      allPages ? try PagedFeedLoader.merged(copy.pageFeeds()) ?? copy.feed() : try copy.feed()
     let location = copy.pages.first?.url ?? copy.feedURL
     feed.podcast.feedURL = location
     return ResolvedFeed(feed: feed, location: location, validators: copy.validators)

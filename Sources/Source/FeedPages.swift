@@ -22,6 +22,11 @@ public struct FeedPages: Sendable {
   public var pages: [Page]
   /// Why the chain was not followed to its end; nil when it was (or as far as it was asked to).
   public var stop: FeedPageError?
+  /// Whether the last page read links no page after it (a loop counts as the end): false when
+  /// reading stopped early, as asked or on a failure.
+  public var readToEnd = true
+  /// Pages two and on as served, in order, when the loader was asked to keep them.
+  public var laterDocuments: [FeedDocument] = []
 
   /// Whether episodes the feed lists may be missing because a page could not be read.
   public var isIncomplete: Bool { stop?.isFailure == true }

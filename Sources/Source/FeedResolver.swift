@@ -17,6 +17,8 @@ public struct ResolvedFeed: Sendable {
   /// Page one's document as served, when asked for (`keepingDocument`) and fetched from the
   /// web: for the library to keep a copy.
   public var document: FeedDocument?
+  /// A paged feed's later pages as served, in order, when asked for (`keepingDocument`).
+  public var laterDocuments: [FeedDocument] = []
 
   package init(
     feed: Feed, location: String, validators: Validators, pages: [FeedPages.Page] = [],
@@ -103,11 +105,14 @@ public struct FeedResolver: Sendable {
       pages: [.init(url: finalURL, validators: validators, episodeCount: feed.episodes.count)],
       document: document)
     if feed.pageLinks.next != nil, try allPages() {
-      let paged = await PagedFeedLoader(loader: loader).pages(
+      var pager = PagedFeedLoader(loader: loader)
+      pager.keepsDocuments = keepingDocument
+      let paged = await pager.pages(
         first: feed, url: finalURL, validators: validators, origin: url)
       feed = paged.feed
       resolved.pages = paged.pages
       resolved.pageProblem = paged.stop
+      resolved.laterDocuments = paged.laterDocuments
     }
     feed.podcast.feedURL = finalURL
     resolved.feed = feed

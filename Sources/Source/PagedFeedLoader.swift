@@ -26,6 +26,9 @@ public struct PagedFeedLoader: Sendable {
   /// gives a feed's first, so a passing 503 on page 3 does not fail the feed until next run.
   public var attempts = 1
   public var retryDelay: Duration = .seconds(1)
+  /// Whether the later pages' documents come back as served (`FeedPages.laterDocuments`), for
+  /// the library's copy of the feed.
+  public var keepsDocuments = false
 
   public init(loader: FeedLoader) {
     self.loader = loader
@@ -42,13 +45,12 @@ public struct PagedFeedLoader: Sendable {
     var pages = [
       FeedPages.Page(url: url, validators: validators, episodeCount: first.episodes.count)
     ]
-    var episodes = first.episodes
-    // Page one's parser kept its notes within the budget; the count goes on from there.
-    var notes = ShowNotesBudget()
-    for index in episodes.indices { notes.account(&episodes[index]) }
+    var merger = PageMerger(first: first)
+    var documents: [FeedDocument] = []
     var seenPages: Set<String> = [Self.pageKey(origin), Self.pageKey(url)]
-    var seenEpisodes = Set(first.episodes.map(Self.episodeKey))
     var stop: FeedPageError?
+    // Whether a page after the last one read is linked: the chain was not read to its end.
+    var more = first.pageLinks.next != nil
     var next = following(first) ? first.pageLinks.next : nil
     while let link = next {
       next = nil
@@ -67,14 +69,15 @@ public struct PagedFeedLoader: Sendable {
       do {
         try URLPolicy.check(link)
         guard
-          case .fetched(let feed, let finalURL, let fetchedValidators, _, _) = try await fetch(
-            Self.withCredentials(of: origin, link))
+          case .fetched(let feed, let finalURL, let fetchedValidators, _, let document) =
+            try await fetch(Self.withCredentials(of: origin, link))
         else {
           // Only a conditional request can come back 304, and this one sent no validators.
           throw TransferError.network(
             url: link, reason: "server answered 304 to an unconditional request")
         }
         (page, pageURL, pageValidators) = (feed, finalURL, fetchedValidators)
+        if let document { documents.append(document) }
       } catch {
         stop = .unreadable(page: number, url: Self.shown(link), reason: error)
         break
@@ -91,18 +94,15 @@ public struct PagedFeedLoader: Sendable {
       }
       pages.append(
         .init(url: pageURL, validators: pageValidators, episodeCount: page.episodes.count))
-      for var episode in page.episodes
-      where seenEpisodes.insert(Self.episodeKey(episode)).inserted {
-        notes.account(&episode)
-        episodes.append(episode)
-      }
+      merger.add(page)
+      more = page.pageLinks.next != nil
       if following(page) { next = page.pageLinks.next }
     }
-    var feed = first
-    // Pages are newest first one after another as a rule; the sort keeps dated episodes in
-    // order when a publisher's pages overlap in time.
-    feed.episodes = pages.count == 1 ? first.episodes : FeedParser.newestFirst(episodes)
-    return FeedPages(feed: feed, pages: pages, stop: stop)
+    if case .loop = stop { more = false }
+    var read = FeedPages(feed: merger.merged, pages: pages, stop: stop)
+    read.readToEnd = !more
+    read.laterDocuments = documents
+    return read
   }
 
   /// A transient failure (5xx, a timeout, a dropped connection) is tried again, as a sync
@@ -111,7 +111,7 @@ public struct PagedFeedLoader: Sendable {
     var attempt = 1
     while true {
       do {
-        return try await loader.fetch(url: url)
+        return try await loader.fetch(url: url, keepingDocument: keepsDocuments)
       } catch let error as TransferError where error.isTransient && attempt < attempts {
         if case .httpStatus(_, _, let retryAfter?) = error, retryAfter > 30 { throw error }
         try await Task.sleep(for: retryDelay * (1 << (attempt - 1)))
@@ -129,13 +129,6 @@ public struct PagedFeedLoader: Sendable {
     components.scheme = components.scheme?.lowercased()
     components.host = components.host?.lowercased()
     return components.string ?? url
-  }
-
-  /// What makes two listings one episode here: the GUID, else the enclosure URL. (The library's
-  /// own identity, which also strips tracking prefixes, is a layer above; an episode repeated
-  /// by paging is repeated exactly.)
-  private static func episodeKey(_ episode: Episode) -> String {
-    episode.guid.map { "g:" + $0 } ?? "u:" + episode.enclosure.url
   }
 
   /// A later page is another show when what identifies a show differs: its Podcasting 2.0

@@ -19,18 +19,27 @@ extension SyncPlanner {
     return kept == own ? own : Validators()
   }
 
-  /// Keeps `documents` (the feed's pages as read, page one first) as the subscription's
-  /// copy, with the validators the subscription is recorded with (none after a move: the next
-  /// sync asks the new address for the whole feed). Sync gives it page one only: a later sync
-  /// reads a paged feed only as far as it must, so later pages kept from an earlier run would
-  /// no longer line up with page one (an episode pushed from page one to two would be on
-  /// neither); `episodes` reads them from the server. A copy that cannot be made or written is
+  /// Keeps `documents` (the feed's pages as read, page one first) as the subscription's copy,
+  /// with the validators the subscription is recorded with (none after a move: the next sync
+  /// asks the new address for the whole feed). A paged feed's copy keeps every page: a first
+  /// sync reads them all; a later one reads only as far as it must, and then
+  /// (`keepingLaterPages`) the pages of the old copy after the ones it read stay behind them,
+  /// so the copy still holds the whole archive, its later pages as of when they were read. (An
+  /// episode pushed from one page to the next since then is on neither; `episodes` reads the
+  /// later pages from the server whenever it can.) A copy that cannot be made or written is
   /// not a failed feed: everything the feed said has been used, and the next sync, finding no
   /// copy to match, fetches it whole and tries again.
-  func keepCopy(_ documents: [FeedDocument], of subscription: Subscription) {
+  func keepCopy(
+    _ documents: [FeedDocument], of subscription: Subscription, keepingLaterPages: Bool
+  ) {
     guard let id = subscription.id, !documents.isEmpty,
-      let pages = try? documents.map(KeptFeed.Page.init)
+      var pages = try? documents.map(KeptFeed.Page.init)
     else { return }
+    if keepingLaterPages, let old = try? keptFeeds.copy(subscriptionId: id)?.feed,
+      old.feedURL == subscription.feedURL
+    {
+      pages += old.pages.dropFirst(pages.count)
+    }
     let copy = KeptFeed(
       feedURL: subscription.feedURL,
       validators: Validators(etag: subscription.etag, lastModified: subscription.lastModified),

@@ -25,6 +25,7 @@ extension SyncPlanner {
     var loader = PagedFeedLoader(loader: self.loader)
     loader.attempts = feedAttempts
     loader.retryDelay = feedRetryDelay
+    loader.keepsDocuments = !dryRun
     if subscription.lastChecked == nil
       || subscription.lastError.map(FeedPageError.isPageFailure) == true
     {

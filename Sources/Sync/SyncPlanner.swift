@@ -20,7 +20,7 @@ public struct SyncPlanner: Sendable {
   /// conditional (see `conditionalValidators`).
   let keptFeeds: KeptFeeds
   private let namer: FileNamer
-  private let dryRun: Bool
+  let dryRun: Bool
   /// The run's own filter (`sync --match ...`), on top of each subscription's.
   private let filter: EpisodePredicate?
   /// Tries per feed within one run, and the first pause between them (doubling).
@@ -187,7 +187,13 @@ public struct SyncPlanner: Sendable {
         // An episode the library already has (`download` fetched it) is planned so the
         // subscription learns its file, but it is not news: the run reports it as skipped.
         let news = fresh.filter { !$0.alreadyHad }.count
-        if !dryRun, let document { keepCopy([document], of: subscription) }
+        if !dryRun, let document {
+          // Read short of the last page (as a later sync reads), the pages kept before stay
+          // after the ones read now.
+          keepCopy(
+            [document] + (paged?.laterDocuments ?? []), of: subscription,
+            keepingLaterPages: firstPage.pageLinks.next != nil && paged?.readToEnd != true)
+        }
         let outcome: SyncPlan.FeedOutcome = news == 0 ? .unchanged : .updated(newEpisodes: news)
         plan.feeds.append(
           .init(

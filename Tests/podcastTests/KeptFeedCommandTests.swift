@@ -183,7 +183,7 @@ final class KeptFeedCommandTests: LibraryTestCase {
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: keptFeedsFolder), [])
   }
 
-  // MARK: - Paged feeds: the copy is page one
+  // MARK: - Paged feeds: the copy keeps every page read
 
   func testAPagedSubscriptionOnA304ListsPageOneFromTheCopyAndReadsTheLaterPages() throws {
     let show = PagedShow("paged", episodes: 30, on: server)
@@ -200,7 +200,9 @@ final class KeptFeedCommandTests: LibraryTestCase {
     XCTAssertEqual(show.requests(forPage: 3), 2, "subscribe's read, then this listing's")
   }
 
-  func testAPagedSubscriptionOfflineListsPageOneAndSaysSo() throws {
+  /// The copy holds every page subscribe and the first sync read: offline, the whole feed is
+  /// listed from it, and no episode of a later page is called gone.
+  func testAPagedSubscriptionOfflineListsEveryKeptPage() throws {
     let show = PagedShow("pagedoff", episodes: 30, on: server)
     XCTAssertEqual(
       try podcast("subscribe", show.feedURL, "--name", "pagedoff", "--first", "all").status, 0)
@@ -211,7 +213,49 @@ final class KeptFeedCommandTests: LibraryTestCase {
     XCTAssertEqual(result.status, 0, result.stderr)
     let listed = try XCTUnwrap(
       (try result.json() as? [String: Any])?["episodes"] as? [[String: Any]])
-    XCTAssertEqual(listed.count, 10, "page one; the 20 downloaded from later pages are not 'gone'")
+    XCTAssertEqual(listed.compactMap { $0["index"] as? Int }, Array(1...30))
+    XCTAssertEqual(listed.first?["title"] as? String, show.episode(30).title)
+    XCTAssertEqual(listed.last?["title"] as? String, show.episode(1).title)
+    XCTAssertFalse(listed.contains { $0["inFeed"] as? Bool == false })
+    XCTAssertTrue(result.stderr.hasSuffix("kept just now\n"), result.stderr)
+  }
+
+  /// A later sync reads page one only; the later pages kept before stay behind it, so offline
+  /// the new episode and the oldest are both listed.
+  func testALaterSyncKeepsTheLaterPagesBehindTheNewPageOne() throws {
+    let show = PagedShow("pagedlater", episodes: 30, on: server)
+    XCTAssertEqual(
+      try podcast("subscribe", show.feedURL, "--name", "pagedlater", "--first", "all").status, 0)
+    XCTAssertEqual(try podcast("sync").status, 0)
+    show.publish(1)
+    let before = show.feedRequests
+    XCTAssertEqual(try podcast("sync").status, 0)
+    XCTAssertEqual(show.feedRequests - before, 1, "page one only")
+    server.stop()
+
+    let result = try binary.run(["episodes", "pagedlater", "--json"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let titles = try XCTUnwrap(
+      (try result.json() as? [String: Any])?["episodes"] as? [[String: Any]]
+    ).compactMap { $0["title"] as? String }
+    XCTAssertEqual(titles.first, show.episode(31).title)
+    XCTAssertEqual(titles.last, show.episode(1).title)
+    XCTAssertGreaterThanOrEqual(titles.count, 30)
+  }
+
+  /// A copy kept as page one alone (before pages were kept) lists page one offline and says so.
+  func testAPagedCopyOfPageOneAloneSaysSoOffline() throws {
+    let show = PagedShow("pagedone", episodes: 30, on: server)
+    XCTAssertEqual(
+      try podcast("subscribe", show.feedURL, "--name", "pagedone", "--no-pages").status, 0)
+    XCTAssertEqual(try podcast("set", "pagedone", "--unset", "pages").status, 0)
+    server.stop()
+
+    let result = try binary.run(["episodes", "pagedone", "--json"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let listed = try XCTUnwrap(
+      (try result.json() as? [String: Any])?["episodes"] as? [[String: Any]])
+    XCTAssertEqual(listed.count, 10, "page one; the later pages are not 'gone'")
     XCTAssertTrue(
       result.stderr.hasSuffix(
         "kept just now (its first page only: the later pages are not kept)\n"), result.stderr)
