@@ -39,7 +39,7 @@ package enum ParallelSync {
 
   /// `fdatasync` of every descriptor together; the errno of each that failed, nil for each done.
   package static func syncData(_ descriptors: [Int32]) -> [Int32?] {
-    run(descriptors.count) { index in
+    run(descriptors.count) { index -> Int32? in
       fdatasync(descriptors[index]) == 0 ? nil : errno
     }
   }
@@ -47,7 +47,7 @@ package enum ParallelSync {
   /// `fsync` of every directory together, by path: what makes names made in them survive a
   /// power cut. The errno of each that could not be synced, nil for each done.
   package static func syncDirectories(_ paths: [String]) -> [Int32?] {
-    run(paths.count) { index in
+    run(paths.count) { index -> Int32? in
       let descriptor = open(paths[index], O_RDONLY | O_DIRECTORY | O_CLOEXEC)
       guard descriptor >= 0 else { return errno }
       defer { close(descriptor) }
