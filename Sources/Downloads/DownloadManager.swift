@@ -66,14 +66,19 @@ public final class DownloadManager: Sendable {
     let setUp = Result { try PartialSweep(store: store).run() }
     // The per-host cap is on connections: a job holds a transfer slot only while its bytes
     // come in (`TransferTurn`), so one episode's fsync, link and record overlap the next
-    // one's transfer. Jobs begun at once are capped too (twice the transfers, so as many can
-    // finish as fetch), which keeps open partial files bounded.
+    // one's transfer. Jobs begun at once are capped too (twice the transfers), and so are
+    // those finishing (`JobTurn`), which keeps open partial files bounded; a job trades the
+    // one place for the other when its transfer ends, so the episodes waiting for a finish
+    // batch never hold back their host's next transfer.
     let transfers = HostSlots(
       total: options.concurrency, perHost: options.perHost,
       perMultiplexedHost: options.perMultiplexedHost)
     let begun = HostSlots(
       total: 2 * options.concurrency,
       perHost: 2 * max(options.perHost, options.perMultiplexedHost))
+    let finishing = HostSlots(
+      total: Self.finishingPerTransfer * options.concurrency,
+      perHost: Self.finishingPerTransfer * options.concurrency)
     return await withTaskGroup(of: (Int, DownloadResult).self) { group in
       var arrived = 0
       var earlierPaths: Set<String> = []
@@ -108,12 +113,12 @@ public final class DownloadManager: Sendable {
         for job in unique { covers.claim(Self.pictures(of: job)) }
         for (offset, job) in unique.enumerated() {
           group.addTask {
-            let host = job.servingHost
-            await begun.acquire(host: host)
+            let turn = JobTurn(begun: begun, finishing: finishing, host: job.servingHost)
+            await turn.begin()
             let fetched = await self.fetch(
               job, key: keys[offset], mayAdopt: !sharedPaths.contains(job.relativePath),
-              transfers: transfers)
-            await begun.release(host: host)
+              transfers: transfers, turn: turn)
+            await turn.end()
             let result = await self.addingSideFiles(to: fetched)
             self.covers.release(Self.pictures(of: job))
             onFinish(result)
@@ -127,6 +132,10 @@ public final class DownloadManager: Sendable {
     }
   }
 
+  /// Jobs finishing at once, per transfer: enough for a finish batch to gather what arrives
+  /// while the one before is made durable (a few milliseconds a round) at loopback speed.
+  private static let finishingPerTransfer = 4
+
   /// The pictures `job` looks up in the cover cache: its tag's covers and its folder's.
   private static func pictures(of job: DownloadJob) -> [String] {
     (job.tagging?.coverURLs ?? []) + [job.folderCoverURL].compactMap { $0 }
@@ -135,11 +144,12 @@ public final class DownloadManager: Sendable {
   /// One job, and once more under the feed's current link when the server refused the one
   /// the job had (an expired signature): the row moves to it with its validators, and the
   /// partial file, named after the episode, resumes with `Range` and `If-Range`.
-  private func fetch(_ job: DownloadJob, key: DownloadKey, mayAdopt: Bool, transfers: HostSlots)
-    async -> DownloadResult
-  {
-    let first = await episodeDownload(job, key: key, mayAdopt: mayAdopt, transfers: transfers)
-      .attempt()
+  private func fetch(
+    _ job: DownloadJob, key: DownloadKey, mayAdopt: Bool, transfers: HostSlots, turn: JobTurn
+  ) async -> DownloadResult {
+    let first = await episodeDownload(
+      job, key: key, mayAdopt: mayAdopt, transfers: transfers, turn: turn
+    ).attempt()
     guard case .failed = first.outcome, let refresher, Self.isRefusedLink(first.error),
       let fresh = await refresher.currentURL(for: job), fresh != job.url, URLPolicy.isAllowed(fresh)
     else { return DownloadResult(job: job, outcome: first.outcome) }
@@ -153,7 +163,7 @@ public final class DownloadManager: Sendable {
     }
     _ = progress.enqueue(fresh, title: job.title, podcast: job.podcastTitle)
     let second = await episodeDownload(
-      renewed, key: key, mayAdopt: mayAdopt, transfers: transfers
+      renewed, key: key, mayAdopt: mayAdopt, transfers: transfers, turn: turn
     ).run()
     return DownloadResult(job: renewed, outcome: second)
   }
@@ -251,11 +261,12 @@ public final class DownloadManager: Sendable {
   }
 
   private func episodeDownload(
-    _ job: DownloadJob, key: DownloadKey, mayAdopt: Bool, transfers: HostSlots
+    _ job: DownloadJob, key: DownloadKey, mayAdopt: Bool, transfers: HostSlots, turn: JobTurn
   ) -> EpisodeDownload {
     EpisodeDownload(
       job: job, key: key, paths: paths, http: http, store: store, progress: progress,
       options: options,
-      mayAdoptFileAtTarget: mayAdopt, covers: covers, sideFiles: sideFiles, transfers: transfers)
+      mayAdoptFileAtTarget: mayAdopt, covers: covers, sideFiles: sideFiles, transfers: transfers,
+      jobTurn: turn)
   }
 }

@@ -101,6 +101,22 @@ package final class DownloadRow: @unchecked Sendable {
     }
   }
 
+  /// What its finish batch records for this download (`FinishBatch`), the file still to be
+  /// placed. Asked once the transfer ended: no side write can come any more.
+  package func finishing(bytes: Int64, episode: SubscriptionEpisode?) -> FinishedDownload {
+    lock.withLock {
+      FinishedDownload(key: key, bytes: bytes, progress: completed, episode: episode)
+    }
+  }
+
+  /// The batch recorded it done: `finished` is the row after it.
+  package func recorded(_ finished: DownloadRecord?) {
+    lock.withLock {
+      if let finished { record = finished }
+      ended = true
+    }
+  }
+
   /// `state`: paused (interrupted) or failed.
   package func fail(state: DownloadState, reason: String) throws {
     try lock.withLock {

@@ -20,7 +20,7 @@ import Transfer
 ///   fetch   one attempt; retried (resuming) on transient failures
 ///   verify  the body is the episode: its length, not empty, not tiny, not gzip
 ///   tag     write the feed's tags into a copy of the verified partial (`EpisodeTagging`)
-///   finish  link into place and record it done, as one step for this process
+///   finish  sync, link into place and record it done, with the others of its batch
 ///
 /// `DownloadRow` is the only writer of the download's row while it runs, and never on the
 /// transfer thread; before, `claim` only forgets the row queued under `key` when the episode
@@ -45,13 +45,15 @@ package struct EpisodeDownload {
   package let sideFiles: SideFileWriter
   /// The batch's connections per host, held only for the transfer itself.
   package let transfers: HostSlots
+  /// The job's place in the batch: traded for a finishing place when the transfer is over.
+  package let jobTurn: JobTurn
 
   /// Finishing (link + record) and recognising a file at the target are one step within this
   /// process, so a download never adopts another's file in the moment between its link and
-  /// its record. Only downloads into one folder can meet that way; the step holds a folder
-  /// fsync and a durable commit, and with one lock for all folders every episode of a cold
-  /// sync waited for those of all the others.
-  private static let finishing = FolderLocks()
+  /// its record. Only downloads into one folder can meet that way, so the locks are per
+  /// folder. Episodes finish in batches (`FinishBatch`): one round of syncs and one commit
+  /// for all that finished their transfer while the round before was being made durable.
+  private static let finishing = FinishBatch()
 
   package func run() async -> DownloadOutcome {
     await attempt().outcome
@@ -104,7 +106,8 @@ package struct EpisodeDownload {
     let destination = try Finisher.Destination(
       episodesDirectory: paths.episodes, relativePath: job.relativePath)
     let target = destination.path
-    return try Self.finishing.withLock(folder: destination.directory) { () -> DownloadOutcome? in
+    return try Self.finishing.folders.withLock(folder: destination.directory) {
+      () -> DownloadOutcome? in
       guard let size = Self.regularFileSize(target), size > 0,
         try !store.isFileOfAnotherDownload(target, key: key)
       else { return nil }
@@ -158,12 +161,13 @@ package struct EpisodeDownload {
     // No progress write may land after the finish.
     reporter.cancel()
     await reporter.value
+    await jobTurn.finishing()
     let tagging = await tag(file)
     guard let copy = tagging.copy else {
-      return try finish(file, bytes: bytes, row: row, tags: tagging.note)
+      return try await finish(file, bytes: bytes, row: row, tags: tagging.note)
     }
     do {
-      return try finish(
+      return try await finish(
         copy, bytes: try copy.seekToEnd(), row: row, partial: file, tags: tagging.note)
     } catch {
       unlink(copy.path)
@@ -321,27 +325,21 @@ package struct EpisodeDownload {
   // MARK: finish
 
   /// Puts `file` in place: the partial itself, or its tagged copy (then `partial` is the
-  /// partial, removed with the copy once the download is recorded).
+  /// partial, removed with the copy once the download is recorded). Durable and recorded with
+  /// the other episodes of its batch (`FinishBatch`); done is reported only after that.
   private func finish(
     _ file: PartialFile, bytes: Int64, row: DownloadRow, partial: PartialFile? = nil,
     tags: SideFileReport
-  ) throws -> DownloadOutcome {
-    try file.sync()
+  ) async throws -> DownloadOutcome {
+    let descriptor = try file.writeOut()
     let destination = try Finisher.Destination(
       episodesDirectory: paths.episodes, relativePath: job.relativePath)
     let staged = try Finisher.stage(file, to: destination)
-    let path = try Self.finishing.withLock(folder: destination.directory) { () -> String in
-      let placed = try Finisher.place(file, staged: staged, at: destination)
-      do {
-        try row.finish(file: placed.path, bytes: bytes, episode: job.subscriptionEpisode)
-      } catch {
-        // Unrecorded, the file would be downloaded again next time beside itself: take back
-        // the name just made; the partial stays, complete, for the next run to finish.
-        if placed.isNew { unlink(placed.path) }
-        throw DownloadError.cannotRecord(url: job.url, LibraryError(error))
-      }
-      return placed.path
-    }
+    let path = try await Self.finishing.finish(
+      FinishBatch.Request(
+        file: file, descriptor: descriptor, staged: staged, destination: destination, row: row,
+        store: store, record: row.finishing(bytes: bytes, episode: job.subscriptionEpisode),
+        url: job.url))
     unlink(file.path)
     if let partial { unlink(partial.path) }
     progress.finish(job.url, bytes: bytes)

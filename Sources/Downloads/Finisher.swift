@@ -11,7 +11,9 @@ import Foundation
 /// `link(2)` instead of `rename(2)`: link refuses to replace an existing file, so two episodes
 /// can never land on one path, and the file appears complete or not at all. The caller records
 /// the download as done and only then removes the partial name, so a crash in between leaves
-/// a rerun that recognises its own link (same inode) instead of saving a second copy.
+/// a rerun that recognises its own link (same inode) instead of saving a second copy. The
+/// caller also makes the file's data durable before `place`, and the new name after it
+/// (`Destination.folders`): `FinishBatch` does both for a batch of episodes at once.
 package enum Finisher {
   /// Where a file landed; `isNew` when this call made the name (so it may take it back).
   package struct Placed {
@@ -24,17 +26,26 @@ package enum Finisher {
   package struct Destination {
     package var path: String
     package var directory: String
+    /// The folder and each one above it up to the Episodes directory: the ones whose sync
+    /// makes the new name survive a power cut, the folder's own name too when it is new.
+    package var folders: [String]
 
     package init(episodesDirectory: String, relativePath: String) throws {
-      path = try Finisher.safeTarget(
+      let (root, parts) = try Finisher.rootAndParts(
         episodesDirectory: episodesDirectory, relativePath: relativePath)
+      path = root + parts.joined(separator: "/")
       directory = (path as NSString).deletingLastPathComponent
+      folders = (0..<parts.count).reversed().map { depth in
+        depth > 0
+          ? root + parts[..<depth].joined(separator: "/")
+          : root == "/" ? root : String(root.dropLast())
+      }
     }
   }
 
   /// Before `place`, outside any lock: when the Episodes directory is on another filesystem,
   /// the slow part, the copy, happens here (see `StagedCopy`), so `place` only names it.
-  /// nil when a link will do. The partial is synced by the caller before this.
+  /// nil when a link will do. The copy is synced here; a file linked as it is, by its batch.
   package static func stage(_ file: PartialFile, to destination: Destination) throws -> StagedCopy?
   {
     try makeDirectory(destination.directory)
@@ -55,16 +66,10 @@ package enum Finisher {
     var staged = staged
     for candidate in candidates(for: destination.path) {
       if let copy = staged {
-        if try copy.name(candidate) {
-          syncDirectory(directory)
-          return Placed(path: candidate, isNew: true)
-        }
+        if try copy.name(candidate) { return Placed(path: candidate, isNew: true) }
         continue
       }
-      if link(file.path, candidate) == 0 {
-        syncDirectory(directory)
-        return Placed(path: candidate, isNew: true)
-      }
+      if link(file.path, candidate) == 0 { return Placed(path: candidate, isNew: true) }
       switch errno {
       case EEXIST:
         // Our own link, made by a run stopped before it could record it.
@@ -74,10 +79,7 @@ package enum Finisher {
         // A mount boundary `stage` could not see, or a filesystem without hard links.
         let copy = try StagedCopy(copying: file, into: directory)
         staged = copy
-        if try copy.name(candidate) {
-          syncDirectory(directory)
-          return Placed(path: candidate, isNew: true)
-        }
+        if try copy.name(candidate) { return Placed(path: candidate, isNew: true) }
         continue
       default: throw DownloadError.writing(candidate)
       }
@@ -103,6 +105,15 @@ package enum Finisher {
 
   /// The joined path, proven to stay inside the Episodes directory.
   package static func safeTarget(episodesDirectory: String, relativePath: String) throws -> String {
+    let (root, parts) = try rootAndParts(
+      episodesDirectory: episodesDirectory, relativePath: relativePath)
+    return root + parts.joined(separator: "/")
+  }
+
+  /// The Episodes directory, standardized and ending in "/", and the relative path's parts.
+  private static func rootAndParts(episodesDirectory: String, relativePath: String) throws
+    -> (String, [Substring])
+  {
     let parts = relativePath.split(separator: "/").filter { !$0.isEmpty && $0 != "." }
     guard !parts.isEmpty, !parts.contains("..") else {
       throw DownloadError.cannotWrite(
@@ -111,7 +122,7 @@ package enum Finisher {
     // Without empty, "." and ".." parts the join cannot climb out of the root, so only the
     // root needs standardizing: a second URL round trip per episode bought nothing.
     let root = URL(fileURLWithPath: episodesDirectory).standardizedFileURL.path
-    return (root.hasSuffix("/") ? root : root + "/") + parts.joined(separator: "/")
+    return (root.hasSuffix("/") ? root : root + "/", parts)
   }
 
   /// `name.mp3`, `name (2).mp3`, `name (3).mp3`, … made one at a time: nearly every episode
@@ -130,20 +141,6 @@ package enum Finisher {
     var b = stat()
     return stat(first, &a) == 0 && stat(second, &b) == 0 && a.st_dev == b.st_dev
       && a.st_ino == b.st_ino
-  }
-
-  /// fsync by name; the errno when it could not be done.
-  @discardableResult
-  private static func sync(_ path: String, flags: Int32 = 0) -> Int32? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC | flags)
-    guard descriptor >= 0 else { return errno }
-    defer { close(descriptor) }
-    return fsync(descriptor) == 0 ? nil : errno
-  }
-
-  /// Makes a new name in `path` survive a power cut; best effort, the file itself is synced.
-  private static func syncDirectory(_ path: String) {
-    sync(path, flags: O_DIRECTORY)
   }
 
   private static func reason(_ error: Error) -> String {

@@ -18,6 +18,18 @@ package final class FolderLocks: Sendable {
     return try body()
   }
 
+  /// The locks of all of `folders` at once, for a finish batch. Always taken in the order of
+  /// their index, and `withLock` takes one: no two takers can each hold what the other waits
+  /// for.
+  package func withLocks<Result>(folders: some Sequence<String>, _ body: () throws -> Result)
+    rethrows -> Result
+  {
+    let chosen = Set(folders.map(stripe(for:))).sorted()
+    for index in chosen { stripes[index].lock() }
+    defer { for index in chosen.reversed() { stripes[index].unlock() } }
+    return try body()
+  }
+
   /// Which lock `folder` takes. Case folded, so two spellings of one folder on a
   /// case-insensitive disk share it.
   package func stripe(for folder: String) -> Int {

@@ -16,7 +16,8 @@ import Foundation
 package final class PartialFile {
   package let path: String
   private let descriptor: Int32
-  private let buffer: UnsafeMutableRawBufferPointer
+  /// Empty once the file is written out: appends after that go straight to the file.
+  private var buffer: UnsafeMutableRawBufferPointer
   private var buffered = 0
   /// Written since writeback was last started, and where that stretch begins.
   private var unstarted = 0
@@ -188,11 +189,21 @@ package final class PartialFile {
 
   private static let writebackStep = 8 << 20
 
-  /// Data reaches the disk before the rename makes the file visible, so a power cut can never
-  /// leave a complete-looking but empty episode.
-  package func sync() throws {
+  /// The finished file handed to its finish batch (`FinishBatch`): what is held is written
+  /// out and the kernel asked to start writing all of it to disk without waiting, so the disk
+  /// works while the batch before it is being made durable. Returns the descriptor the batch
+  /// syncs (`fdatasync`) before any name of the file appears under Episodes, so a power cut can
+  /// never leave a complete-looking but empty episode. Valid while this file is open.
+  package func writeOut() throws -> Int32 {
     try flush()
-    guard fsync(descriptor) == 0 else { throw DownloadError.writing(path) }
+    // Advice only, like `startWriteback`: the batch's sync writes whatever this did not.
+    _ = podcast_start_writeback(descriptor, 0, 0)
+    unstarted = 0
+    unstartedFrom = -1
+    // Its half megabyte would otherwise stay resident while the file waits for its batch.
+    buffer.deallocate()
+    buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    return descriptor
   }
 
   private func writeAll(_ start: UnsafeRawPointer, count: Int) throws {

@@ -106,6 +106,35 @@ extension LibraryStore {
     }
   }
 
+  /// A finish batch's downloads, each recorded as `recordFinished` would, in one durable
+  /// commit: one WAL sync for the batch instead of one per episode. Each has its own savepoint,
+  /// so one whose move is refused (another process finished it meanwhile) is told apart and
+  /// the rest are recorded all the same; the results are in `downloads`' order. Throws when the
+  /// commit itself fails, and then none of them is recorded.
+  package func recordFinished(_ downloads: [FinishedDownload]) throws -> [Result<
+    DownloadRecord?, LibraryError
+  >] {
+    try write { db in
+      downloads.map { download in
+        do {
+          var finished: DownloadRecord?
+          try guarded {
+            try db.inSavepoint {
+              finished = try perform(
+                .finish(file: download.file, bytes: download.bytes, download.progress),
+                key: download.key, db)
+              try Self.setDownloadedFile(download.file, of: download.episode, db)
+              return .commit
+            }
+          }
+          return .success(finished)
+        } catch {
+          return .failure(LibraryError(error))
+        }
+      }
+    }
+  }
+
   /// The episode turned out to be here already, as `finished`: the subscription's episode
   /// (sync) learns its file, and the row this run queued it under (`superseding`, when not
   /// `finished` itself: `download` fetched it before the feed moved it) goes in the same

@@ -48,23 +48,34 @@ public struct Playlist: Sendable, Equatable {
   /// killed mid-write leaves nothing beside the playlist (the library's state folder for a
   /// podcast folder's playlist); beside the playlist when there is none or it is elsewhere.
   public func write(to path: String, staging: String? = nil) throws(PlaylistError) {
-    let folder = (path as NSString).deletingLastPathComponent
-    let data = Data(text(at: path).utf8)
-    if let staging, try place(data, at: path, from: staging, crossingIsFailure: false) {
-      return
-    }
-    _ = try place(data, at: path, from: folder.isEmpty ? "." : folder, crossingIsFailure: true)
+    if let failure = Self.write([(self, path)], staging: staging)[0] { throw failure }
   }
 
-  /// False when the rename would cross filesystems and that is not yet a failure.
-  private func place(_ data: Data, at path: String, from folder: String, crossingIsFailure: Bool)
-    throws(PlaylistError) -> Bool
+  /// `write(to:staging:)` for several playlists, made and synced together (`AtomicFile`);
+  /// one failure or nil for each, in order.
+  package static func write(_ playlists: [(playlist: Playlist, path: String)], staging: String?)
+    -> [PlaylistError?]
   {
-    // Synced before the rename: a power cut never leaves an empty playlist in its place.
-    guard let code = AtomicFile.write(data, to: path, prefix: Self.temporaryPrefix, in: folder)
-    else { return true }
-    if !crossingIsFailure { return false }
-    throw .cannotWrite(path: path, reason: String(cString: strerror(code)))
+    let data = playlists.map { Data($0.playlist.text(at: $0.path).utf8) }
+    var failures = [PlaylistError?](repeating: nil, count: playlists.count)
+    var left = Array(playlists.indices)
+    if let staging {
+      // Any failure there (another filesystem, most likely) is tried again beside the playlist.
+      let codes = AtomicFile.write(
+        left.map {
+          AtomicFile.Pending(data[$0], to: playlists[$0].path, prefix: temporaryPrefix, in: staging)
+        })
+      left = zip(left, codes).compactMap { $1 == nil ? nil : $0 }
+    }
+    let codes = AtomicFile.write(
+      left.map { AtomicFile.Pending(data[$0], to: playlists[$0].path, prefix: temporaryPrefix) })
+    for (index, code) in zip(left, codes) {
+      if let code {
+        failures[index] = .cannotWrite(
+          path: playlists[index].path, reason: String(cString: strerror(code)))
+      }
+    }
+    return failures
   }
 }
 

@@ -100,6 +100,40 @@ final class DownloadManagerTests: XCTestCase {
       [.downloaded(file: library.paths.episodes + "/Other/One.mp3", bytes: Int64(body.count))])
   }
 
+  /// A batch of episodes finishing side by side, in one folder and in several, two of them
+  /// wanting one name: each is in place with its own bytes, recorded done where it landed,
+  /// and no partial file is left.
+  func testEpisodesFinishingSideBySideAreEachInPlaceAndRecorded() async throws {
+    var jobs: [DownloadJob] = []
+    var bodies: [String: Data] = [:]
+    for index in 0..<16 {
+      let bytes = Data(body.map { $0 &+ UInt8(index) })
+      server.set("/\(index).mp3", .data(bytes, contentType: "audio/mpeg"))
+      var episode = job("/\(index).mp3", keys: ["guid:\(index)"])
+      episode.relativePath =
+        index == 15 ? "Show 0/Episode 0.mp3" : "Show \(index % 3)/Episode \(index).mp3"
+      jobs.append(episode)
+      bodies[server.url("/\(index).mp3")] = bytes
+    }
+    let store = try library.store()
+    let results = await manager(store).download(jobs)
+    var files: Set<String> = []
+    for result in results {
+      guard case .downloaded(let file, _, _) = result.outcome else {
+        return XCTFail("\(result.job.url): \(result.outcome)")
+      }
+      files.insert(file)
+      XCTAssertEqual(FileManager.default.contents(atPath: file), bodies[result.job.url])
+      let row = try XCTUnwrap(try store.download(url: result.job.url))
+      XCTAssertEqual(row.state, .done)
+      XCTAssertEqual(row.file, file)
+    }
+    XCTAssertEqual(files.count, 16)
+    XCTAssertTrue(files.contains(library.paths.episodes + "/Show 0/Episode 0 (2).mp3"), "\(files)")
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: library.paths.partials), [])
+  }
+
   /// Two jobs that would land on one path: a file found there could be either's, so neither
   /// adopts it; both download, side by side.
   func testAFileAtAPathTwoJobsShareIsAdoptedByNeither() async throws {

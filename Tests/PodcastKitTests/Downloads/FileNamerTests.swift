@@ -148,6 +148,22 @@ final class FileNamerTests: XCTestCase {
     }
   }
 
+  /// The folders a finish syncs for a new name: the episode's folder and every one above it
+  /// up to the Episodes directory, so a podcast folder made for it survives a power cut too.
+  func testADestinationNamesEveryFolderUpToTheEpisodesDirectory() throws {
+    let cases: [(root: String, relative: String, folders: [String])] = [
+      ("/tmp/E", "Show/a.mp3", ["/tmp/E/Show", "/tmp/E"]),
+      ("/tmp/E/", "Show/Season 1/a.mp3", ["/tmp/E/Show/Season 1", "/tmp/E/Show", "/tmp/E"]),
+      ("/tmp/E", "a.mp3", ["/tmp/E"]),
+      ("/", "Show/a.mp3", ["/Show", "/"]),
+    ]
+    for (root, relative, folders) in cases {
+      let destination = try Finisher.Destination(episodesDirectory: root, relativePath: relative)
+      XCTAssertEqual(destination.folders, folders, relative)
+      XCTAssertEqual(destination.folders.first, destination.directory, relative)
+    }
+  }
+
   func testDuplicateNamesGetANumber() {
     XCTAssertEqual(
       Array(Finisher.candidates(for: "/E/a.mp3").prefix(3)),

@@ -74,7 +74,7 @@ final class PartialFileTests: XCTestCase {
     try file.truncate(to: 0)
     XCTAssertEqual(file.size, 0)
     try pattern(5_000, seed: 9).withUnsafeBytes { try file.append($0) }
-    try file.sync()
+    _ = try file.writeOut()
     XCTAssertEqual(try onDisk(path), pattern(5_000, seed: 9))
   }
 

@@ -156,6 +156,35 @@ final class LibraryStoreTests: XCTestCase {
     XCTAssertNil(try store.download(url: url))
   }
 
+  /// A finish batch is one commit, but each download in it stands alone: one whose row
+  /// another live process is running is refused, and the others are recorded done all the same.
+  func testAFinishBatchRecordsEachDownloadAndRefusesOnlyTheOneItMayNotFinish() throws {
+    let store = try TemporaryLibrary().store()
+    let wanted = (0..<3).map {
+      QueuedDownload(url: "https://cdn.example/\($0).mp3", episodeTitle: "Ep \($0)", pid: getpid())
+    }
+    let keys = try store.queueDownloads(wanted)
+    for (index, key) in keys.enumerated() {
+      // The middle one is running in another process: pid 1 is always alive.
+      try store.transition(
+        key, .begin(wanted[index], pid: index == 1 ? 1 : getpid(), bytesOnDisk: 0))
+    }
+    let results = try store.recordFinished(
+      keys.enumerated().map { index, key in
+        FinishedDownload(
+          key: key, file: "/e/Show/\(index).mp3", bytes: 1000, progress: nil, episode: nil)
+      })
+    guard results.count == 3, case .success(let first?) = results[0],
+      case .failure(let refused) = results[1], case .success(let last?) = results[2]
+    else { return XCTFail("\(results)") }
+    XCTAssertEqual([first.file, last.file], ["/e/Show/0.mp3", "/e/Show/2.mp3"])
+    XCTAssertEqual(
+      refused, .illegalDownloadMove(url: wanted[1].url, move: "finish", from: "downloading"))
+    XCTAssertEqual(
+      try keys.map { try store.download(key: $0)?.state }, [.done, .downloading, .done])
+    XCTAssertEqual(try store.download(key: keys[2])?.bytes, 1000)
+  }
+
   func testDownloadsAreListedNewestFirstAndFilteredByState() throws {
     let store = try TemporaryLibrary().store()
     let now = Date()

@@ -1,0 +1,187 @@
+import Basics
+import Fetching
+import Foundation
+import Library
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Finished episodes made durable and recorded done together: a group commit.
+///
+/// The promise is the one a single episode keeps: nothing appears under Episodes or is
+/// recorded done before its data is on disk. What changes is who pays for it. The episodes
+/// that finish their transfer while one batch is being made durable wait together and are the
+/// next batch, which pays one round for all of them:
+///
+///   1. data    every file's `fdatasync`, all at once (`ParallelSync`)
+///   2. link    every file into place (`Finisher.place`), under the locks of their folders
+///   3. names   every folder that got a name, and those above it, synced once each
+///   4. record  one durable commit records every one of them done (`recordFinished(_:)`)
+///
+/// A lone episode finds no round running and starts one at once; 200 finishing together pay
+/// a few rounds, not 200 file syncs, 200 folder syncs and 200 commits one after another. A
+/// kill between steps leaves what a kill inside one episode's finish always left: a complete
+/// partial that the next run finishes from its bytes on disk (before 2), or a file at its
+/// target that the next run recognises as its own link or adopts (before 4). The partial's
+/// name goes only after 4 (`EpisodeDownload`).
+///
+/// Rounds run one at a time, on a thread of their own: every step waits on the disk, and the
+/// cooperative pool is only as wide as the cores.
+package final class FinishBatch: Sendable {
+  /// One episode to finish.
+  ///
+  /// Unchecked: its files and row belong to the batch until the answer, while the episode's
+  /// task does nothing but wait for it.
+  package struct Request: @unchecked Sendable {
+    /// The file to put in place (the partial, or its tagged copy).
+    package var file: PartialFile
+    /// `file`'s descriptor, written out (`PartialFile.writeOut`).
+    package var descriptor: Int32
+    /// The copy on the Episodes directory's filesystem (synced already), when one was needed.
+    package var staged: StagedCopy?
+    package var destination: Finisher.Destination
+    package var row: DownloadRow
+    package var store: LibraryStore
+    /// What is recorded once the file is in place (`file` set then).
+    package var record: FinishedDownload
+    /// The episode's link, for the error that names it.
+    package var url: String
+
+    package init(
+      file: PartialFile, descriptor: Int32, staged: StagedCopy?,
+      destination: Finisher.Destination, row: DownloadRow, store: LibraryStore,
+      record: FinishedDownload, url: String
+    ) {
+      self.file = file
+      self.descriptor = descriptor
+      self.staged = staged
+      self.destination = destination
+      self.row = row
+      self.store = store
+      self.record = record
+      self.url = url
+    }
+  }
+
+  private struct Waiting: Sendable {
+    var request: Request
+    var answer: CheckedContinuation<String, any Error>
+  }
+
+  private struct State {
+    var waiting: [Waiting] = []
+    var running = false
+  }
+
+  private let state = Mutex(State())
+  /// Finishing and recognising a file at a target (`EpisodeDownload.claim`) are one step
+  /// within this process, per folder: see `EpisodeDownload`.
+  package let folders = FolderLocks()
+
+  package init() {}
+
+  /// Waits for `request`'s round and returns where the file landed, recorded done; or throws
+  /// why it could not be (nothing of it is then recorded, and no new name of it is left).
+  package func finish(_ request: Request) async throws -> String {
+    try await withCheckedThrowingContinuation { answer in
+      let starts = state.withLock { state in
+        state.waiting.append(Waiting(request: request, answer: answer))
+        if state.running { return false }
+        state.running = true
+        return true
+      }
+      if starts { Thread.detachNewThread { self.runRounds() } }
+    }
+  }
+
+  /// Rounds until nobody waits: each takes everyone who came while the last one ran.
+  private func runRounds() {
+    while true {
+      let round = state.withLock { state in
+        defer { state.waiting = [] }
+        if state.waiting.isEmpty { state.running = false }
+        return state.waiting
+      }
+      if round.isEmpty { return }
+      let answers = finish(round.map(\.request))
+      for (waiting, answer) in zip(round, answers) { waiting.answer.resume(with: answer) }
+    }
+  }
+
+  /// One round: the steps above for all of `requests`; an answer for each, in their order.
+  private func finish(_ requests: [Request]) -> [Result<String, any Error>] {
+    var answers = [Result<String, any Error>?](repeating: nil, count: requests.count)
+    // 1. A staged copy was synced when it was made; a file linked as it is, here.
+    let linked = requests.indices.filter { requests[$0].staged == nil }
+    let synced = ParallelSync.syncData(linked.map { requests[$0].descriptor })
+    for (index, failure) in zip(linked, synced) {
+      if let failure {
+        answers[index] = .failure(DownloadError.writing(requests[index].file.path, errno: failure))
+      }
+    }
+    let durable = requests.indices.filter { answers[$0] == nil }
+    folders.withLocks(folders: durable.map { requests[$0].destination.directory }) {
+      // 2.
+      var placed: [(index: Int, at: Finisher.Placed)] = []
+      for index in durable {
+        let request = requests[index]
+        do {
+          placed.append(
+            (
+              index,
+              try Finisher.place(request.file, staged: request.staged, at: request.destination)
+            ))
+        } catch {
+          answers[index] = .failure(error)
+        }
+      }
+      // 3. Best effort, as every folder sync here: the files themselves are synced.
+      var seen = Set<String>()
+      let names = placed.flatMap { requests[$0.index].destination.folders }.filter {
+        seen.insert($0).inserted
+      }
+      _ = ParallelSync.syncDirectories(names)
+      // 4. One commit per library (a process has one, unless a test opens several).
+      var byStore: [ObjectIdentifier: [(index: Int, at: Finisher.Placed)]] = [:]
+      for entry in placed {
+        byStore[ObjectIdentifier(requests[entry.index].store), default: []].append(entry)
+      }
+      for group in byStore.values {
+        let store = requests[group[0].index].store
+        let records = group.map { entry in
+          var record = requests[entry.index].record
+          record.file = entry.at.path
+          return record
+        }
+        let results: [Result<DownloadRecord?, LibraryError>]
+        do {
+          results = try store.recordFinished(records)
+        } catch {
+          results = Array(repeating: .failure(LibraryError(error)), count: records.count)
+        }
+        for (entry, result) in zip(group, results) {
+          let request = requests[entry.index]
+          switch result {
+          case .success(let finished):
+            request.row.recorded(finished)
+            answers[entry.index] = .success(entry.at.path)
+          case .failure(let error):
+            // Unrecorded, the file would be downloaded again next time beside itself: take
+            // back the name just made; the partial stays, complete, for the next run.
+            if entry.at.isNew { unlink(entry.at.path) }
+            answers[entry.index] = .failure(DownloadError.cannotRecord(url: request.url, error))
+          }
+        }
+      }
+    }
+    // Every request has its answer by now: failed at a step, or recorded. The default only
+    // keeps a slip in the steps above from ever passing for a finished episode.
+    return answers.enumerated().map { index, answer in
+      answer
+        ?? .failure(
+          DownloadError.cannotWrite(path: requests[index].file.path, reason: "it was not finished"))
+    }
+  }
+}
