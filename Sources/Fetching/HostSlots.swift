@@ -14,6 +14,8 @@ package actor HostSlots {
   private var running: [String: Int] = [:]
   private var runningTotal = 0
   private var waiting: [(host: String, continuation: CheckedContinuation<Void, Never>)] = []
+  /// How many of `waiting` each host has.
+  private var waitingHosts: [String: Int] = [:]
 
   package init(
     total: Int, perHost: Int, perMultiplexedHost: Int? = nil,
@@ -30,6 +32,7 @@ package actor HostSlots {
       take(host)
       return
     }
+    waitingHosts[host, default: 0] += 1
     await withCheckedContinuation { waiting.append((host, $0)) }
   }
 
@@ -40,15 +43,24 @@ package actor HostSlots {
   }
 
   /// Starts every waiter that fits now, in the order they came: after a slot is given back,
-  /// or when a server has just been seen to multiplex and so has room for more.
+  /// or when a server has just been seen to multiplex and so has room for more. The look
+  /// ends once every host with waiters is full: a sync of 2,000 feeds on one server has
+  /// 2,000 waiters, and reading past the first after each slot given back was a third of
+  /// its CPU.
   package func admitWaiting() {
     var index = 0
+    var full: Set<String> = []
     while index < waiting.count, runningTotal < total {
-      if canStart(waiting[index].host) {
+      let host = waiting[index].host
+      if !full.contains(host), canStart(host) {
         let waiter = waiting.remove(at: index)
+        waitingHosts[host, default: 1] -= 1
+        if waitingHosts[host] == 0 { waitingHosts[host] = nil }
         take(waiter.host)
         waiter.continuation.resume()
       } else {
+        full.insert(host)
+        if full.count == waitingHosts.count { return }
         index += 1
       }
     }

@@ -136,7 +136,7 @@ public struct KeptFeed: Sendable, Equatable {
 
     /// nil when `prefix` does not start with a complete header this build reads.
     package init?(_ prefix: Data) {
-      guard let end = prefix.firstRange(of: Data("\n\n".utf8)),
+      guard let end = Self.blankLine(in: prefix),
         let text = String(data: prefix[prefix.startIndex..<end.lowerBound], encoding: .utf8)
       else { return nil }
       var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
@@ -164,6 +164,19 @@ public struct KeptFeed: Sendable, Equatable {
       self.validators = validators
       self.pages = pages
       self.length = end.upperBound - prefix.startIndex
+    }
+
+    /// Where the first blank line ("\n\n") is. A byte loop: `Data.firstRange(of:)` goes
+    /// through the generic collection search, which was a seventh of a warm sync's CPU when
+    /// every feed's copy is asked for its validators.
+    private static func blankLine(in data: Data) -> Range<Data.Index>? {
+      data.withUnsafeBytes { bytes -> Range<Data.Index>? in
+        guard bytes.count >= 2 else { return nil }
+        for offset in 0..<(bytes.count - 1) where bytes[offset] == 10 && bytes[offset + 1] == 10 {
+          return (data.startIndex + offset)..<(data.startIndex + offset + 2)
+        }
+        return nil
+      }
     }
 
     private static func split(_ line: Substring) -> (String, String) {
