@@ -9,9 +9,7 @@ final class KeptFeedCommandTests: LibraryTestCase {
   private var keptFeedsFolder: String { binary.library + "/.podcast/feeds" }
 
   private func episodes(_ name: String, _ extra: String...) throws -> [[String: Any]] {
-    let document = try XCTUnwrap(
-      try binary.run(["episodes", name, "--json"] + extra).json() as? [String: Any])
-    return try XCTUnwrap(document["episodes"] as? [[String: Any]])
+    try binary.run(["episodes", name, "--json"] + extra).listedEpisodes()
   }
 
   func testEpisodesOfASubscriptionAsksConditionallyAndListsTheKeptCopyOnA304() throws {
@@ -211,8 +209,7 @@ final class KeptFeedCommandTests: LibraryTestCase {
 
     let result = try binary.run(["episodes", "pagedoff", "--json"])
     XCTAssertEqual(result.status, 0, result.stderr)
-    let listed = try XCTUnwrap(
-      (try result.json() as? [String: Any])?["episodes"] as? [[String: Any]])
+    let listed = try result.listedEpisodes()
     XCTAssertEqual(listed.compactMap { $0["index"] as? Int }, Array(1...30))
     XCTAssertEqual(listed.first?["title"] as? String, show.episode(30).title)
     XCTAssertEqual(listed.last?["title"] as? String, show.episode(1).title)
@@ -235,9 +232,7 @@ final class KeptFeedCommandTests: LibraryTestCase {
 
     let result = try binary.run(["episodes", "pagedlater", "--json"])
     XCTAssertEqual(result.status, 0, result.stderr)
-    let titles = try XCTUnwrap(
-      (try result.json() as? [String: Any])?["episodes"] as? [[String: Any]]
-    ).compactMap { $0["title"] as? String }
+    let titles = try result.listedEpisodes().compactMap { $0["title"] as? String }
     XCTAssertEqual(titles.first, show.episode(31).title)
     XCTAssertEqual(titles.last, show.episode(1).title)
     XCTAssertGreaterThanOrEqual(titles.count, 30)
@@ -253,8 +248,7 @@ final class KeptFeedCommandTests: LibraryTestCase {
 
     let result = try binary.run(["episodes", "pagedone", "--json"])
     XCTAssertEqual(result.status, 0, result.stderr)
-    let listed = try XCTUnwrap(
-      (try result.json() as? [String: Any])?["episodes"] as? [[String: Any]])
+    let listed = try result.listedEpisodes()
     XCTAssertEqual(listed.count, 10, "page one; the later pages are not 'gone'")
     XCTAssertTrue(
       result.stderr.hasSuffix(

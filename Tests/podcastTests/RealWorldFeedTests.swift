@@ -107,8 +107,7 @@ final class RealWorldFeedTests: XCTestCase {
     server.set("/ns.xml", .text(rss, contentType: "application/rss+xml"))
     let result = try podcast.run(["episodes", server.url("/ns.xml"), "--json"])
     XCTAssertEqual(result.status, 0, result.stderr)
-    let episodes = try XCTUnwrap(
-      (try result.json() as? [String: Any])?["episodes"] as? [[String: Any]])
+    let episodes = try result.listedEpisodes()
     let transcripts = try XCTUnwrap(episodes.first?["transcripts"] as? [[String: Any]])
     XCTAssertEqual(
       transcripts.map { $0["url"] as? String },
@@ -148,8 +147,7 @@ final class RealWorldFeedTests: XCTestCase {
       .text("<rss version=\"2.0\"><channel><title>Notes</title>\(items)</channel></rss>"))
     let result = try podcast.run(["episodes", server.url("/notes.xml"), "--json"])
     XCTAssertEqual(result.status, 0, result.stderr)
-    let episodes = try XCTUnwrap(
-      (try result.json() as? [String: Any])?["episodes"] as? [[String: Any]])
+    let episodes = try result.listedEpisodes()
     XCTAssertEqual(
       episodes.map { $0["description"] as? String },
       expected.map {
@@ -209,7 +207,7 @@ final class RealWorldFeedTests: XCTestCase {
     func episodes(_ source: String) throws -> [[String: Any]] {
       let result = try podcast.run(["episodes", source, "--json"])
       XCTAssertEqual(result.status, 0, result.stderr)
-      return try XCTUnwrap((try result.json() as? [String: Any])?["episodes"] as? [[String: Any]])
+      return try result.listedEpisodes()
     }
     let byURL = try episodes(server.url("/big.xml"))
     let byFile = try episodes(path)

@@ -188,6 +188,14 @@ extension PodcastBinary.Result {
   func json(file: StaticString = #filePath, line: UInt = #line) throws -> Any {
     try JSONSerialization.jsonObject(with: Data(stdout.utf8), options: [.fragmentsAllowed])
   }
+
+  /// The `episodes` array of `episodes --json` output (fails the test when there is none).
+  func listedEpisodes(file: StaticString = #filePath, line: UInt = #line) throws
+    -> [[String: Any]]
+  {
+    try XCTUnwrap(
+      (try json() as? [String: Any])?["episodes"] as? [[String: Any]], file: file, line: line)
+  }
 }
 
 extension PodcastBinary {
