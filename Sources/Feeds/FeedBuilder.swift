@@ -382,7 +382,9 @@ package final class FeedBuilder {
       if item?.guidIsPermaLink == true {
         if FeedURL.hasWebScheme(value) {
           item?.permaLink = value
-        } else if value.contains("/") {
+        } else if value.contains("/"), FeedURL.isRelative(value) {
+          // Relative only: an id with a scheme of its own ("tag:example.com,2005:/ep/1") is
+          // not a link, however many slashes it has.
           item?.permaLink = resolved(value)
         }
       }

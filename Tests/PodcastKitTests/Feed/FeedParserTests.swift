@@ -168,13 +168,18 @@ final class FeedParserTests: XCTestCase {
           extra: "<guid isPermaLink=\"true\">7bd204c6-1655-4c27-aeee-53f933c5395f</guid>"))
         \(S.item("Not", date: "Thu, 30 Dec 2021 00:00:00 GMT",
           extra: "<guid isPermaLink=\"false\">episode/4/</guid>"))
+        \(S.item("Tag", date: "Wed, 29 Dec 2021 00:00:00 GMT",
+          extra: "<guid>tag:example.com,2005:/ep/5</guid>"))
         """))
     XCTAssertEqual(
       feed.episodes.map(\.link),
-      ["https://example.com/shows/episode/1/", "https://other.example/episode/2", nil, nil])
+      ["https://example.com/shows/episode/1/", "https://other.example/episode/2", nil, nil, nil])
     XCTAssertEqual(
       feed.episodes.map(\.guid),
-      ["episode/1/", "../episode/2", "7bd204c6-1655-4c27-aeee-53f933c5395f", "episode/4/"])
+      [
+        "episode/1/", "../episode/2", "7bd204c6-1655-4c27-aeee-53f933c5395f", "episode/4/",
+        "tag:example.com,2005:/ep/5",
+      ])
   }
 
   func testRelativeURLsResolveAgainstFeedURLAndXMLBase() throws {
