@@ -58,20 +58,22 @@ public struct KeptFeed: Sendable, Equatable {
   /// Each page parsed, page one first. Throws `KeptFeedError.damaged` for a page whose bytes
   /// fail their check, and the parser's error for one that is not a feed.
   public func pageFeeds() throws -> [Feed] {
-    try pages.map { page in
-      try FeedParser.parse(baseURL: page.url, documentBytes: page.documentBytes) { consume in
-        try page.document.inflate(into: consume)
-      }
-    }
+    try pages.map(Self.parse)
   }
 
   /// Page one, parsed: the feed as a reader of one page sees it. Putting a paged feed's pages
-  /// together is the paged reader's work (`pageFeeds`).
+  /// together is the paged reader's work (`pageFeeds`); the others are not even inflated.
   public func feed() throws -> Feed {
-    guard let first = try pageFeeds().first else {
+    guard let first = pages.first else {
       throw KeptFeedError.damaged(path: nil, reason: "it holds no page")
     }
-    return first
+    return try Self.parse(first)
+  }
+
+  private static func parse(_ page: Page) throws -> Feed {
+    try FeedParser.parse(baseURL: page.url, documentBytes: page.documentBytes) { consume in
+      try page.document.inflate(into: consume)
+    }
   }
 
   // MARK: - The file
