@@ -68,18 +68,21 @@ public struct SubscribedFeed: Sendable {
           firstPageOnly: firstPageOnly))
     }
     var loaded: SubscribedFeed
-    if case .notModified = fetched, let copy, let kept = try? Self.parse(copy.feed) {
-      loaded = SubscribedFeed(resolved: kept, origin: .keptCopy)
-    } else if case .notModified = fetched {
-      // The copy failed its check after the server confirmed it (damaged on disk since it
-      // was kept): the feed itself, whole.
+    switch fetched {
+    case .notModified:
+      if let copy, let kept = try? Self.parse(copy.feed) {
+        loaded = SubscribedFeed(resolved: kept, origin: .keptCopy)
+      } else {
+        // The copy failed its check after the server confirmed it (damaged on disk since it
+        // was kept): the feed itself, whole.
+        let whole = try await loader.fetchWhole(url: subscription.feedURL)
+        loaded = SubscribedFeed(
+          resolved: Self.resolved(whole.feed, url: whole.url, validators: whole.validators),
+          origin: .server)
+      }
+    case .fetched(let feed, let url, let validators, _, _):
       loaded = SubscribedFeed(
-        resolved: try fresh(
-          try await loader.fetch(url: subscription.feedURL), url: subscription.feedURL),
-        origin: .server)
-    } else {
-      loaded = SubscribedFeed(
-        resolved: try fresh(fetched, url: subscription.feedURL), origin: .server)
+        resolved: Self.resolved(feed, url: url, validators: validators), origin: .server)
     }
     if loaded.resolved.feed.pageLinks.next != nil, try readsPages() {
       let first = loaded.resolved
@@ -94,13 +97,11 @@ public struct SubscribedFeed: Sendable {
     return loaded
   }
 
-  private static func fresh(_ fetched: FeedLoader.Fetch, url: String) throws -> ResolvedFeed {
-    guard case .fetched(var feed, let finalURL, let validators, _, _) = fetched else {
-      throw TransferError.network(
-        url: url, reason: "server answered 304 to an unconditional request")
-    }
-    feed.podcast.feedURL = finalURL
-    return ResolvedFeed(feed: feed, location: finalURL, validators: validators)
+  /// A fresh copy, located where it finally came from.
+  private static func resolved(_ feed: Feed, url: String, validators: Validators) -> ResolvedFeed {
+    var feed = feed
+    feed.podcast.feedURL = url
+    return ResolvedFeed(feed: feed, location: url, validators: validators)
   }
 
   /// The copy as a resolved feed, located where its page one came from (as a fetch of it

@@ -92,14 +92,9 @@ public struct FeedResolver: Sendable {
   private func fetch(
     _ url: String, allPages: @autoclosure () throws -> Bool, keepingDocument: Bool
   ) async throws -> ResolvedFeed {
-    guard
-      case .fetched(var feed, let finalURL, let validators, _, let document) =
-        try await loader.fetch(url: url, keepingDocument: keepingDocument)
-    else {
-      // Only a conditional request can come back 304, and this one sent no validators.
-      throw TransferError.network(
-        url: url, reason: "server answered 304 to an unconditional request")
-    }
+    let (fetchedFeed, finalURL, validators, _, document) = try await loader.fetchWhole(
+      url: url, keepingDocument: keepingDocument)
+    var feed = fetchedFeed
     var resolved = ResolvedFeed(
       feed: feed, location: finalURL, validators: validators,
       pages: [.init(url: finalURL, validators: validators, episodeCount: feed.episodes.count)],

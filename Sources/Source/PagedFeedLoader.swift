@@ -68,16 +68,12 @@ public struct PagedFeedLoader: Sendable {
       let pageValidators: Validators
       do {
         try URLPolicy.check(link)
-        guard
-          case .fetched(let feed, let finalURL, let fetchedValidators, _, let document) =
-            try await fetch(Self.withCredentials(of: origin, link))
-        else {
-          // Only a conditional request can come back 304, and this one sent no validators.
-          throw TransferError.network(
-            url: link, reason: "server answered 304 to an unconditional request")
-        }
-        (page, pageURL, pageValidators) = (feed, finalURL, fetchedValidators)
-        if let document { documents.append(document) }
+        // Tried again as a sync tries page one, so a passing 503 on page 3 does not fail it.
+        let fetched = try await loader.fetchWhole(
+          url: Self.withCredentials(of: origin, link), keepingDocument: keepsDocuments,
+          attempts: attempts, retryDelay: retryDelay)
+        (page, pageURL, pageValidators) = (fetched.feed, fetched.url, fetched.validators)
+        if let document = fetched.document { documents.append(document) }
       } catch {
         stop = .unreadable(page: number, url: Self.shown(link), reason: error)
         break
@@ -103,21 +99,6 @@ public struct PagedFeedLoader: Sendable {
     read.readToEnd = !more
     read.laterDocuments = documents
     return read
-  }
-
-  /// A transient failure (5xx, a timeout, a dropped connection) is tried again, as a sync
-  /// tries page one; a server asking for more than 30 s is not waited for.
-  private func fetch(_ url: String) async throws -> FeedLoader.Fetch {
-    var attempt = 1
-    while true {
-      do {
-        return try await loader.fetch(url: url, keepingDocument: keepsDocuments)
-      } catch let error as TransferError where error.isTransient && attempt < attempts {
-        if case .httpStatus(_, _, let retryAfter?) = error, retryAfter > 30 { throw error }
-        try await Task.sleep(for: retryDelay * (1 << (attempt - 1)))
-        attempt += 1
-      }
-    }
   }
 
   /// The same page whatever its userinfo or fragment, and however its scheme and host are cased.

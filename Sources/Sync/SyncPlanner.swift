@@ -274,18 +274,10 @@ public struct SyncPlanner: Sendable {
       return .fetched(
         feed, url: subscription.feedURL, validators: Validators(), movedTo: nil, document: nil)
     }
-    let validators = conditional ? conditionalValidators(for: subscription) : Validators()
-    var attempt = 1
-    while true {
-      do {
-        return try await loader.fetch(
-          url: subscription.feedURL, validators: validators, keepingDocument: !dryRun)
-      } catch let error as TransferError where error.isTransient && attempt < feedAttempts {
-        if case .httpStatus(_, _, let retryAfter?) = error, retryAfter > 30 { throw error }
-        try await Task.sleep(for: feedRetryDelay * (1 << (attempt - 1)))
-        attempt += 1
-      }
-    }
+    return try await loader.fetch(
+      url: subscription.feedURL,
+      validators: conditional ? conditionalValidators(for: subscription) : Validators(),
+      keepingDocument: !dryRun, attempts: feedAttempts, retryDelay: feedRetryDelay)
   }
 
   /// Follows a permanent redirect or the publisher's `itunes:new-feed-url`; returns the old URL.
