@@ -111,15 +111,13 @@ extension LibraryStore {
   package static func classify(_ incoming: [SeenEpisode], stored: [SeenEpisode])
     -> (added: [SeenEpisode], relisted: [SeenEpisode])
   {
-    // A subscription that has seen nothing has nothing a fresh item could re-list: working out
-    // every item's identity keys for it anyway was 5.6% of a first sync's instructions.
-    var relisting = stored.isEmpty ? nil : RelistedEpisodes(stored: stored, incoming: incoming)
+    var relisting = RelistedEpisodes(stored: stored, incoming: incoming)
     var known = Set(stored.map(\.key))
     var added: [SeenEpisode] = []
     var relisted: [SeenEpisode] = []
     for episode in incoming where !known.contains(episode.key) {
       known.insert(episode.key)
-      if var previous = relisting?.claim(episode) {
+      if var previous = relisting.claim(episode) {
         previous.adopt(identityOf: episode)
         relisted.append(previous)
       } else {

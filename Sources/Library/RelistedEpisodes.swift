@@ -11,10 +11,13 @@ import Basics
 package struct RelistedEpisodes {
   private var storedByKey: [String: SeenEpisode] = [:]
   private var incomingKeyCounts: [String: Int] = [:]
-  private let incomingPrimaryKeys: Set<String>
+  private var incomingPrimaryKeys: Set<String> = []
   private var claimed: Set<Int64> = []
 
   package init(stored: [SeenEpisode], incoming: [SeenEpisode]) {
+    // Nothing stored, nothing to re-list: a first sync skips working out every fresh item's
+    // identity keys (5.6% of a 200-feed first sync's instructions).
+    guard !stored.isEmpty else { return }
     var storedCounts: [String: Int] = [:]
     for episode in stored {
       for key in episode.identityKeys {
@@ -33,6 +36,7 @@ package struct RelistedEpisodes {
 
   /// The stored episode `episode` re-lists, if any; each stored episode is returned at most once.
   package mutating func claim(_ episode: SeenEpisode) -> SeenEpisode? {
+    guard !storedByKey.isEmpty else { return nil }
     for key in episode.identityKeys where incomingKeyCounts[key] == 1 {
       guard let stored = storedByKey[key], let id = stored.id, !claimed.contains(id),
         !incomingPrimaryKeys.contains(stored.key)
