@@ -8,8 +8,6 @@ public enum JSONValue: Sendable {
   case int(Int64)
   case double(Double)
   case string(String)
-  /// A string already held as UTF-8 bytes (show notes): written without becoming a `String`.
-  case utf8([UInt8])
   /// A date, written as `ISO8601.string` would, straight into the output.
   case instant(Date)
   case array([JSONValue])
@@ -22,12 +20,6 @@ public enum JSONValue: Sendable {
   public static func bool(_ value: Bool?) -> JSONValue { value.map { .bool($0) } ?? .null }
   public static func date(_ value: Date?) -> JSONValue {
     value.map { .instant($0) } ?? .null
-  }
-
-  /// The item at `index` of an array; nil otherwise.
-  public func element(at index: Int) -> JSONValue? {
-    guard case .array(let items) = self, items.indices.contains(index) else { return nil }
-    return items[index]
   }
 
   public func rendered() -> String {

@@ -49,7 +49,6 @@ public struct JSONWriter: ~Copyable {
         bytes.append("null")
       }
     case .string(let text): string(text)
-    case .utf8(let utf8): utf8.withUnsafeBufferPointer { string(utf8: $0) }
     case .instant(let date): instant(date)
     case .array(let items):
       open("[")
@@ -128,11 +127,6 @@ public struct JSONWriter: ~Copyable {
   public mutating func value(_ date: Date?) {
     guard let date else { return bytes.append("null") }
     instant(date)
-  }
-
-  public mutating func value(utf8: [UInt8]?) {
-    guard let utf8 else { return bytes.append("null") }
-    utf8.withUnsafeBufferPointer { string(utf8: $0) }
   }
 
   @inlinable

@@ -61,7 +61,7 @@ public enum EpisodeJSON {
     if let notes = episode.showNotes {
       notes.withUTF8 { writer.value(utf8Buffer: $0) }
     } else {
-      writer.value(utf8: nil)
+      writer.value(nil as String?)
     }
     members.next("season", &writer)
     writer.value(episode.season)
