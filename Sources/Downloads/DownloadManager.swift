@@ -70,12 +70,8 @@ public final class DownloadManager: Sendable {
     // those finishing (`JobTurn`), which keeps open partial files bounded; a job trades the
     // one place for the other when its transfer ends, so the episodes waiting for a finish
     // batch never hold back their host's next transfer.
-    let transfers = HostSlots(
-      total: options.concurrency, perHost: options.perHost,
-      perMultiplexedHost: options.perMultiplexedHost)
-    let begun = HostSlots(
-      total: 2 * options.concurrency,
-      perHost: 2 * max(options.perHost, options.perMultiplexedHost))
+    let transfers = HostSlots(total: options.concurrency, perHost: options.perHost)
+    let begun = HostSlots(total: 2 * options.concurrency, perHost: 2 * options.perHost)
     let finishing = HostSlots(
       total: Self.finishingPerTransfer * options.concurrency,
       perHost: Self.finishingPerTransfer * options.concurrency)

@@ -9,12 +9,10 @@ public struct DownloadOptions: Sendable {
   public static let defaultConcurrency = 16
 
   public var concurrency = defaultConcurrency
-  /// Downloads at once from one server: connections, since over HTTP/1.1 each is one.
+  /// Downloads at once from one server: connections, since over HTTP/1.1 each is one. A server
+  /// that answered over HTTP/2 takes `HostSlots.multiplexedShare` times as many, as streams on
+  /// its one connection.
   public var perHost = 2
-  /// Downloads at once from a server that answered over HTTP/2: streams on the one
-  /// connection it keeps with us, so more of them cost it no more connections. Three per
-  /// connection `perHost` allows, so `--per-host 1` still asks less of every server.
-  public var perMultiplexedHost: Int { 3 * perHost }
   /// Tries per episode; transient failures (drops, timeouts, 5xx, 429) resume and retry.
   public var attempts = 3
   /// First back-off; doubles each time unless the server sends Retry-After.

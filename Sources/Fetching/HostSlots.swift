@@ -17,13 +17,20 @@ package actor HostSlots {
   /// How many of `waiting` each host has.
   private var waitingHosts: [String: Int] = [:]
 
+  /// How many times its share a server that multiplexes takes: three streams on its one
+  /// connection for each connection `perHost` allows, so a smaller `perHost` (`--per-host 1`)
+  /// still asks less of every server.
+  package static let multiplexedShare = 3
+
+  /// `perMultiplexedHost`: `multiplexedShare` times `perHost` unless given.
   package init(
     total: Int, perHost: Int, perMultiplexedHost: Int? = nil,
     multiplexes: @escaping @Sendable (String) -> Bool = MultiplexingServers.shared.contains
   ) {
     self.total = max(1, total)
     self.perHost = max(1, perHost)
-    self.perMultiplexedHost = max(self.perHost, perMultiplexedHost ?? perHost)
+    self.perMultiplexedHost = max(
+      self.perHost, perMultiplexedHost ?? Self.multiplexedShare * self.perHost)
     self.multiplexes = multiplexes
   }
 

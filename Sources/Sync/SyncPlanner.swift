@@ -84,7 +84,7 @@ public struct SyncPlanner: Sendable {
         })
     }
     if !dryRun { keptFeeds.removeAbandonedTemporaries() }
-    let slots = HostSlots(total: concurrency, perHost: perHost, perMultiplexedHost: 3 * perHost)
+    let slots = HostSlots(total: concurrency, perHost: perHost)
     var parts = await withTaskGroup(of: (Int, SyncPlan).self) { group in
       for (index, subscription) in subscriptions.enumerated() {
         group.addTask {
