@@ -8,9 +8,9 @@ import Source
 import Sync
 import Transfer
 
-/// `podcast sync`, once it holds the library's lock, in named steps: `plan` refreshes every
-/// feed; then `preview` (`--dry-run`) or `perform`, which downloads in batches, prunes,
-/// completes side files and rewrites playlists. Problems are told to the reporter as they
+/// `podcast sync`, once it holds the library's lock: `run` refreshes every feed and downloads
+/// as each is planned, then prunes, completes side files and rewrites feeds and playlists;
+/// `--dry-run` is `plan`, then `preview`. Problems are told to the reporter as they
 /// happen; what the run did comes back as a `SyncOutcome`.
 public struct SyncSubscriptions: Sendable {
   public let store: LibraryStore
@@ -54,36 +54,34 @@ public struct SyncSubscriptions: Sendable {
     return plan
   }
 
-  /// The whole run, `plan` and `perform` overlapped: the downloads of subscriptions that keep
+  /// The whole run, planning and downloading overlapped: the downloads of subscriptions that keep
   /// to the run's own folder, concurrency and budget start as soon as their feed is planned,
   /// so they do not wait for the slowest feed (at 80 ms a round trip, the feeds of a first
   /// sync of 200 took ~1 s before the first episode began). Subscriptions with settings of
-  /// their own go in batches after, one after another, as `perform` runs them. Each download
+  /// their own go in batches after, one after another. Each download
   /// was queued in the library with its feed's refresh, so a kill loses none of them.
   public func run(_ subscriptions: [Subscription], reporter: some RunReporter) async throws
     -> SyncOutcome
   {
     let allSettings = try store.allSettings()
-    let own = SyncBatch(
-      SubscriptionSettings(), episodesFlag: episodesFlag, defaultEpisodes: store.paths.episodes,
-      concurrencyFlag: settings.concurrency, rateFlag: settings.bytesPerSecond)
-    let isOwn = {
-      @Sendable [episodesFlag, store, settings] (planned: SyncPlan.PlannedDownload) -> Bool in
-      SyncBatch(
-        allSettings[planned.subscriptionId] ?? SubscriptionSettings(),
-        episodesFlag: episodesFlag, defaultEpisodes: store.paths.episodes,
-        concurrencyFlag: settings.concurrency, rateFlag: settings.bytesPerSecond
-      ).sameKind(as: own)
+    let runBatch = batch(for: SubscriptionSettings())
+    // Worked out once per subscription with settings, not once per planned download.
+    let elsewhere = Set(
+      allSettings.compactMap { id, own in batch(for: own).sameKind(as: runBatch) ? nil : id })
+    let isOwn = { @Sendable (planned: SyncPlan.PlannedDownload) -> Bool in
+      !elsewhere.contains(planned.subscriptionId)
     }
+    // Made before any batch starts: one that cannot be made must not leave one running.
+    let planner = try planner()
     // One for the whole run: a feed whose signed links expired is fetched again only once.
     let refresher = LinkRefresher(loader: FeedLoader(http: http))
-    let manager = manager(for: own, refresher: refresher)
+    let manager = manager(for: runBatch, refresher: refresher)
     let (groups, arrival) = AsyncStream<[DownloadJob]>.makeStream()
     reporter.batchStarted(manager.progress)
     let early = Task {
       await manager.download(arriving: groups) { reporter.downloadEnded($0) }
     }
-    let plan = try await planner().plan(
+    let plan = await planner.plan(
       subscriptions, concurrency: SyncPlanner.feedsInFlight(downloads: settings.concurrency)
     ) { part in
       let jobs = part.downloads.filter(isOwn).map { job(for: $0, allSettings: allSettings) }
@@ -109,7 +107,7 @@ public struct SyncSubscriptions: Sendable {
     results += await download(
       batches, allSettings: allSettings, refresher: refresher, reporter: reporter)
     return await finish(
-      plan, results: results, batches: [own] + batches, allSettings: allSettings,
+      plan, results: results, batches: [runBatch] + batches, allSettings: allSettings,
       reporter: reporter)
   }
 
@@ -131,7 +129,7 @@ public struct SyncSubscriptions: Sendable {
     }
   }
 
-  /// What `perform` would download, where, and what it would prune; nothing changes.
+  /// What `run` would download, where, and what it would prune; nothing changes.
   public func preview(_ plan: SyncPlan) throws -> SyncPreview {
     let batches = try batches(plan, allSettings: try store.allSettings())
     let planned = Dictionary(grouping: plan.downloads, by: \.subscriptionId).mapValues {
@@ -140,19 +138,6 @@ public struct SyncSubscriptions: Sendable {
     let prunable = SyncPruner(store: store).wouldPrune(
       plan.feeds.map(\.subscription), adding: planned)
     return SyncPreview(batches: batches, prunable: prunable)
-  }
-
-  /// Downloads what `plan` calls for, then prunes, completes side files and rewrites feeds and
-  /// playlists.
-  public func perform(_ plan: SyncPlan, reporter: some RunReporter) async throws -> SyncOutcome {
-    let allSettings = try store.allSettings()
-    let batches = try batches(plan, allSettings: allSettings)
-    // One for the whole run: a feed whose signed links expired is fetched again only once.
-    let refresher = LinkRefresher(loader: FeedLoader(http: http))
-    let results = await download(
-      batches, allSettings: allSettings, refresher: refresher, reporter: reporter)
-    return await finish(
-      plan, results: results, batches: batches, allSettings: allSettings, reporter: reporter)
   }
 
   /// What follows the downloads, in this order: prune, side files beside earlier episodes,
@@ -195,6 +180,13 @@ public struct SyncSubscriptions: Sendable {
     return SyncOutcome(
       plan: plan, results: results, pruning: pruning, sideFiles: sideFiles,
       playlistWritten: playlistWritten)
+  }
+
+  /// The empty batch a subscription with settings `own` goes in.
+  private func batch(for own: SubscriptionSettings) -> SyncBatch {
+    SyncBatch(
+      own, episodesFlag: episodesFlag, defaultEpisodes: store.paths.episodes,
+      concurrencyFlag: settings.concurrency, rateFlag: settings.bytesPerSecond)
   }
 
   private func batches(_ plan: SyncPlan, allSettings: [Int64: SubscriptionSettings]) throws

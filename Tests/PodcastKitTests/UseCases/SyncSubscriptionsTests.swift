@@ -58,8 +58,7 @@ final class SyncSubscriptionsTests: XCTestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: preview.planned[0].file))
 
     let run = sync()
-    let outcome = try await run.perform(
-      try await run.plan(try run.subscriptions(named: []), reporter: reporter), reporter: reporter)
+    let outcome = try await run.run(try run.subscriptions(named: []), reporter: reporter)
     XCTAssertEqual(
       outcome.results.map(\.outcome),
       [.downloaded(file: preview.planned[0].file, bytes: Int64(feed.body(3).count))])
@@ -135,8 +134,7 @@ final class SyncSubscriptionsTests: XCTestCase {
       settings: SubscriptionSettings())
     let reporter = RecordingReporter()
     let run = sync()
-    let outcome = try await run.perform(
-      try await run.plan(try run.subscriptions(named: []), reporter: reporter), reporter: reporter)
+    let outcome = try await run.run(try run.subscriptions(named: []), reporter: reporter)
     XCTAssertEqual(outcome.plan.failedFeeds.map(\.subscription.name), ["gone"])
     XCTAssertEqual(reporter.problems.count, 1)
     XCTAssertTrue(reporter.problems[0].hasPrefix("gone: "), reporter.problems[0])
@@ -154,8 +152,7 @@ final class SyncSubscriptionsTests: XCTestCase {
     var run = sync()
     run.playlist = library.directory.appendingPathComponent("run.m3u8").path
     let reporter = RecordingReporter()
-    let outcome = try await run.perform(
-      try await run.plan(try run.subscriptions(named: []), reporter: reporter), reporter: reporter)
+    let outcome = try await run.run(try run.subscriptions(named: []), reporter: reporter)
     XCTAssertTrue(outcome.playlistWritten)
     let playlist = try String(contentsOfFile: try XCTUnwrap(run.playlist), encoding: .utf8)
     let lines = playlist.split(separator: "\n").filter { !$0.hasPrefix("#") }
