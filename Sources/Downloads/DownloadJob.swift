@@ -42,6 +42,9 @@ public struct DownloadJob: Sendable, Hashable {
   /// What the feed says about the episode and its podcast, for `<episode>.info.json` beside
   /// it (`--info-json`); nil for no such file.
   public var info: EpisodeInfo?
+  /// The row this process queued the job under already (sync queues what it plans with the
+  /// feed's episodes); nil for the download manager to queue it.
+  public var queuedAs: DownloadKey?
 
   public init(
     url: String, title: String?, podcastTitle: String?, relativePath: String, mimeType: String?,

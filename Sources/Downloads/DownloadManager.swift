@@ -90,9 +90,12 @@ public final class DownloadManager: Sendable {
           // Queued in the library too, so `podcast status` elsewhere shows the whole batch; a
           // download begun under another link moves to the feed's current one.
           // So a queue this process leaves behind (killed) reads as paused, not waiting
-          // forever.
+          // forever. Those the caller queued for this process already keep their rows.
           let pid = ProcessInfo.processInfo.processIdentifier
-          keys = try store.queueDownloads(unique.map { $0.queued(pid: pid) })
+          let unqueued = unique.filter { $0.queuedAs == nil }
+          var queued = try store.queueDownloads(unqueued.map { $0.queued(pid: pid) })
+            .makeIterator()
+          keys = unique.compactMap { $0.queuedAs ?? queued.next() }
         } catch {
           for (offset, job) in unique.enumerated() {
             let result = DownloadResult(job: job, outcome: .failed(DownloadFailure(error)))

@@ -141,8 +141,9 @@ package struct EpisodeDownload {
     let reporter = Task { [progress, job] in
       // Live progress for `podcast status` in another process; once a second keeps the
       // database out of the hot path.
-      while !Task.isCancelled {
-        try? await Task.sleep(for: .seconds(1))
+      // A cancelled sleep ends at once: without the check, every download wrote its progress
+      // once more as its reporter was told to stop.
+      while (try? await Task.sleep(for: .seconds(1))) != nil {
         if let entry = progress.entry(for: job.url), entry.state == .downloading {
           row.noteProgress(bytes: entry.bytes)
         }

@@ -13,8 +13,13 @@ extension LibraryStore {
   /// failed, paused or abandoned ones wait again, under the feed's current link. A row that is
   /// done, or being downloaded by a live process, is left alone. Returns the key of each one's
   /// row: the partial file and every later write of the download go by it.
+  ///
+  /// Relaxed (see `relaxedWrite`): a queued row vouches for no bytes, and one lost to a power
+  /// cut is queued again by the next run. (Full, it was a WAL sync per feed of a sync, on the
+  /// one writer every download waits for.)
   package func queueDownloads(_ downloads: [QueuedDownload]) throws -> [DownloadKey] {
-    try write { db in try downloads.map { try queue($0, db) } }
+    guard !downloads.isEmpty else { return [] }
+    return try relaxedWrite { db in try downloads.map { try queue($0, db) } }
   }
 
   /// The download keyed `key`, if any.
@@ -28,16 +33,17 @@ extension LibraryStore {
   /// only fsynced when it is finished, and a row that lost its latest save to a power cut is
   /// one the downloader already copes with (an older or missing validator restarts the file
   /// or makes the server send it whole, a `downloading` row of a dead process is paused).
-  /// Every other move is a full write: the finish (`recordFinished`) is what lets the partial
-  /// file go, and its fsync also makes every earlier relaxed save durable, in order.
+  /// So is a queue, which vouches for no bytes either (see `queueDownloads`). Every other move
+  /// is a full write: the finish (`recordFinished`) is what lets the partial file go, and its
+  /// fsync also makes every earlier relaxed save durable, in order.
   @discardableResult
   package func transition(_ key: DownloadKey, _ transition: DownloadTransition) throws
     -> DownloadRecord?
   {
     switch transition {
-    case .begin, .progress, .pause, .fail:
+    case .queue, .begin, .progress, .pause, .fail:
       try relaxedWrite { db in try perform(transition, key: key, db) }
-    case .queue, .finish, .relink, .forget:
+    case .finish, .relink, .forget:
       try write { db in try perform(transition, key: key, db) }
     }
   }

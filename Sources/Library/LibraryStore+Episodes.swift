@@ -23,24 +23,26 @@ extension LibraryStore {
   /// comes from this one: `planning` learns whether the subscription had no episode stored
   /// before (the first-sync rule), and the answer is the URLs of the jobs the library already
   /// has a finished file of (`finishedDownload`, by every identity key, as `sync --dry-run`
-  /// asks it): news to record, not to report. Each is queued for a later run (no `pid`), in
-  /// the row the episode has already if it has one.
+  /// asks it): news to record, not to report. Each is queued as its `pid` says (the process
+  /// that runs it, or nil for a later run), in the row the episode has already if it has one;
+  /// `keys` are those rows', in the order `planning` gave.
   package func recordSeen(
     subscriptionId: Int64, episodes: [SeenEpisode],
     planning: (_ added: [SeenEpisode], _ hadNone: Bool) -> [QueuedDownload]
-  ) throws -> Set<String> {
+  ) throws -> (alreadyHad: Set<String>, keys: [DownloadKey]) {
     try relaxedWrite { db in
       let (added, hadNone) = try insertSeen(db, subscriptionId: subscriptionId, episodes: episodes)
       var alreadyHad: Set<String> = []
+      var keys: [DownloadKey] = []
       for wanted in planning(added, hadNone) {
         if try Self.finishedDownload(
           db, url: wanted.url, keys: wanted.identityKeys, feedURL: wanted.feedURL) != nil
         {
           alreadyHad.insert(wanted.url)
         }
-        try queue(wanted, db)
+        keys.append(try queue(wanted, db))
       }
-      return alreadyHad
+      return (alreadyHad, keys)
     }
   }
 
@@ -94,12 +96,22 @@ extension LibraryStore {
     let sorted = Self.classify(episodes, stored: stored)
     for previous in sorted.relisted { try SeenEpisodeRow(previous).update(db) }
     var added: [SeenEpisode] = []
+    // Prepared once per connection too: GRDB's record insert built its SQL and a container of
+    // the row's values for every episode, most of the cost of recording a feed.
+    let insert = try db.cachedStatement(
+      sql: """
+        INSERT OR IGNORE INTO episodes (subscriptionId, key, guid, enclosureURL, title,
+          published, firstSeen, downloadedFile) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """)
     for var episode in sorted.added {
-      episode.id = nil
       episode.subscriptionId = subscriptionId
-      var row = SeenEpisodeRow(episode)
-      try row.insert(db, onConflict: .ignore)
-      added.append(row.episode)
+      try insert.execute(arguments: [
+        subscriptionId, episode.key, episode.guid, episode.enclosureURL, episode.title,
+        episode.published.map(StoredDate.init), StoredDate(episode.firstSeen),
+        episode.downloadedFile,
+      ])
+      episode.id = db.changesCount > 0 ? db.lastInsertedRowID : nil
+      added.append(episode)
     }
     return (added, stored.isEmpty)
   }

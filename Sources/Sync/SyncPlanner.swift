@@ -340,12 +340,17 @@ public struct SyncPlanner: Sendable {
     }
     var planned: [SyncPlan.PlannedDownload] = []
     // Seen and queued in one transaction: a run killed at any moment either saw nothing new
-    // or left the downloads queued for the next run.
-    let had = try store.recordSeen(subscriptionId: id, episodes: seen) { added, hadNone in
+    // or left the downloads queued for the next run. Queued for this process, which downloads
+    // every job it plans: the download manager need not queue them again (one transaction a
+    // feed fewer on the library's one writer), and a run killed before one begins leaves it
+    // paused, as the manager's queue did.
+    let pid = ProcessInfo.processInfo.processIdentifier
+    let recorded = try store.recordSeen(subscriptionId: id, episodes: seen) { added, hadNone in
       planned = wanted(added, hadNone)
-      return planned.map { $0.job.queued() }
+      return planned.map { $0.job.queued(pid: pid) }
     }
-    return (planned, had)
+    for (index, key) in recorded.keys.enumerated() { planned[index].job.queuedAs = key }
+    return (planned, recorded.alreadyHad)
   }
 
   private func alreadyHad(_ planned: SyncPlan.PlannedDownload) throws -> Bool {
