@@ -33,7 +33,7 @@ extension LibraryStore {
       let row = DownloadRecordRow(next)
       guard let current else {
         try db.cachedStatement(sql: Self.insertSQL).execute(
-          arguments: StatementArguments([key.text] + row.values))
+          arguments: StatementArguments([key.text] + row.values.map(StoredDate.binding)))
         return next
       }
       // Only the columns that change: a progress note is then two pages of the WAL (the row
@@ -43,7 +43,7 @@ extension LibraryStore {
       var values: [(any DatabaseValueConvertible)?] = []
       for (index, value) in row.values.enumerated() where !Self.same(value, old[index]) {
         columns.append(DownloadRecordRow.valueColumns[index])
-        values.append(value)
+        values.append(StoredDate.binding(value))
       }
       guard !columns.isEmpty else { return next }
       try db.cachedStatement(

@@ -91,7 +91,8 @@ extension LibraryStore {
           continue
         }
         try update.execute(arguments: [
-          subscription.feedURL, subscription.title, subscription.lastChecked, subscription.etag,
+          subscription.feedURL, subscription.title, subscription.lastChecked.map(StoredDate.init),
+          subscription.etag,
           subscription.lastModified, subscription.lastError, id,
         ])
         if db.changesCount == 0 { refused[id] = .unknownSubscription(id: id) }

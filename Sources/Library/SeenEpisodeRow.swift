@@ -40,8 +40,8 @@ package struct SeenEpisodeRow: FetchableRecord, MutablePersistableRecord {
     container["guid"] = episode.guid
     container["enclosureURL"] = episode.enclosureURL
     container["title"] = episode.title
-    container["published"] = episode.published
-    container["firstSeen"] = episode.firstSeen
+    container["published"] = episode.published.map(StoredDate.init)
+    container["firstSeen"] = StoredDate(episode.firstSeen)
     container["downloadedFile"] = episode.downloadedFile
   }
 
