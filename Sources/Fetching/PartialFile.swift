@@ -45,7 +45,7 @@ package final class PartialFile {
     }
     self.path = path
     self.descriptor = descriptor
-    self.buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
+    self.buffer = WriteBuffers.shared.take()
   }
 
   /// A partial file without a name, in `directory`: for a body that is only worth keeping once
@@ -57,7 +57,7 @@ package final class PartialFile {
     }
     self.path = path
     self.descriptor = descriptor
-    self.buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
+    self.buffer = WriteBuffers.shared.take()
   }
 
   private static func isCurrent(_ descriptor: Int32, path: String) -> Bool {
@@ -71,7 +71,7 @@ package final class PartialFile {
     // Whatever arrived is worth keeping for the next run; an error here has nobody to tell.
     try? flush()
     close(descriptor)
-    buffer.deallocate()
+    WriteBuffers.shared.give(buffer)
   }
 
   /// Bytes on disk and still in memory: zero means there is nothing to resume.
@@ -200,8 +200,9 @@ package final class PartialFile {
     _ = podcast_start_writeback(descriptor, 0, 0)
     unstarted = 0
     unstartedFrom = -1
-    // Its half megabyte would otherwise stay resident while the file waits for its batch.
-    buffer.deallocate()
+    // Its half megabyte goes to the next download instead of waiting with the file for its
+    // batch.
+    WriteBuffers.shared.give(buffer)
     buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     return descriptor
   }
