@@ -24,7 +24,7 @@ extension LibraryStore {
 
   /// The download keyed `key`, if any.
   public func download(key: DownloadKey) throws -> DownloadRecord? {
-    try read { db in try DownloadRecordRow.find(db, key: key)?.record }
+    try lookup { db in try DownloadRecordRow.find(db, key: key)?.record }
   }
 
   /// One move of the row keyed `key` (see `DownloadTransition`); returns the row after it.
@@ -54,16 +54,16 @@ extension LibraryStore {
   public func finishedDownload(url: String, keys: [String], feedURL: String?) throws
     -> DownloadRecord?
   {
-    try read { db in try Self.finishedDownload(db, url: url, keys: keys, feedURL: feedURL) }
+    try lookup { db in try Self.finishedDownload(db, url: url, keys: keys, feedURL: feedURL) }
   }
 
   static func finishedDownload(_ db: Database, url: String, keys: [String], feedURL: String?)
     throws -> DownloadRecord?
   {
-    var candidates = try DownloadRecordRow.all(db, url: url).map(\.record)
+    var candidates = try DownloadRecordRow.all(db, url: url).map { $0.record }
     if let feedURL, !keys.isEmpty {
       candidates += try DownloadRecordRow.finished(db, feedURL: feedURL, keys: keys)
-        .map(\.record)
+        .map { $0.record }
     }
     return candidates.first(where: hasFile)
   }
@@ -90,7 +90,7 @@ extension LibraryStore {
 
   /// Whether a finished download other than the one keyed `key` owns the file at `path`.
   public func isFileOfAnotherDownload(_ path: String, key: DownloadKey) throws -> Bool {
-    try read { db in
+    try lookup { db in
       let other = try db.cachedStatement(
         sql: "SELECT 1 FROM downloads WHERE file = ? AND key != ? LIMIT 1")
       return try Int.fetchOne(other, arguments: [path, key.text]) != nil
@@ -219,7 +219,7 @@ extension LibraryStore {
   public func finishedDownloads(under folder: String) throws -> [DownloadRecord] {
     // A range on the indexed path rather than LIKE, whose % and _ a folder name may contain:
     // "0" is the character after "/", so the range is exactly the paths that start "folder/".
-    try read { db in
+    try lookup { db in
       let statement = try db.cachedStatement(
         sql: """
           SELECT \(DownloadRecordRow.selection) FROM downloads
@@ -227,7 +227,7 @@ extension LibraryStore {
           """)
       return try DownloadRecordRow.fetchAll(
         statement, arguments: [folder + "/", folder + "0", DownloadState.done.rawValue]
-      ).map(\.record)
+      ).map { $0.record }
     }
   }
 

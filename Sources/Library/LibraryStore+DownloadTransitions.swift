@@ -83,12 +83,12 @@ extension LibraryStore {
     if let feedURL = wanted.feedURL, !wanted.identityKeys.isEmpty {
       let listed = try DownloadRecordRow.listed(
         db, feedURL: feedURL, keys: wanted.identityKeys, finished: false
-      ).map(\.record)
+      ).map { $0.record }
       for key in wanted.identityKeys {
         if let found = listed.first(where: { $0.episodeKey == key }) { return found }
       }
     }
-    let byURL = try DownloadRecordRow.all(db, url: wanted.url).map(\.record)
+    let byURL = try DownloadRecordRow.all(db, url: wanted.url).map { $0.record }
     return byURL.first { $0.feedURL == wanted.feedURL } ?? byURL.first { $0.state != .done }
       ?? byURL.first
   }

@@ -14,7 +14,7 @@ extension LibraryStore {
     try read { db in
       try Array(
         DownloadRecordRow.order(Column("updatedAt").desc, Column("url")).fetchCursor(db)
-          .map(\.record))
+          .map { $0.record })
     }
   }
 
@@ -24,7 +24,7 @@ extension LibraryStore {
         DownloadRecordRow
           .filter(states.map(\.rawValue).contains(Column("state")))
           .order(Column("updatedAt").desc, Column("url"))
-          .fetchCursor(db).map(\.record))
+          .fetchCursor(db).map { $0.record })
     }
   }
 }

@@ -92,7 +92,7 @@ extension LibraryStore {
     }
     let seen = try db.cachedStatement(
       sql: "SELECT \(SeenEpisodeRow.selection) FROM episodes WHERE subscriptionId = ?")
-    let stored = try SeenEpisodeRow.fetchAll(seen, arguments: [subscriptionId]).map(\.episode)
+    let stored = try SeenEpisodeRow.fetchAll(seen, arguments: [subscriptionId]).map { $0.episode }
     let sorted = Self.classify(episodes, stored: stored)
     for previous in sorted.relisted { try SeenEpisodeRow(previous).update(db) }
     var added: [SeenEpisode] = []
@@ -144,7 +144,7 @@ extension LibraryStore {
     try read { db in
       try Array(
         SeenEpisodeRow.filter(Column("subscriptionId") == subscriptionId).order(Column("id"))
-          .fetchCursor(db).map(\.episode))
+          .fetchCursor(db).map { $0.episode })
     }
   }
 

@@ -57,7 +57,7 @@ extension LibraryStore {
       try Array(
         SeenEpisodeRow.filter(
           Column("subscriptionId") == subscriptionId && Column("downloadedFile") == nil
-        ).order(Column("id")).fetchCursor(db).map(\.episode))
+        ).order(Column("id")).fetchCursor(db).map { $0.episode })
     }
   }
 

@@ -128,6 +128,13 @@ public final class LibraryStore: Sendable {
     try guarded { try pool.read(body) }
   }
 
+  /// Reads outside a transaction, each statement seeing the library as it is at that moment:
+  /// for the lookups every download makes (one statement, or a few that need not agree), where
+  /// a read transaction's BEGIN, schema check and COMMIT cost more than the lookup itself.
+  func lookup<T>(_ body: (Database) throws -> T) throws -> T {
+    try guarded { try pool.unsafeRead(body) }
+  }
+
   /// Writes in one transaction that is on disk when this returns; for changes the typed
   /// methods do not cover, and for the ones that must survive a power cut: a download recorded
   /// done before its partial file goes (`recordFinished`), a subscription added or removed.
@@ -170,10 +177,12 @@ public final class LibraryStore: Sendable {
     try guarded {
       try pool.writeWithoutTransaction { db in
         try db.cachedStatement(sql: "PRAGMA synchronous = \(level.rawValue)").execute()
-        try db.beginTransaction(.immediate)
+        // Prepared once, like the level: GRDB's `beginTransaction` and `commit` parse their
+        // SQL anew each time, twice per write of a run that makes hundreds.
+        try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
         do {
           let result = try body(db)
-          try db.commit()
+          try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
           return result
         } catch {
           try? db.rollback()
