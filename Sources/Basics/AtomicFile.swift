@@ -86,4 +86,15 @@ public enum AtomicFile {
     _ = ParallelSync.syncDirectories(renamed.filter { seen.insert($0).inserted })
     return results
   }
+
+  /// Removes what `write` left in `folder` under `prefix` (`<prefix><pid>-<uuid>.tmp`) when a
+  /// run was killed mid-write: the temporaries whose process is gone. One of a process still
+  /// running is its write in progress and stays.
+  public static func removeAbandonedTemporaries(in folder: String, prefix: String) {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+      let pid = name.dropFirst(prefix.count).prefix { $0.isNumber }
+      if !RunningProcess.isAlive(Int32(pid)) { unlink(folder + "/" + name) }
+    }
+  }
 }

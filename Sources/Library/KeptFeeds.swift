@@ -112,12 +112,7 @@ public struct KeptFeeds: Sendable {
   /// A run killed while writing a copy left `.kept-<pid>-….tmp` (a large feed's is megabytes);
   /// one of a process still running is its write in progress and stays.
   package func removeAbandonedTemporaries() {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    for name in names where name.hasPrefix(Self.temporaryPrefix) && name.hasSuffix(".tmp") {
-      let pid = name.dropFirst(Self.temporaryPrefix.count).split(separator: "-").first
-        .flatMap { Int32($0) }
-      if !LibraryStore.isAlive(pid) { unlink(folder + "/" + name) }
-    }
+    AtomicFile.removeAbandonedTemporaries(in: folder, prefix: Self.temporaryPrefix)
   }
 
   private func modified(_ path: String) -> Date? {

@@ -180,8 +180,8 @@ extension LibraryStore {
         // Rows sync queued for a later run have no process; ones a live process holds stay.
         let abandoned =
           record.state == .downloading
-          ? !Self.isAlive(record.pid)
-          : record.pid != nil && !Self.isAlive(record.pid)
+          ? !RunningProcess.isAlive(record.pid)
+          : record.pid != nil && !RunningProcess.isAlive(record.pid)
         guard abandoned else { break }
         shown.state = .paused
         shown.pid = nil
@@ -239,11 +239,6 @@ extension LibraryStore {
       if stat(path, &info) == 0 { return Int64(info.st_size) }
     }
     return nil
-  }
-
-  package static func isAlive(_ pid: Int32?) -> Bool {
-    guard let pid, pid > 0 else { return false }
-    return kill(pid, 0) == 0 || errno == EPERM
   }
 }
 

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 internal import GRDB
 
@@ -22,7 +23,8 @@ extension LibraryStore {
     _ db: Database
   ) throws -> DownloadRecord? {
     let circumstances = DownloadTransition.Circumstances(
-      pid: ProcessInfo.processInfo.processIdentifier, ownerAlive: Self.isAlive(current?.pid),
+      pid: ProcessInfo.processInfo.processIdentifier,
+      ownerAlive: RunningProcess.isAlive(current?.pid),
       fileExists: current.map(Self.hasFile) ?? false)
     switch try transition.outcome(
       for: current, key: key, partialPath: paths.partial(forKey: key), circumstances)

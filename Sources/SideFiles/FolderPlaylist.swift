@@ -107,12 +107,7 @@ public struct FolderPlaylist: Sendable, Equatable {
   /// (in the state folder, or beside the playlist when that is on another filesystem); one of
   /// a process still running is its write in progress and stays.
   private static func removeAbandonedTemporaries(in folder: String) {
-    let prefix = Playlist.temporaryPrefix
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-      let pid = name.dropFirst(prefix.count).split(separator: "-").first.flatMap { Int32($0) }
-      if !LibraryStore.isAlive(pid) { unlink(folder + "/" + name) }
-    }
+    AtomicFile.removeAbandonedTemporaries(in: folder, prefix: Playlist.temporaryPrefix)
   }
 
   private static func isRegularFile(_ path: String?) -> Bool {

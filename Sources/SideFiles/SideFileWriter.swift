@@ -125,11 +125,7 @@ package final class SideFileWriter: Sendable {
   /// Deletes the temporary files a killed run left in `folder`: the ones whose process is
   /// gone. Another running `podcast` keeps its own.
   package static func removeDebris(in folder: String) {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    for name in names where name.hasPrefix(temporaryPrefix) && name.hasSuffix(".tmp") {
-      let pid = name.dropFirst(temporaryPrefix.count).prefix { $0.isNumber }
-      guard let pid = Int32(pid), pid != getpid() else { continue }
-      if kill(pid, 0) != 0 && errno == ESRCH { unlink(folder + "/" + name) }
-    }
+    AtomicFile.removeAbandonedTemporaries(in: folder, prefix: temporaryPrefix)
   }
+
 }
