@@ -35,7 +35,7 @@ package enum DownloadTransition: Sendable, Equatable {
 
   /// Why a row goes.
   package enum Forgetting: Sendable, Equatable {
-    /// Queued and never begun (no bytes, no process): marked, unsubscribed, or a first sync
+    /// Queued and never begun (no bytes, no live process): marked, unsubscribed, or a first sync
     /// that decides afresh.
     case unstarted
     /// Finished, and its file was pruned or deleted.
@@ -176,7 +176,9 @@ package enum DownloadTransition: Sendable, Equatable {
     case .forget(let why):
       switch why {
       case .unstarted:
-        guard current.state == .queued, current.bytes == 0, current.pid == nil else {
+        // Its process gone (a run killed before it began) or never named: nobody will start
+        // it but a later run.
+        guard current.state == .queued, current.bytes == 0, !circumstances.ownerAlive else {
           throw illegal(key: key, url: current.url, from: current.state)
         }
       case .finished:

@@ -70,6 +70,8 @@ extension LibraryStore {
       db, sql: "SELECT \(DownloadRecordRow.selection) FROM downloads WHERE \(condition)",
       arguments: arguments)
     for row in rows {
+      // Queued for a process that is running (a sync that planned it): that one starts it.
+      if why == .unstarted && RunningProcess.isAlive(row.record.pid) { continue }
       try perform(.forget(why), on: row.record, key: row.record.key, db)
     }
   }

@@ -65,7 +65,7 @@ extension LibraryStore {
     else { return }
     try SeenEpisodeRow.filter(Column("subscriptionId") == subscriptionId).deleteAll(db)
     try forgetDownloads(
-      where: "feedURL = ? AND state = ? AND bytes = 0 AND pid IS NULL",
+      where: "feedURL = ? AND state = ? AND bytes = 0",
       arguments: [feedURL, DownloadState.queued.rawValue], as: .unstarted, db)
     try SubscriptionRow.filter(key: subscriptionId).updateAll(
       db, Column("etag").set(to: nil), Column("lastModified").set(to: nil))

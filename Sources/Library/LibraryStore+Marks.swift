@@ -22,8 +22,7 @@ extension LibraryStore {
           // Queued by `subscribe` for the first sync and not begun: sync will not take it now,
           // so `status` should not show it waiting.
           try forgetDownloads(
-            where: "(url = ? OR (feedURL = ? AND episodeKey = ?)) AND state = ? AND bytes = 0"
-              + " AND pid IS NULL",
+            where: "(url = ? OR (feedURL = ? AND episodeKey = ?)) AND state = ? AND bytes = 0",
             arguments: [episode.enclosure.url, feedURL, key, DownloadState.queued.rawValue],
             as: .unstarted, db)
           continue

@@ -22,7 +22,7 @@ extension LibraryStore {
         db, sql: "SELECT feedURL FROM subscriptions WHERE id = ?", arguments: [id])
       {
         try forgetDownloads(
-          where: "feedURL = ? AND state = ? AND bytes = 0 AND pid IS NULL",
+          where: "feedURL = ? AND state = ? AND bytes = 0",
           arguments: [feedURL, DownloadState.queued.rawValue], as: .unstarted, db)
       }
       return try SubscriptionRow.deleteOne(db, key: id)

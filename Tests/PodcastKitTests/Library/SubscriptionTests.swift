@@ -100,6 +100,26 @@ final class SubscriptionTests: XCTestCase {
     XCTAssertThrowsError(try store.removeSubscription(id: id))
   }
 
+  /// What a sync queued for itself and never began goes with the subscription once that sync
+  /// is gone (killed); while it runs, the download is still its to start.
+  func testRemovingForgetsUnstartedDownloadsOfADeadRunButNotOfALiveOne() throws {
+    let ended = Process()
+    ended.executableURL = URL(fileURLWithPath: "/bin/true")
+    try ended.run()
+    ended.waitUntilExit()
+    let queued = { (url: String, pid: Int32) in
+      QueuedDownload(
+        url: url, feedURL: "https://feeds.example/hh", identityKeys: ["guid:\(url)"], pid: pid)
+    }
+    let keys = try store.queueDownloads([
+      queued("https://c.example/dead.mp3", ended.processIdentifier),
+      queued("https://c.example/live.mp3", ProcessInfo.processInfo.processIdentifier),
+    ])
+    try store.removeSubscription(id: try XCTUnwrap(store.subscription(matching: "1").id))
+    XCTAssertNil(try store.download(key: keys[0]), "its run is gone: nobody will start it")
+    XCTAssertNotNil(try store.download(key: keys[1]), "its run is still running")
+  }
+
   func testAvailableNameAddsASuffix() throws {
     XCTAssertEqual(try store.availableName(basedOn: "the-daily"), "the-daily-2")
     XCTAssertEqual(try store.availableName(basedOn: "radiolab"), "radiolab")
