@@ -106,9 +106,9 @@ extension LibraryStore {
     episode: SubscriptionEpisode?
   ) throws -> DownloadRecord? {
     try write { db in
-      let finished = try perform(.finish(file: file, bytes: bytes, progress), key: key, db)
-      try Self.setDownloadedFile(file, of: episode, db)
-      return finished
+      try finish(
+        FinishedDownload(
+          key: key, file: file, bytes: bytes, progress: progress, episode: episode), db)
     }
   }
 
@@ -126,10 +126,7 @@ extension LibraryStore {
           var finished: DownloadRecord?
           try guarded {
             try db.inSavepoint {
-              finished = try perform(
-                .finish(file: download.file, bytes: download.bytes, download.progress),
-                key: download.key, db)
-              try Self.setDownloadedFile(download.file, of: download.episode, db)
+              finished = try finish(download, db)
               return .commit
             }
           }
@@ -139,6 +136,15 @@ extension LibraryStore {
         }
       }
     }
+  }
+
+  /// The row says done and the subscription's episode points at the file (one finish).
+  private func finish(_ download: FinishedDownload, _ db: Database) throws -> DownloadRecord? {
+    let finished = try perform(
+      .finish(file: download.file, bytes: download.bytes, download.progress), key: download.key,
+      db)
+    try Self.setDownloadedFile(download.file, of: download.episode, db)
+    return finished
   }
 
   /// The episode turned out to be here already, as `finished`: the subscription's episode

@@ -96,20 +96,10 @@ extension LibraryStore {
     let sorted = Self.classify(episodes, stored: stored)
     for previous in sorted.relisted { try SeenEpisodeRow(previous).update(db) }
     var added: [SeenEpisode] = []
-    // Prepared once per connection too: GRDB's record insert built its SQL and a container of
-    // the row's values for every episode, most of the cost of recording a feed.
-    let insert = try db.cachedStatement(
-      sql: """
-        INSERT OR IGNORE INTO episodes (subscriptionId, key, guid, enclosureURL, title,
-          published, firstSeen, downloadedFile) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        """)
+    let insert = try db.cachedStatement(sql: SeenEpisodeRow.insertSQL)
     for var episode in sorted.added {
       episode.subscriptionId = subscriptionId
-      try insert.execute(arguments: [
-        subscriptionId, episode.key, episode.guid, episode.enclosureURL, episode.title,
-        episode.published.map(StoredDate.init), StoredDate(episode.firstSeen),
-        episode.downloadedFile,
-      ])
+      try insert.execute(arguments: StatementArguments(SeenEpisodeRow(episode).values))
       episode.id = db.changesCount > 0 ? db.lastInsertedRowID : nil
       added.append(episode)
     }

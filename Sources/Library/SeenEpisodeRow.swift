@@ -33,16 +33,30 @@ package struct SeenEpisodeRow: FetchableRecord, MutablePersistableRecord {
       downloadedFile: try row.decode(forColumn: "downloadedFile"))
   }
 
+  /// The columns a row is written with besides `id` (SQLite's), and their values, in that
+  /// order: one mapping for `encode` (updates) and `insertSQL` (a sync's new episodes).
+  static let valueColumns = [
+    "subscriptionId", "key", "guid", "enclosureURL", "title", "published", "firstSeen",
+    "downloadedFile",
+  ]
+
+  var values: [(any DatabaseValueConvertible)?] {
+    [
+      episode.subscriptionId, episode.key, episode.guid, episode.enclosureURL, episode.title,
+      episode.published.map(StoredDate.init), StoredDate(episode.firstSeen),
+      episode.downloadedFile,
+    ]
+  }
+
+  /// Kept prepared by the store: GRDB's record insert built its SQL and a container of the
+  /// values for every episode, most of the cost of recording a feed.
+  static let insertSQL =
+    "INSERT OR IGNORE INTO episodes (\(valueColumns.joined(separator: ", "))) "
+    + "VALUES (\(Array(repeating: "?", count: valueColumns.count).joined(separator: ", ")))"
+
   func encode(to container: inout PersistenceContainer) {
     container["id"] = episode.id
-    container["subscriptionId"] = episode.subscriptionId
-    container["key"] = episode.key
-    container["guid"] = episode.guid
-    container["enclosureURL"] = episode.enclosureURL
-    container["title"] = episode.title
-    container["published"] = episode.published.map(StoredDate.init)
-    container["firstSeen"] = StoredDate(episode.firstSeen)
-    container["downloadedFile"] = episode.downloadedFile
+    for (column, value) in zip(Self.valueColumns, values) { container[column] = value }
   }
 
   mutating func didInsert(_ inserted: InsertionSuccess) {
