@@ -25,17 +25,14 @@ package enum ParallelSync {
   ) -> [Result] {
     guard count > 1 else { return count == 1 ? [call(0)] : [] }
     let work = Work(count: count, call: call)
-    let helpers = min(width, count) - 1
-    let finished = DispatchSemaphore(value: 0)
-    for _ in 0..<helpers {
-      Helpers.shared.submit {
-        work.drain()
-        finished.signal()
-      }
+    for _ in 0..<(min(width, count) - 1) {
+      Helpers.shared.submit { work.drain() }
     }
-    // The calling thread works too: a batch of two needs one new thread, not two.
+    // The calling thread works too: a batch of two needs one new thread, not two. It waits for
+    // the calls, not for the helpers: one that gets its turn late (all threads busy with
+    // another batch) finds nothing left and returns.
     work.drain()
-    for _ in 0..<helpers { finished.wait() }
+    work.finished.wait()
     return work.results()
   }
 
@@ -100,7 +97,10 @@ package enum ParallelSync {
     private let lock = NSLock()
     private var next = 0
     private var slots: [Result?]
+    private var done = 0
     private let call: @Sendable (Int) -> Result
+    /// Signalled once, when the last call has returned.
+    let finished = DispatchSemaphore(value: 0)
 
     init(count: Int, call: @escaping @Sendable (Int) -> Result) {
       slots = Array(repeating: nil, count: count)
@@ -110,7 +110,12 @@ package enum ParallelSync {
     func drain() {
       while let index = take() {
         let result = call(index)
-        lock.withLock { slots[index] = result }
+        let last = lock.withLock {
+          slots[index] = result
+          done += 1
+          return done == slots.count
+        }
+        if last { finished.signal() }
       }
     }
 
@@ -122,7 +127,7 @@ package enum ParallelSync {
       }
     }
 
-    /// Every slot is filled once all `drain` calls returned.
+    /// Every slot is filled once `finished` is signalled.
     func results() -> [Result] {
       lock.withLock { slots.compactMap { $0 } }
     }
