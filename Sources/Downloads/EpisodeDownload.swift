@@ -106,6 +106,9 @@ package struct EpisodeDownload {
     let destination = try Finisher.Destination(
       episodesDirectory: paths.episodes, relativePath: job.relativePath)
     let target = destination.path
+    // Nothing there, as for every new episode: the answer is no without the folder's lock,
+    // which a finish round holds for all its folders while it syncs and commits.
+    guard Self.regularFileSize(target).map({ $0 > 0 }) == true else { return nil }
     return try Self.finishing.folders.withLock(folder: destination.directory) {
       () -> DownloadOutcome? in
       guard let size = Self.regularFileSize(target), size > 0,
@@ -168,6 +171,8 @@ package struct EpisodeDownload {
       return try await finish(file, bytes: bytes, row: row, tags: tagging.note)
     }
     do {
+      // The copy is what the batch finishes; the partial only waits to be unlinked.
+      try file.releaseBuffer()
       return try await finish(
         copy, bytes: try copy.seekToEnd(), row: row, partial: file, tags: tagging.note)
     } catch {

@@ -16,8 +16,11 @@ import Foundation
 package final class PartialFile {
   package let path: String
   private let descriptor: Int32
-  /// Empty once the file is written out: appends after that go straight to the file.
-  private var buffer: UnsafeMutableRawBufferPointer
+  /// Taken at the first append (a copy only written whole, like a tagged one, never needs
+  /// one), and empty again once the file is written out or let go of it: appends after that go
+  /// straight to the file.
+  private var buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+  private var buffering = true
   private var buffered = 0
   /// Written since writeback was last started, and where that stretch begins.
   private var unstarted = 0
@@ -45,7 +48,6 @@ package final class PartialFile {
     }
     self.path = path
     self.descriptor = descriptor
-    self.buffer = WriteBuffers.shared.take()
   }
 
   /// A partial file without a name, in `directory`: for a body that is only worth keeping once
@@ -57,7 +59,6 @@ package final class PartialFile {
     }
     self.path = path
     self.descriptor = descriptor
-    self.buffer = WriteBuffers.shared.take()
   }
 
   private static func isCurrent(_ descriptor: Int32, path: String) -> Bool {
@@ -156,6 +157,7 @@ package final class PartialFile {
 
   package func append(_ bytes: UnsafeRawBufferPointer) throws {
     guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+    if buffering && buffer.baseAddress == nil { buffer = WriteBuffers.shared.take() }
     if buffered + bytes.count > buffer.count { try flush() }
     if bytes.count >= buffer.count {
       try writeAll(base, count: bytes.count)
@@ -202,9 +204,17 @@ package final class PartialFile {
     unstartedFrom = -1
     // Its half megabyte goes to the next download instead of waiting with the file for its
     // batch.
+    try releaseBuffer()
+    return descriptor
+  }
+
+  /// Writes out what is held and gives the write buffer to the next download: nothing more is
+  /// appended in bulk (a partial whose tagged copy is what gets finished).
+  package func releaseBuffer() throws {
+    try flush()
+    buffering = false
     WriteBuffers.shared.give(buffer)
     buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
-    return descriptor
   }
 
   private func writeAll(_ start: UnsafeRawPointer, count: Int) throws {
