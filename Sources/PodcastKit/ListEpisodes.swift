@@ -130,11 +130,8 @@ public struct ListEpisodes: Sendable {
     var dropped: [DroppedEpisode] = []
     // Only a listing of the whole feed can tell what the feed no longer lists: not one of a
     // paged feed's first page (`--no-pages`, or its kept copy offline), nor one whose chain
-    // of pages stopped early.
-    let wholeFeed =
-      resolved.pageProblem == nil
-      && (resolved.feed.pageLinks.next == nil || resolved.pages.count > 1)
-    if wholeFeed, let store, let id = subscription?.id {
+    // of pages stopped early (a loop is no stop: every page was read).
+    if resolved.readToEnd, let store, let id = subscription?.id {
       let listed = Set(
         episodes.lazy.flatMap {
           EpisodeIdentity.identityKeys(

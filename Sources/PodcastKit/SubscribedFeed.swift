@@ -93,6 +93,7 @@ public struct SubscribedFeed: Sendable {
       loaded.resolved.feed.podcast.feedURL = first.location
       loaded.resolved.pages = paged.pages
       loaded.resolved.pageProblem = paged.stop
+      loaded.resolved.readToEnd = paged.readToEnd
     }
     return loaded
   }

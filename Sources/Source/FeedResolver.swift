@@ -14,6 +14,10 @@ public struct ResolvedFeed: Sendable {
   /// Why the pages were not read to the end, if they were not: `feed` holds the episodes of
   /// the pages read. A front end says so; `isFailure` ones mean episodes may be missing.
   public var pageProblem: FeedPageError?
+  /// Whether `feed` lists every page's episodes: a feed that is not paged, or a paged one whose
+  /// chain was followed to its end (a loop counts as the end; a failed page, the page cap or
+  /// reading page one only do not).
+  public var readToEnd: Bool
   /// Page one's document as served, when asked for (`keepingDocument`) and fetched from the
   /// web: for the library to keep a copy.
   public var document: FeedDocument?
@@ -29,6 +33,7 @@ public struct ResolvedFeed: Sendable {
     self.validators = validators
     self.pages = pages
     self.pageProblem = pageProblem
+    self.readToEnd = feed.pageLinks.next == nil
     self.document = document
   }
 }
@@ -107,6 +112,7 @@ public struct FeedResolver: Sendable {
       feed = paged.feed
       resolved.pages = paged.pages
       resolved.pageProblem = paged.stop
+      resolved.readToEnd = paged.readToEnd
       resolved.laterDocuments = paged.laterDocuments
     }
     feed.podcast.feedURL = finalURL

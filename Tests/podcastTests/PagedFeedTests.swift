@@ -248,6 +248,26 @@ final class PagedFeedTests: LibraryTestCase {
     XCTAssertEqual(show.requests(forPage: 1), 1)
   }
 
+  /// A loop ends the chain as its last page would: what the pages no longer list is gone.
+  func testAfterAPageLoopAnEpisodeNoLongerListedIsShownAsGone() throws {
+    let show = PagedShow("ring", episodes: 30, on: server)
+    show.serve()
+    XCTAssertEqual(try podcast("subscribe", show.feedURL, "--name", "ring").status, 0)
+    let download = try podcast("download", "ring", "25")
+    XCTAssertEqual(download.status, 0, download.stderr)
+    // Page two links back to page one now: page three's episodes are out of the feed.
+    show.nextLink[2] = show.feedURL
+    show.serve()
+    let result = try podcast("episodes", "ring", "--json")
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let listed = try result.listedEpisodes()
+    XCTAssertEqual(listed.count, 21, "pages one and two, then the one downloaded episode")
+    let gone = try XCTUnwrap(listed.last)
+    XCTAssertEqual(gone["title"] as? String, show.episode(6).title)
+    XCTAssertEqual(gone["inFeed"] as? Bool, false)
+    XCTAssertTrue(gone["index"] is NSNull, "\(gone)")
+  }
+
   func testAnEpisodeRepeatedOnTheNextPageIsListedOnce() throws {
     let show = PagedShow("shifted", episodes: 20, on: server)
     // Page one as served before an episode was published, page two after: its first item
