@@ -38,11 +38,6 @@ enum CommandFailure {
     return String(describing: error)
   }
 
-  /// The line a failure prints, for places that draw stderr themselves (progress bars).
-  static func line(for error: Error) -> String {
-    "podcast: \(message(for: error))"
-  }
-
   /// The README's exit codes: 75 when another sync holds the library, 64 for a bad default in the
   /// configuration (a usage error), 1 for everything else that failed.
   static func exitCode(for error: Error) -> ExitCode {

@@ -51,7 +51,8 @@ final class DownloadRun: RunReporter, @unchecked Sendable {
     }
     // Everything on the terminal goes through the view, or a redraw would leave garbage.
     if case .failed(let failure) = result.outcome {
-      view.announce(CommandFailure.line(for: failure))
+      // Masked and made safe for the terminal, as `Console.error` does it without a view.
+      view.announce(Console.errorLine(CommandFailure.message(for: failure)))
     } else {
       view.announce(line)
     }
