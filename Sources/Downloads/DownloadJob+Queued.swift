@@ -4,7 +4,8 @@ import Library
 extension DownloadJob {
   /// The job as the library queues it, with what a run after a 304 needs to make the same
   /// download (its details). One place for sync, `subscribe` and the download manager.
-  /// `pid`: the process about to run it (the download manager), nil for a later run.
+  /// `pid`: the process about to run it (the download manager, or sync's planner for what it
+  /// plans), nil for a later run.
   /// `withDetails: false` when the move does not need them (`begin`: the row was queued with
   /// its details and archive moments before): encoding them is two JSON documents per download
   /// (show notes included) for nothing.

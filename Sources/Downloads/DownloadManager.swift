@@ -92,10 +92,10 @@ public final class DownloadManager: Sendable {
           // So a queue this process leaves behind (killed) reads as paused, not waiting
           // forever. Those the caller queued for this process already keep their rows.
           let pid = ProcessInfo.processInfo.processIdentifier
-          let unqueued = unique.filter { $0.queuedAs == nil }
-          var queued = try store.queueDownloads(unqueued.map { $0.queued(pid: pid) })
-            .makeIterator()
-          keys = unique.compactMap { $0.queuedAs ?? queued.next() }
+          // One key per job given, in order: the others take them as they come.
+          var queued = try store.queueDownloads(
+            unique.filter { $0.queuedAs == nil }.map { $0.queued(pid: pid) })[...]
+          keys = unique.map { $0.queuedAs ?? queued.removeFirst() }
         } catch {
           for (offset, job) in unique.enumerated() {
             let result = DownloadResult(job: job, outcome: .failed(DownloadFailure(error)))

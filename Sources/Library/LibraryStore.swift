@@ -130,7 +130,7 @@ public final class LibraryStore: Sendable {
 
   /// Reads outside a transaction, each statement seeing the library as it is at that moment:
   /// for the lookups every download makes (one statement, or a few that need not agree), where
-  /// a read transaction's BEGIN, schema check and COMMIT cost more than the lookup itself.
+  /// a read transaction's BEGIN and COMMIT cost more than the lookup itself.
   func lookup<T>(_ body: (Database) throws -> T) throws -> T {
     try guarded { try pool.unsafeRead(body) }
   }
