@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # starts with about 6 MB less resident memory.
 RELEASE := -c release --static-swift-stdlib
 
-.PHONY: all deps wan-deps build debug test install uninstall deb bench bench-wan demo fuzz soak format clean
+.PHONY: all deps wan-deps build debug test install uninstall deb bench bench-wan demo fuzz soak powercut format clean
 
 all: build
 
@@ -58,6 +58,25 @@ soak: deps
 	$(SWIFT) build --build-tests
 	PODCAST_SOAK_ROUNDS=$(SOAK_ROUNDS) PODCAST_SOAK_SEED=$(SOAK_SEED) \
 	  $(SWIFT) test --skip-build --filter CrashResumeTests
+
+# Power cuts on LazyFS (Scripts/powercut.sh): CUTS trials of download and sync, each cut at a
+# random moment or an exact system call, then a reboot and a recovery run, with a tally by kind
+# of cut and by invariant; POWERCUT_SEED=N repeats a run's choices. Needs root and LazyFS,
+# which is not a Debian package: LAZYFS=PATH names its binary (or a launcher for it).
+CUTS ?= 20
+LAZYFS ?=
+POWERCUT_SEED ?=
+powercut: deps
+	@if [ -z "$(LAZYFS)" ]; then \
+	  echo "make powercut needs LazyFS (github.com/dsrhaslab/lazyfs, MIT), a FUSE filesystem that"; \
+	  echo "drops unsynced writes on command. Build it (as its README says: apt install g++ cmake"; \
+	  echo "libfuse3-dev fuse3; cd libs/libpcache && ./build.sh; cd ../../lazyfs && ./build.sh), then:"; \
+	  echo "  sudo make powercut LAZYFS=/path/to/lazyfs/lazyfs/build/lazyfs [CUTS=$(CUTS)]"; \
+	  exit 2; \
+	fi
+	$(SWIFT) build --product podcast
+	$(SWIFT) build --product podcast-testserver
+	CUTS=$(CUTS) POWERCUT_SEED=$(POWERCUT_SEED) bash Scripts/powercut.sh "$$($(SWIFT) build --show-bin-path)" "$(LAZYFS)"
 
 # Stripped (the symbols are a third of the file) and with a man page generated from the
 # command definitions by swift-argument-parser's generate-manual plugin. The plugin builds the
