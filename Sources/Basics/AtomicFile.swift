@@ -9,7 +9,7 @@ import Foundation
 /// never readable by others while it is written), are synced, renamed over the target, and the
 /// folder is synced so the new name survives too. Side files, playlists and exports use it.
 public enum AtomicFile {
-  /// Writes `data` to `path` through a temporary named `<prefix><pid>-<uuid>.tmp` in `folder`
+  /// Writes `data` to `path` through a temporary named by `TemporaryName` in `folder`
   /// (beside `path` when nil). Nil when done; otherwise the errno that stopped it, with nothing
   /// left behind (EXDEV: `folder` is on another filesystem than `path`).
   ///
@@ -56,7 +56,7 @@ public enum AtomicFile {
       let file = files[index]
       let targetFolder = (file.path as NSString).deletingLastPathComponent
       let staging = file.folder ?? (targetFolder.isEmpty ? "." : targetFolder)
-      let temporary = staging + "/\(file.prefix)\(getpid())-\(UUID().uuidString).tmp"
+      let temporary = staging + "/" + TemporaryName.make(prefix: file.prefix)
       let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, file.mode)
       guard descriptor >= 0 else { return (nil, errno) }
       let written = file.data.withUnsafeBytes { AnonymousFile.write(descriptor, $0, at: 0) }
@@ -85,16 +85,5 @@ public enum AtomicFile {
     var seen = Set<String>()
     _ = ParallelSync.syncDirectories(renamed.filter { seen.insert($0).inserted })
     return results
-  }
-
-  /// Removes what `write` left in `folder` under `prefix` (`<prefix><pid>-<uuid>.tmp`) when a
-  /// run was killed mid-write: the temporaries whose process is gone. One of a process still
-  /// running is its write in progress and stays.
-  public static func removeAbandonedTemporaries(in folder: String, prefix: String) {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-      let pid = name.dropFirst(prefix.count).prefix { $0.isNumber }
-      if !RunningProcess.isAlive(Int32(pid)) { unlink(folder + "/" + name) }
-    }
   }
 }

@@ -92,10 +92,9 @@ public final class DownloadManager: Sendable {
           // download begun under another link moves to the feed's current one.
           // So a queue this process leaves behind (killed) reads as paused, not waiting
           // forever. Those the caller queued for this process already keep their rows.
-          let pid = ProcessInfo.processInfo.processIdentifier
           // One key per job given, in order: the others take them as they come.
           var queued = try store.queueDownloads(
-            unique.filter { $0.queuedAs == nil }.map { $0.queued(pid: pid) })[...]
+            unique.filter { $0.queuedAs == nil }.map { $0.queued(owner: .current) })[...]
           keys = unique.map { $0.queuedAs ?? queued.removeFirst() }
         } catch {
           for (offset, job) in unique.enumerated() {

@@ -47,12 +47,13 @@ package final class DownloadRow: @unchecked Sendable {
     return record.lastModified
   }
 
-  /// This process owns the download now.
+  /// This process owns the download now, from the `bytesOnDisk` it trusts. Durable when it
+  /// lowers the row's durable length (the file is shorter than the row says is synced): the
+  /// bytes written from here on must never be taken for synced ones after a power cut.
   package func begin(_ job: DownloadJob, bytesOnDisk: Int64) throws {
     try change(
-      .begin(
-        job.queued(withDetails: false), pid: ProcessInfo.processInfo.processIdentifier,
-        bytesOnDisk: bytesOnDisk))
+      .begin(job.queued(withDetails: false), owner: .current, bytesOnDisk: bytesOnDisk),
+      durably: current.durableBytes > bytesOnDisk)
   }
 
   /// What a response head says about the file: its validators and size. Saved as soon as it
@@ -86,6 +87,12 @@ package final class DownloadRow: @unchecked Sendable {
   /// The bytes on disk belong to no known version any more.
   package func forgetValidators() throws {
     try change(.progress(.restart))
+  }
+
+  /// The partial file's first `length` bytes are synced, or (lower than before) all the row
+  /// may vouch for now: a durable write either way (see `SyncedLength`).
+  package func recordDurable(_ length: Int64) throws {
+    try change(.checkpoint(durableBytes: length))
   }
 
   /// Raises the first failed side write.
@@ -129,10 +136,10 @@ package final class DownloadRow: @unchecked Sendable {
     }
   }
 
-  private func change(_ move: DownloadTransition) throws {
+  private func change(_ move: DownloadTransition, durably: Bool = false) throws {
     try lock.withLock {
       guard !ended else { return }
-      if let next = try store.transition(key, move) { record = next }
+      if let next = try store.transition(key, move, durably: durably) { record = next }
       savedBytes = record.bytes
     }
   }

@@ -137,19 +137,33 @@ package struct EpisodeDownload {
     let turn = TransferTurn(slots: transfers, host: job.servingHost)
     await turn.take()
     do {
+      try trustOnlyWhatSurvived(file, row: row)
       try row.begin(job, bytesOnDisk: file.size)
+      file.synced.claim(row.current.durableBytes)
     } catch {
       await turn.giveBack()
       throw error
     }
+    let checkpoints = Checkpoints.Subject(file: file, row: row)
+    file.onCheckpointDue = { Checkpoints.shared.request(checkpoints) }
+    // The closure holds the file: let go of it when the body is in, or never came.
+    defer { file.onCheckpointDue = nil }
     let reporter = Task { [progress, job] in
       // Live progress for `podcast status` in another process; once a second keeps the
       // database out of the hot path.
       // A cancelled sleep ends at once: without the check, every download wrote its progress
       // once more as its reporter was told to stop.
+      var seconds: Int64 = 0
       while (try? await Task.sleep(for: .seconds(1))) != nil {
         if let entry = progress.entry(for: job.url), entry.state == .downloading {
           row.noteProgress(bytes: entry.bytes)
+        }
+        // A body slower than a checkpoint step in `Checkpoints.interval` gets one then.
+        seconds += 1
+        if seconds % Checkpoints.interval.components.seconds == 0,
+          checkpoints.file.synced.hasUnclaimedBytes
+        {
+          Checkpoints.shared.request(checkpoints)
         }
       }
     }
@@ -194,6 +208,20 @@ package struct EpisodeDownload {
     ).run(on: file)
   }
 
+  /// After a reboot, only what a checkpoint synced is proven to be the file's: the rest of a
+  /// partial file goes before anything builds on it (see `trustedPartialLength`).
+  private func trustOnlyWhatSurvived(_ file: PartialFile, row: DownloadRow) throws {
+    let onDisk = file.size
+    let trusted = row.current.trustedPartialLength(onDisk: onDisk, boot: ProcessOwner.currentBoot)
+    if trusted < onDisk { _ = try file.truncate(to: trusted) }
+  }
+
+  /// Drops the partial file's bytes: first, durably, the row's word that any of them is
+  /// synced, so the bytes written next are never taken for those (see `SyncedLength`).
+  private func discard(_ file: PartialFile, row: DownloadRow) throws {
+    _ = try file.truncate(to: 0) { try row.recordDurable($0) }
+  }
+
   private func fetchWithRetries(into file: PartialFile, row: DownloadRow, turn: TransferTurn)
     async throws -> Int64
   {
@@ -203,8 +231,10 @@ package struct EpisodeDownload {
       do {
         return try await fetchOnce(into: file, row: row, turn: turn)
       } catch DownloadError.changedOnServer where restarts < 2 {
-        // The bytes on disk were dropped; starting over is not a failed attempt.
+        // The bytes on disk belong to no known version (dropped already, unless the row
+        // vouched for them as synced); starting over is not a failed attempt.
         restarts += 1
+        try discard(file, row: row)
         try row.forgetValidators()
       } catch {
         guard let delay = RetryPolicy(options: options).delay(after: error, attempt: attempt) else {
@@ -222,7 +252,7 @@ package struct EpisodeDownload {
     let onDisk = try file.seekToEnd()
     let known = row.current
     guard onDisk > 0, row.resumeValidator != nil || known.total != nil else {
-      if onDisk > 0 { try file.truncate(to: 0) }
+      if onDisk > 0 { try discard(file, row: row) }
       return nil
     }
     return ResumeBasis(
@@ -235,7 +265,7 @@ package struct EpisodeDownload {
     let basis = try plan(file, row: row)
     if let basis, let total = basis.total, basis.offset == total {
       // Complete on disk: a run was stopped between the last byte and the finish.
-      try verifyBody(file, size: total, contentType: nil)
+      try verifyBody(file, size: total, contentType: nil, row: row)
       return total
     }
     var request = TransferRequest(url: job.url, options: http.options)
@@ -269,7 +299,7 @@ package struct EpisodeDownload {
     } catch TransferError.httpStatus(_, 416, _) where basis != nil {
       arrival.finish()
       await headWriter.value
-      try file.truncate(to: 0)
+      try discard(file, row: row)
       throw DownloadError.changedOnServer(
         url: job.url, reason: "the server has no byte \(basis?.offset ?? 0) any more")
     } catch {
@@ -283,8 +313,8 @@ package struct EpisodeDownload {
     await headWriter.value
     row.noteCompleted(head: seen.value, bytes: sink.written)
     try row.check()
-    let size = try verifyLength(sink, file: file)
-    try verifyBody(file, size: size, contentType: sink.contentType)
+    let size = try verifyLength(sink, file: file, row: row)
+    try verifyBody(file, size: size, contentType: sink.contentType, row: row)
     return size
   }
 
@@ -303,11 +333,13 @@ package struct EpisodeDownload {
     await turn.giveBack()
   }
 
-  private func verifyLength(_ sink: DownloadSink, file: PartialFile) throws -> Int64 {
+  private func verifyLength(_ sink: DownloadSink, file: PartialFile, row: DownloadRow) throws
+    -> Int64
+  {
     let size = try file.seekToEnd()
     guard let total = sink.total else { return size }
     if size > total {
-      try file.truncate(to: 0)
+      try discard(file, row: row)
       throw DownloadError.lengthMismatch(url: job.url, expected: total, received: size)
     }
     guard size == total else {
@@ -318,13 +350,15 @@ package struct EpisodeDownload {
 
   /// The body is the episode, not an accident of the server: a failure drops the bytes, so a
   /// retry starts clean and nothing of it can ever be finished.
-  private func verifyBody(_ file: PartialFile, size: Int64, contentType: String?) throws {
+  private func verifyBody(
+    _ file: PartialFile, size: Int64, contentType: String?, row: DownloadRow
+  ) throws {
     let problem = BodyCheck(
       url: job.url, declaredLength: job.declaredLength,
       mediaTypes: [job.mimeType, contentType].compactMap { $0 }
     ).problem(size: size, prefix: try file.prefix(2))
     if let problem {
-      try file.truncate(to: 0)
+      try discard(file, row: row)
       throw problem
     }
   }

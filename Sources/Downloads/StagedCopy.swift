@@ -13,9 +13,11 @@ import Foundation
 /// the target's directory, which gets its name only once complete and synced: a kill at any
 /// moment leaves nothing to see under Episodes and nothing to clean up (the kernel frees it).
 /// Staging in `.podcast/` instead would still need a copy across filesystems at the end.
-/// Filesystems without `O_TMPFILE` (FAT, some network ones) get a hidden name beside the
-/// target instead; a kill can leave that behind, so the next copy into the directory removes
-/// hidden copies older than an hour (younger ones may be another process's copy in progress).
+/// Filesystems without `O_TMPFILE` (FAT, FUSE, many network ones) get a hidden name beside
+/// the target instead, `.podcast-<partial>-<owner>.tmp` (`TemporaryName`); a kill or a power
+/// cut can leave that behind, so the next copy into the directory removes those whose process
+/// is gone (another process's copy in progress stays), and so does the next run's sweep
+/// (`TemporarySweep`), whether or not it copies anything there.
 package final class StagedCopy {
   private let descriptor: Int32
   /// nil for the unnamed kind.
@@ -30,9 +32,10 @@ package final class StagedCopy {
       guard [EOPNOTSUPP, EISDIR, EINVAL].contains(code) else {
         throw DownloadError.writing(directory, errno: code)
       }
-      Self.removeStaleHiddenCopies(in: directory)
+      TemporaryName.removeAbandoned(in: directory, prefix: Self.hiddenPrefix)
       let hidden =
-        directory + "/.podcast-" + (file.path as NSString).lastPathComponent + "-\(getpid()).tmp"
+        directory + "/" + Self.hiddenPrefix + (file.path as NSString).lastPathComponent + "-"
+        + ProcessOwner.current.name + ".tmp"
       unlink(hidden)
       descriptor = open(hidden, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
       guard descriptor >= 0 else { throw DownloadError.writing(hidden) }
@@ -71,13 +74,5 @@ package final class StagedCopy {
   /// `O_TMPFILE`: Glibc's macro (`__O_TMPFILE | O_DIRECTORY`) does not reach Swift.
   private static let unnamedFileFlags: Int32 = 0o20_000_000 | O_DIRECTORY
 
-  private static func removeStaleHiddenCopies(in directory: String) {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-    for name in names where name.hasPrefix(".podcast-") && name.hasSuffix(".tmp") {
-      let path = directory + "/" + name
-      var info = stat()
-      guard stat(path, &info) == 0, time(nil) - info.st_mtim.tv_sec > 3600 else { continue }
-      unlink(path)
-    }
-  }
+  private static let hiddenPrefix = ".podcast-"
 }

@@ -59,14 +59,20 @@ package final class DownloadSink: TransferSink {
     if let encoding = head.headers["content-encoding"]?.lowercased(),
       !["", "identity", "none"].contains(encoding)
     {
-      try file.truncate(to: 0)
+      // Kept when the row vouches for them as synced: they are still the file's.
+      _ = try file.truncate(to: 0)
       throw DownloadError.compressed(url: url, how: "Content-Encoding: \(encoding)")
     }
     if head.status == 206 {
       try continueAfterPartialContent(head, basis: basis ?? ResumeBasis(offset: 0))
     } else {
-      // A full body: the server ignored Range, or If-Range said the file changed.
-      try file.truncate(to: 0)
+      // A full body: the server ignored Range, or If-Range said the file changed. Bytes the
+      // row vouches for as synced are dropped only once it no longer does, which is no
+      // write for this thread: the download starts over from its own task instead.
+      guard try file.truncate(to: 0) else {
+        throw DownloadError.changedOnServer(
+          url: url, reason: "the server sent the whole file again; starting again from zero")
+      }
       written = 0
       total = head.contentLength
     }
@@ -102,7 +108,8 @@ package final class DownloadSink: TransferSink {
       mismatch = "Last-Modified \(old) became \(date)"
     }
     if let mismatch {
-      try file.truncate(to: 0)
+      // (Kept when the row vouches for them as synced: the task that restarts drops them.)
+      _ = try file.truncate(to: 0)
       written = 0
       throw DownloadError.changedOnServer(url: url, reason: mismatch + "; starting again from zero")
     }

@@ -25,6 +25,13 @@ package final class PartialFile {
   /// Written since writeback was last started, and where that stretch begins.
   private var unstarted = 0
   private var unstartedFrom: off_t = -1
+  /// Where the next write lands: the file's end, as every write appends.
+  private var position: off_t = 0
+  /// How far the file is written and synced (see `Checkpoints`).
+  package let synced = SyncedLength()
+  /// Called on the writing thread each time another `writebackStep` of the body is written: a
+  /// checkpoint is due. It must not block.
+  package var onCheckpointDue: (() -> Void)?
 
   package static let bufferSize = 512 << 10
 
@@ -48,6 +55,8 @@ package final class PartialFile {
     }
     self.path = path
     self.descriptor = descriptor
+    var info = stat()
+    if fstat(descriptor, &info) == 0 { synced.wrote(length: Int64(info.st_size)) }
   }
 
   /// A partial file without a name, in `directory`: for a body that is only worth keeping once
@@ -81,21 +90,36 @@ package final class PartialFile {
     return (fstat(descriptor, &info) == 0 ? Int64(info.st_size) : 0) + Int64(buffered)
   }
 
-  /// Starts over (the server sent the whole file, or the old bytes belong to another version).
-  package func truncate(to length: Int64) throws {
+  /// Drops every byte past `length` (the server sent the whole file, the old bytes belong to
+  /// another version, a reboot left them unproven). When the download's row vouches for more
+  /// than `length` as synced, `lower` first records `length` in it, durably (see
+  /// `SyncedLength`); without `lower` such a drop is refused: false, and the file stays as it
+  /// is. True when dropped.
+  package func truncate(to length: Int64, lower: ((Int64) throws -> Void)? = nil) throws -> Bool {
     try flush()
-    unstarted = 0
-    unstartedFrom = -1
-    guard ftruncate(descriptor, off_t(length)) == 0, lseek(descriptor, off_t(length), SEEK_SET) >= 0
-    else {
-      throw DownloadError.writing(path)
+    return try synced.dropping(to: length, lower: lower) {
+      unstarted = 0
+      unstartedFrom = -1
+      guard ftruncate(descriptor, off_t(length)) == 0,
+        lseek(descriptor, off_t(length), SEEK_SET) >= 0
+      else {
+        throw DownloadError.writing(path)
+      }
+      position = off_t(length)
     }
   }
 
   /// The file's length with everything appended so far written out.
   package func seekToEnd() throws -> Int64 {
     try flush()
-    return Int64(lseek(descriptor, 0, SEEK_END))
+    position = lseek(descriptor, 0, SEEK_END)
+    return Int64(position)
+  }
+
+  /// Syncs the file's data (a checkpoint, see `Checkpoints`): every byte written before the
+  /// call is on disk when it returns true. Safe while another thread appends.
+  package func syncData() -> Bool {
+    fdatasync(descriptor) == 0
   }
 
   /// Up to `count` bytes from the start of the file (what a body begins with).
@@ -179,17 +203,21 @@ package final class PartialFile {
   /// Every 8 MiB, asks the kernel to start writing what came in (without waiting): the disk
   /// then works while the network does, instead of the whole episode waiting in the page cache
   /// for `sync()`, which for a 1 GiB episode was seconds of writeback after the last byte.
+  /// A checkpoint is due then too: it waits, on a thread of its own, for what this started.
   private func startWriteback(after count: Int) {
-    if unstartedFrom < 0 { unstartedFrom = lseek(descriptor, 0, SEEK_CUR) - off_t(count) }
+    if unstartedFrom < 0 { unstartedFrom = position - off_t(count) }
     unstarted += count
     guard unstarted >= Self.writebackStep, unstartedFrom >= 0 else { return }
     // Advice only: where it fails (not Linux, an old kernel), `sync()` still does it all.
     _ = podcast_start_writeback(descriptor, Int64(unstartedFrom), Int64(unstarted))
     unstartedFrom += off_t(unstarted)
     unstarted = 0
+    onCheckpointDue?()
   }
 
-  private static let writebackStep = 8 << 20
+  /// Also the step between checkpoints: a power cut costs a resume at most this much more
+  /// than the bytes that arrived since the last one (see `Checkpoints` for the time limit).
+  package static let writebackStep = 8 << 20
 
   /// The finished file handed to its finish batch (`FinishBatch`): what is held is written
   /// out and the kernel asked to start writing all of it to disk without waiting, so the disk
@@ -228,6 +256,8 @@ package final class PartialFile {
       }
       remaining -= written
       base += written
+      position += off_t(written)
     }
+    synced.wrote(length: Int64(position))
   }
 }

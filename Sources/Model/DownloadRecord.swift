@@ -22,8 +22,9 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
   public var updatedAt: Date
   /// The `EpisodeIdentity` key of the episode, when the download came from a known feed.
   public var episodeKey: String?
-  /// The process working on it now; nil when nobody is.
-  public var pid: Int32?
+  /// The process working on it now (`ProcessOwner.isAlive` says whether it still is); nil
+  /// when nobody is.
+  public var owner: ProcessOwner?
   /// The feed the episode was listed in, when known.
   public var feedURL: String?
   /// When the feed says the episode was published, when known (orders folder playlists).
@@ -34,6 +35,12 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
   /// What the feed said about the episode (`ArchivedEpisode` as JSON), kept after it finished
   /// for the folder's own feed; nil when no run that fetched it wrote one.
   public var archive: String?
+  /// How much of the partial file is known to be on disk: synced (a checkpoint) before this
+  /// was recorded. The only length a resume trusts after a power cut.
+  public var durableBytes: Int64
+  /// The boot (`ProcessOwner.boot`) in which the partial file was last written to; nil before
+  /// any was.
+  public var partialBoot: String?
 
   /// `key` nil: the key a new row of this download gets (`DownloadKey(feedURL:...)`).
   public init(
@@ -41,9 +48,9 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
     state: DownloadState = .queued,
     bytes: Int64 = 0, total: Int64? = nil, partialPath: String, file: String? = nil,
     etag: String? = nil, lastModified: String? = nil, error: String? = nil,
-    updatedAt: Date = Date(), episodeKey: String? = nil, pid: Int32? = nil,
+    updatedAt: Date = Date(), episodeKey: String? = nil, owner: ProcessOwner? = nil,
     feedURL: String? = nil, published: Date? = nil, details: String? = nil,
-    archive: String? = nil
+    archive: String? = nil, durableBytes: Int64 = 0, partialBoot: String? = nil
   ) {
     self.key = key ?? DownloadKey(feedURL: feedURL, episodeKey: episodeKey, url: url)
     self.url = url
@@ -59,11 +66,23 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
     self.error = error
     self.updatedAt = updatedAt
     self.episodeKey = episodeKey
-    self.pid = pid
+    self.owner = owner
     self.feedURL = feedURL
     self.published = published
     self.details = details
     self.archive = archive
+    self.durableBytes = durableBytes
+    self.partialBoot = partialBoot
+  }
+
+  /// How much of a partial file of `onDisk` bytes a resume in `boot` may build on. In the boot
+  /// that wrote them all of them: what is not on disk yet is in the page cache, which every
+  /// process reads. After a reboot only the durable length: a power cut loses whatever was not
+  /// synced, and a filesystem may keep later writes and lose earlier ones (zeros in the middle
+  /// of a file that looks long enough), so anything past it is suspect.
+  public func trustedPartialLength(onDisk: Int64, boot: String) -> Int64 {
+    if let partialBoot, !partialBoot.isEmpty, partialBoot == boot { return onDisk }
+    return min(onDisk, durableBytes)
   }
 
   /// Fraction done from 0 to 1, or nil when the size is unknown (done is always 1).

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// Every change of a download's row, and the one rule that says whether it may happen: the
@@ -10,20 +11,25 @@ import Foundation
 ///                        └──────queue──────┼──┴──begin── paused, failed, queued
 ///                                          └──finish──▶ done ──forget──▶ (none)
 ///
-/// plus `relink` (the episode's link changed: the row and its validators move to the new URL,
+/// plus `checkpoint` (a running download's partial file is synced up to a length), `relink` (the episode's link changed: the row and its validators move to the new URL,
 /// the partial file stays, being named after the key) and `forget` (the row goes). A move the
 /// table does not allow is an error that names it, never a silent overwrite; a move that is
 /// allowed but has nothing to do (queueing a download another process is running) leaves the
 /// row as it is.
 package enum DownloadTransition: Sendable, Equatable {
   /// Someone wants the episode: a new row, or one that waits again with the feed's current
-  /// link. `pid` set: that process runs it now (the row shows queued); nil: for a later run,
+  /// link. `owner` set: that process runs it now (the row shows queued); nil: for a later run,
   /// which leaves a begun download's state alone.
   case queue(QueuedDownload)
-  /// The process holding the partial file's lock starts fetching, from `bytesOnDisk`.
-  case begin(QueuedDownload, pid: Int32, bytesOnDisk: Int64)
-  /// A running download's head or progress.
+  /// The process holding the partial file's lock starts fetching, from the `bytesOnDisk` it
+  /// trusts (`DownloadRecord.trustedPartialLength`).
+  case begin(QueuedDownload, owner: ProcessOwner, bytesOnDisk: Int64)
+  /// A running download's head or progress (`DownloadProgress.restart`: the bytes on disk
+  /// were dropped, none of them is durable any more).
   case progress(DownloadProgress)
+  /// The partial file's first `durableBytes` are synced: after a power cut, a resume may start
+  /// from there.
+  case checkpoint(durableBytes: Int64)
   /// Interrupted (Ctrl-C, a kill seen coming): resumable.
   case pause(reason: String, DownloadProgress?)
   case fail(reason: String, DownloadProgress?)
@@ -47,15 +53,15 @@ package enum DownloadTransition: Sendable, Equatable {
   /// What the caller knows that the row cannot say.
   package struct Circumstances: Sendable, Equatable {
     /// This process.
-    package var pid: Int32
+    package var owner: ProcessOwner
     /// Whether the process the row names is running (this one included).
     package var ownerAlive: Bool
     /// Whether the row's finished file is on disk.
     package var fileExists: Bool
     package var now: Date
 
-    package init(pid: Int32, ownerAlive: Bool, fileExists: Bool, now: Date = Date()) {
-      self.pid = pid
+    package init(owner: ProcessOwner, ownerAlive: Bool, fileExists: Bool, now: Date = Date()) {
+      self.owner = owner
       self.ownerAlive = ownerAlive
       self.fileExists = fileExists
       self.now = now
@@ -74,6 +80,7 @@ package enum DownloadTransition: Sendable, Equatable {
     case .queue: "queue"
     case .begin: "begin"
     case .progress: "note progress on"
+    case .checkpoint: "record a checkpoint of"
     case .pause: "pause"
     case .fail: "fail"
     case .finish: "finish"
@@ -104,7 +111,7 @@ package enum DownloadTransition: Sendable, Equatable {
     // A live process is fetching it now (the one holding its partial file's lock): a queue
     // or a relink leaves it to that process; only another process's is not this caller's.
     let running = current.state == .downloading && circumstances.ownerAlive
-    let runningElsewhere = running && current.pid != circumstances.pid
+    let runningElsewhere = running && current.owner != circumstances.owner
     let doneAndThere = current.state == .done && circumstances.fileExists
     var next = current
     switch self {
@@ -123,19 +130,22 @@ package enum DownloadTransition: Sendable, Equatable {
       // out (`--no-tags`), which must not stick to a later resume.
       next.details = next.details ?? wanted.details
       next.archive = next.archive ?? wanted.archive
-      if let pid = wanted.pid {
+      if let owner = wanted.owner {
         next.state = .queued
-        next.pid = pid
+        next.owner = owner
       }
-    case .begin(let wanted, let pid, let bytesOnDisk):
+    case .begin(let wanted, let owner, let bytesOnDisk):
       // The caller holds the partial file's lock: nobody else is fetching it, whatever an
-      // old `pid` says.
+      // old `owner` says.
       if doneAndThere { throw illegal(key: key, url: current.url, from: current.state) }
       if current.state == .done { next.file = nil }
       next.state = .downloading
-      next.pid = pid
+      next.owner = owner
       next.url = wanted.url
       next.bytes = bytesOnDisk
+      // What this boot writes from here on; and never more claimed durable than is on disk.
+      next.partialBoot = owner.boot
+      next.durableBytes = min(next.durableBytes, bytesOnDisk)
       next.error = nil
       if let title = wanted.podcastTitle, !title.isEmpty { next.podcastTitle = title }
       if let title = wanted.episodeTitle, !title.isEmpty { next.episodeTitle = title }
@@ -149,6 +159,14 @@ package enum DownloadTransition: Sendable, Equatable {
         throw illegal(key: key, url: current.url, from: current.state)
       }
       progress.apply(to: &next)
+      if progress == .restart { next.durableBytes = 0 }
+    case .checkpoint(let durableBytes):
+      // Only the process fetching it knows what its partial file holds: one that stopped
+      // (or another that took the file over since) must not write over that word.
+      guard current.state == .downloading, current.owner == circumstances.owner else {
+        throw illegal(key: key, url: current.url, from: current.state)
+      }
+      next.durableBytes = durableBytes
     case .pause(let reason, let progress), .fail(let reason, let progress):
       guard current.state == .downloading else {
         throw illegal(key: key, url: current.url, from: current.state)
@@ -156,7 +174,7 @@ package enum DownloadTransition: Sendable, Equatable {
       progress?.apply(to: &next)
       if case .pause = self { next.state = .paused } else { next.state = .failed }
       next.error = reason
-      next.pid = nil
+      next.owner = nil
     case .finish(let file, let bytes, let progress):
       if doneAndThere || runningElsewhere {
         throw illegal(key: key, url: current.url, from: current.state)
@@ -167,9 +185,12 @@ package enum DownloadTransition: Sendable, Equatable {
       next.bytes = bytes
       next.total = bytes
       next.error = nil
-      next.pid = nil
-      // Needed only until the file is here; a library keeps thousands of finished rows.
+      next.owner = nil
+      // Needed only until the file is here; a library keeps thousands of finished rows. The
+      // partial file goes with the finish, and what was known of it.
       next.details = nil
+      next.durableBytes = 0
+      next.partialBoot = nil
     case .relink(let url):
       if current.state == .done || running || current.url == url { return .unchanged }
       next.url = url
@@ -206,7 +227,7 @@ package enum DownloadTransition: Sendable, Equatable {
     DownloadRecord(
       key: key, url: wanted.url, podcastTitle: wanted.podcastTitle ?? "",
       episodeTitle: wanted.episodeTitle ?? "", partialPath: partialPath, updatedAt: now,
-      episodeKey: wanted.identityKeys.first, pid: wanted.pid, feedURL: wanted.feedURL,
+      episodeKey: wanted.identityKeys.first, owner: wanted.owner, feedURL: wanted.feedURL,
       published: wanted.published, details: wanted.details, archive: wanted.archive)
   }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// A download someone wants, as the library records it: what `sync`, `subscribe` and the
@@ -22,12 +23,12 @@ package struct QueuedDownload: Sendable, Equatable {
   package var archive: String?
   /// The process about to run the download now; nil when it is queued for a later run (sync's
   /// plan, `subscribe`), which leaves a begun download's state as it is.
-  package var pid: Int32?
+  package var owner: ProcessOwner?
 
   package init(
     url: String, podcastTitle: String? = nil, episodeTitle: String? = nil,
     feedURL: String? = nil, identityKeys: [String] = [], published: Date? = nil,
-    details: String? = nil, archive: String? = nil, pid: Int32? = nil
+    details: String? = nil, archive: String? = nil, owner: ProcessOwner? = nil
   ) {
     self.url = url
     self.podcastTitle = podcastTitle
@@ -37,7 +38,7 @@ package struct QueuedDownload: Sendable, Equatable {
     self.published = published
     self.details = details
     self.archive = archive
-    self.pid = pid
+    self.owner = owner
   }
 
   /// The key a new row of this download gets.

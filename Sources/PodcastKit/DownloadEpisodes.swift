@@ -72,19 +72,24 @@ public struct DownloadEpisodes: Sendable {
   public func perform(
     _ jobs: [DownloadJob], store: LibraryStore, http: HTTPClient, reporter: some RunReporter
   ) async -> [DownloadResult] {
+    // What killed or cut-off runs left goes first; this run is marked until it ends.
+    let mark = RunMark(store: store, episodesDirectory: store.paths.episodes)
     let manager = DownloadManager(
       store: store, http: http.limited(to: settings.bytesPerSecond), options: settings.options,
       refresher: LinkRefresher(loader: FeedLoader(http: http)))
     let results = await reporter.download(jobs, on: manager)
-    // The feed first: a folder left empty goes with its playlist, after its feed.
+    // The feed first: a folder left empty goes with its playlist, after its feed. With this
+    // run's folders, those a run that died may have left behind.
     for failure in FolderFeed.update(
-      foldersOf: results.episodeFiles.map { ($0, settings.feedRequest) },
+      foldersOf: results.episodeFiles.map { ($0, settings.feedRequest) }
+        + mark.finishedByDeadRuns.map { ($0, nil) },
       episodesDirectories: [store.paths.episodes], store: store)
     {
       reporter.problem(failure, subject: nil)
     }
     for failure in FolderPlaylist.update(
-      foldersOf: results.episodeFiles, episodesDirectories: [store.paths.episodes], store: store)
+      foldersOf: results.episodeFiles + mark.finishedByDeadRuns,
+      episodesDirectories: [store.paths.episodes], store: store)
     {
       reporter.problem(failure, subject: nil)
     }

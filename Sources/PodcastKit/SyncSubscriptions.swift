@@ -66,6 +66,9 @@ public struct SyncSubscriptions: Sendable {
   {
     let allSettings = try store.allSettings()
     let runBatch = batch(for: SubscriptionSettings())
+    // What killed or cut-off runs left goes first; this run is marked until it ends.
+    let mark = RunMark(store: store, episodesDirectory: runBatch.episodesDirectory)
+    defer { withExtendedLifetime(mark) {} }
     // Worked out once per subscription with settings, not once per planned download.
     let elsewhere = Set(
       allSettings.compactMap { id, own in batch(for: own).sameKind(as: runBatch) ? nil : id })
@@ -109,7 +112,7 @@ public struct SyncSubscriptions: Sendable {
       batches, allSettings: allSettings, refresher: refresher, reporter: reporter)
     return await finish(
       plan, results: results, batches: [runBatch] + batches, allSettings: allSettings,
-      reporter: reporter)
+      finishedByDeadRuns: mark.finishedByDeadRuns, reporter: reporter)
   }
 
   private func planner() throws -> SyncPlanner {
@@ -142,10 +145,11 @@ public struct SyncSubscriptions: Sendable {
   }
 
   /// What follows the downloads, in this order: prune, side files beside earlier episodes,
-  /// folder feeds, playlists, `--playlist`.
+  /// folder feeds, playlists (with those of `finishedByDeadRuns`, see `RunMark`), `--playlist`.
   private func finish(
     _ plan: SyncPlan, results: [DownloadResult], batches: [SyncBatch],
-    allSettings: [Int64: SubscriptionSettings], reporter: some RunReporter
+    allSettings: [Int64: SubscriptionSettings], finishedByDeadRuns: [String],
+    reporter: some RunReporter
   ) async -> SyncOutcome {
     let pruning = SyncPruner(store: store).prune(plan.feeds.map(\.subscription))
     for failure in pruning.failures { reporter.problem(failure, subject: nil) }
@@ -166,13 +170,13 @@ public struct SyncSubscriptions: Sendable {
     }
     for failure in FolderFeed.update(
       foldersOf: fed + pruning.removed.map { ($0, nil) }
-        + askedFeeds(plan, allSettings: allSettings),
+        + askedFeeds(plan, allSettings: allSettings) + finishedByDeadRuns.map { ($0, nil) },
       episodesDirectories: episodesDirectories, store: store)
     {
       reporter.problem(failure, subject: nil)
     }
     for failure in FolderPlaylist.update(
-      foldersOf: results.episodeFiles + pruning.removed,
+      foldersOf: results.episodeFiles + pruning.removed + finishedByDeadRuns,
       episodesDirectories: episodesDirectories, store: store)
     {
       reporter.problem(failure, subject: nil)

@@ -104,11 +104,11 @@ public struct FolderPlaylist: Sendable, Equatable {
     return .unchanged
   }
 
-  /// A run killed between writing a playlist and renaming it left `.podcast-playlist-<pid>-…`
+  /// A run killed between writing a playlist and renaming it left `.podcast-playlist-<owner>-…`
   /// (in the state folder, or beside the playlist when that is on another filesystem); one of
   /// a process still running is its write in progress and stays.
   private static func removeAbandonedTemporaries(in folder: String) {
-    AtomicFile.removeAbandonedTemporaries(in: folder, prefix: Playlist.temporaryPrefix)
+    TemporaryName.removeAbandoned(in: folder, prefix: Playlist.temporaryPrefix)
   }
 
   private static func isRegularFile(_ path: String?) -> Bool {

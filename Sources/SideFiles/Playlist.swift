@@ -41,7 +41,7 @@ public struct Playlist: Sendable, Equatable {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// A playlist being written is `<temporaryPrefix><pid>-<UUID>.tmp`.
+  /// A playlist being written is `<temporaryPrefix><owner>-<UUID>.tmp` (`TemporaryName`).
   package static let temporaryPrefix = ".podcast-playlist-"
 
   /// `staging`: a folder on the same filesystem to write the temporary in, so that a run

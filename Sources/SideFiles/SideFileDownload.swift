@@ -72,7 +72,7 @@ package struct SideFileDownload {
   private func basis(_ file: PartialFile, _ fetched: Fetched) throws -> ResumeBasis? {
     let onDisk = try file.seekToEnd()
     guard onDisk > 0, !fetched.encoded, fetched.validator != nil || fetched.total != nil else {
-      if onDisk > 0 { try file.truncate(to: 0) }
+      if onDisk > 0 { _ = try file.truncate(to: 0) }
       return nil
     }
     return ResumeBasis(
@@ -99,7 +99,7 @@ package struct SideFileDownload {
     do {
       _ = try await http.perform(request, into: sink)
     } catch TransferError.httpStatus(_, 416, _) where basis != nil {
-      try file.truncate(to: 0)
+      _ = try file.truncate(to: 0)
       throw DownloadError.changedOnServer(
         url: url, reason: "the server has no byte \(basis?.offset ?? 0) any more")
     } catch {
@@ -109,7 +109,7 @@ package struct SideFileDownload {
     Self.note(seen.value, encoded: sink.encoded, into: &fetched)
     let size = try file.seekToEnd()
     if let total = inner.total, size != total {
-      if size > total { try file.truncate(to: 0) }
+      if size > total { _ = try file.truncate(to: 0) }
       throw DownloadError.lengthMismatch(url: url, expected: total, received: size)
     }
     return size

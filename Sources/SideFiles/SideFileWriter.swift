@@ -125,7 +125,7 @@ package final class SideFileWriter: Sendable {
   /// Deletes the temporary files a killed run left in `folder`: the ones whose process is
   /// gone. Another running `podcast` keeps its own.
   package static func removeDebris(in folder: String) {
-    AtomicFile.removeAbandonedTemporaries(in: folder, prefix: temporaryPrefix)
+    TemporaryName.removeAbandoned(in: folder, prefix: temporaryPrefix)
   }
 
 }

@@ -23,15 +23,17 @@ struct DownloadRecordRow: FetchableRecord, TableRecord {
   static let valueColumns = [
     "url", "podcastTitle", "episodeTitle", "state", "bytes", "total", "partialPath", "file",
     "etag", "lastModified", "error", "updatedAt", "episodeKey", "pid", "feedURL", "published",
-    "details", "archive",
+    "details", "archive", "ownerStart", "ownerBoot", "durableBytes", "partialBoot",
   ]
 
   var values: [(any DatabaseValueConvertible)?] {
     [
       record.url, record.podcastTitle, record.episodeTitle, record.state.rawValue, record.bytes,
       record.total, record.partialPath, record.file, record.etag, record.lastModified,
-      record.error, record.updatedAt, record.episodeKey, record.pid, record.feedURL,
+      record.error, record.updatedAt, record.episodeKey, record.owner?.pid, record.feedURL,
       record.published, record.details, record.archive,
+      record.owner.map { Int64(bitPattern: $0.started) },
+      record.owner?.boot, record.durableBytes, record.partialBoot,
     ]
   }
 
@@ -93,10 +95,22 @@ struct DownloadRecordRow: FetchableRecord, TableRecord {
       error: try row.decode(forColumn: "error"),
       updatedAt: try row.decode(forColumn: "updatedAt"),
       episodeKey: try row.decode(forColumn: "episodeKey"),
-      pid: try row.decode(forColumn: "pid"),
+      owner: try Self.owner(row),
       feedURL: try row.decode(forColumn: "feedURL"),
       published: try row.decode(forColumn: "published"),
       details: try row.decode(forColumn: "details"),
-      archive: try row.decode(forColumn: "archive"))
+      archive: try row.decode(forColumn: "archive"),
+      durableBytes: try row.decode(forColumn: "durableBytes"),
+      partialBoot: try row.decode(forColumn: "partialBoot"))
+  }
+
+  /// A row written before owners had a start time and a boot names its pid alone: nobody
+  /// running now can be told from it, so it names a process of no boot, which is never alive.
+  private static func owner(_ row: Row) throws -> ProcessOwner? {
+    guard let pid: Int32 = try row.decode(forColumn: "pid") else { return nil }
+    let started: Int64? = try row.decode(forColumn: "ownerStart")
+    let boot: String? = try row.decode(forColumn: "ownerBoot")
+    return ProcessOwner(
+      pid: pid, started: started.map { UInt64(bitPattern: $0) } ?? 0, boot: boot ?? "")
   }
 }

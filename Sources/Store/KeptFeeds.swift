@@ -80,7 +80,7 @@ public struct KeptFeeds: Sendable {
     return nil
   }
 
-  /// The prefix of a copy being written, before `<pid>-`.
+  /// The prefix of a copy being written (see `TemporaryName`).
   private static let temporaryPrefix = ".kept-"
 
   /// Keeps `feed` as the subscription's copy, replacing the one before.
@@ -109,10 +109,10 @@ public struct KeptFeeds: Sendable {
     unlink(path(subscriptionId: subscriptionId))
   }
 
-  /// A run killed while writing a copy left `.kept-<pid>-….tmp` (a large feed's is megabytes);
-  /// one of a process still running is its write in progress and stays.
+  /// A run killed while writing a copy left `.kept-<owner>-….tmp` (a large feed's is
+  /// megabytes); one of a process still running is its write in progress and stays.
   package func removeAbandonedTemporaries() {
-    AtomicFile.removeAbandonedTemporaries(in: folder, prefix: Self.temporaryPrefix)
+    TemporaryName.removeAbandoned(in: folder, prefix: Self.temporaryPrefix)
   }
 
   private func modified(_ path: String) -> Date? {

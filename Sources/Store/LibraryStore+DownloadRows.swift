@@ -30,23 +30,27 @@ extension LibraryStore {
 
   /// One move of the row keyed `key` (see `DownloadTransition`); returns the row after it.
   /// What a running download writes (its start, head, progress, how it stopped) is relaxed
-  /// (see `relaxedWrite`): none of it vouches for bytes that are durable. The partial file is
-  /// only fsynced when it is finished, and a row that lost its latest save to a power cut is
-  /// one the downloader already copes with (an older or missing validator restarts the file
-  /// or makes the server send it whole, a `downloading` row of a dead process is paused).
-  /// So is a queue, which vouches for no bytes either (see `queueDownloads`). Every other move
-  /// is a full write: the finish (`recordFinished`) is what lets the partial file go, and its
-  /// fsync also makes every earlier relaxed save durable, in order.
+  /// (see `relaxedWrite`): none of it vouches for bytes that are durable, and a row that lost
+  /// its latest save to a power cut is one the downloader already copes with (an older or
+  /// missing validator restarts the file or makes the server send it whole, a `downloading`
+  /// row of a dead process is paused, bytes past `durableBytes` are not trusted after a
+  /// reboot). So is a queue, which vouches for no bytes either (see `queueDownloads`). Every
+  /// other move is a full write: a checkpoint vouches for synced bytes, the finish
+  /// (`recordFinished`) is what lets the partial file go, and the fsync of each also makes
+  /// every earlier relaxed save durable, in order. `durably` makes any move a full write: one
+  /// that lowers `durableBytes` must be on disk before the bytes it no longer vouches for are
+  /// written over.
   @discardableResult
-  package func transition(_ key: DownloadKey, _ transition: DownloadTransition) throws
-    -> DownloadRecord?
-  {
+  package func transition(
+    _ key: DownloadKey, _ transition: DownloadTransition, durably: Bool = false
+  ) throws -> DownloadRecord? {
+    let relaxed: Bool
     switch transition {
-    case .queue, .begin, .progress, .pause, .fail:
-      try relaxedWrite { db in try perform(transition, key: key, db) }
-    case .finish, .relink, .forget:
-      try write { db in try perform(transition, key: key, db) }
+    case .queue, .begin, .progress, .pause, .fail: relaxed = !durably
+    case .checkpoint, .finish, .relink, .forget: relaxed = false
     }
+    if relaxed { return try relaxedWrite { db in try perform(transition, key: key, db) } }
+    return try write { db in try perform(transition, key: key, db) }
   }
 
   /// The finished download of this episode whose file is still there: by its URL, else by
@@ -187,11 +191,11 @@ extension LibraryStore {
         // Rows sync queued for a later run have no process; ones a live process holds stay.
         let abandoned =
           record.state == .downloading
-          ? !RunningProcess.isAlive(record.pid)
-          : record.pid != nil && !RunningProcess.isAlive(record.pid)
+          ? record.owner?.isAlive != true
+          : record.owner.map { !$0.isAlive } ?? false
         guard abandoned else { break }
         shown.state = .paused
-        shown.pid = nil
+        shown.owner = nil
         if let onDisk = partialSize(of: record) { shown.bytes = onDisk }
       case .paused, .failed:
         if let onDisk = partialSize(of: record) { shown.bytes = onDisk }

@@ -24,8 +24,7 @@ extension LibraryStore {
     _ db: Database
   ) throws -> DownloadRecord? {
     let circumstances = DownloadTransition.Circumstances(
-      pid: ProcessInfo.processInfo.processIdentifier,
-      ownerAlive: RunningProcess.isAlive(current?.pid),
+      owner: .current, ownerAlive: current?.owner?.isAlive ?? false,
       fileExists: current.map(Self.hasFile) ?? false)
     switch try transition.outcome(
       for: current, key: key, partialPath: paths.partial(forKey: key), circumstances)
@@ -72,7 +71,7 @@ extension LibraryStore {
       arguments: arguments)
     for row in rows {
       // Queued for a process that is running (a sync that planned it): that one starts it.
-      if why == .unstarted && RunningProcess.isAlive(row.record.pid) { continue }
+      if why == .unstarted && row.record.owner?.isAlive == true { continue }
       try perform(.forget(why), on: row.record, key: row.record.key, db)
     }
   }

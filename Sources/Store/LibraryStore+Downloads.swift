@@ -19,6 +19,30 @@ extension LibraryStore {
     }
   }
 
+  /// The folders the library's finished downloads are in.
+  package func finishedFolders() throws -> Set<String> {
+    try read { db in
+      var folders: Set<String> = []
+      let files = try String.fetchCursor(
+        db, sql: "SELECT file FROM downloads WHERE state = ? AND file IS NOT NULL",
+        arguments: [DownloadState.done.rawValue])
+      while let file = try files.next() {
+        folders.insert((file as NSString).deletingLastPathComponent)
+      }
+      return folders
+    }
+  }
+
+  /// The files of the downloads recorded done since `date`.
+  package func filesFinished(since date: Date) throws -> [String] {
+    try read { db in
+      try String.fetchAll(
+        db,
+        sql: "SELECT file FROM downloads WHERE state = ? AND file IS NOT NULL AND updatedAt >= ?",
+        arguments: [DownloadState.done.rawValue, StoredDate(date)])
+    }
+  }
+
   public func downloads(in states: Set<DownloadState>) throws -> [DownloadRecord] {
     try read { db in
       try Array(

@@ -62,9 +62,9 @@ public final class LibraryStore: Sendable {
   /// is refused instead of silently becoming an empty library.
   private static func createIfMissing(_ paths: LibraryPaths) throws {
     guard !FileManager.default.fileExists(atPath: paths.database) else { return }
-    let temporary = paths.database + ".new-\(ProcessInfo.processInfo.processIdentifier)"
-    let leftovers = [temporary, temporary + "-wal", temporary + "-shm"]
-    for path in leftovers { unlink(path) }
+    let temporary = paths.database + ".new-" + ProcessOwner.current.name
+    removeAbandonedCreations(paths)
+    let leftovers = [temporary, temporary + "-journal", temporary + "-wal", temporary + "-shm"]
     defer { for path in leftovers { unlink(path) } }
     // 0600, made before SQLite opens it: the library holds private feeds' passwords and
     // tokens, and SQLite gives its -wal and -shm files the database's own permissions.
@@ -80,18 +80,46 @@ public final class LibraryStore: Sendable {
     } catch let error as DatabaseError {
       throw LibraryError.databaseFailed(path: paths.database, reason: Self.reason(error))
     }
+    // Synced before it gets the real name: SQLite need not have synced its last writes (the
+    // switch to WAL) when it closed, and a power cut must never leave the real name on a
+    // database whose first page never reached the disk.
+    let written = open(temporary, O_RDONLY | O_CLOEXEC)
+    guard written >= 0, fsync(written) == 0 else {
+      let code = errno
+      if written >= 0 { close(written) }
+      throw LibraryError.databaseFailed(
+        path: paths.database, reason: String(cString: strerror(code)))
+    }
+    close(written)
     // link(2) refuses to replace: when another process created the library first, use theirs.
-    guard link(temporary, paths.database) != 0 else { return }
+    // The new name is synced too, or a power cut could take the library with what it holds.
+    guard link(temporary, paths.database) != 0 else {
+      _ = ParallelSync.syncDirectories([paths.stateDirectory])
+      return
+    }
     switch errno {
     case EEXIST: return
     case EPERM, EOPNOTSUPP:
       // A filesystem without hard links (FAT): rename, after the best check it allows.
       if FileManager.default.fileExists(atPath: paths.database) { return }
-      if rename(temporary, paths.database) == 0 { return }
+      if rename(temporary, paths.database) == 0 {
+        _ = ParallelSync.syncDirectories([paths.stateDirectory])
+        return
+      }
     default: break
     }
     throw LibraryError.databaseFailed(
       path: paths.database, reason: String(cString: strerror(errno)))
+  }
+
+  /// What a creation cut short left (`<database>.new-<owner>` and SQLite's files beside it),
+  /// once its process is gone.
+  private static func removeAbandonedCreations(_ paths: LibraryPaths) {
+    let stem = (paths.database as NSString).lastPathComponent + ".new-"
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: paths.stateDirectory)) ?? []
+    for name in names where name.hasPrefix(stem) && TemporaryName.owner(of: name)?.isAlive != true {
+      unlink(paths.stateDirectory + "/" + name)
+    }
   }
 
   private static func refuseEmptyFile(_ path: String) throws {

@@ -345,10 +345,9 @@ public struct SyncPlanner: Sendable {
     // every job it plans: the download manager need not queue them again (one transaction a
     // feed fewer on the library's one writer), and a run killed before one begins leaves it
     // paused, as the manager's queue did.
-    let pid = ProcessInfo.processInfo.processIdentifier
     let recorded = try store.recordSeen(subscriptionId: id, episodes: seen) { added, hadNone in
       planned = wanted(added, hadNone)
-      return planned.map { $0.job.queued(pid: pid) }
+      return planned.map { $0.job.queued(owner: .current) }
     }
     for (index, key) in recorded.keys.enumerated() { planned[index].job.queuedAs = key }
     return (planned, recorded.alreadyHad)

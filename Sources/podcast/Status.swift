@@ -63,6 +63,9 @@ struct Status: AsyncParsableCommand {
       ("state", .string(record.state.rawValue)),
       ("bytes", .int(record.bytes)),
       ("total", .int(record.total)),
+      // What of it a power cut cannot take back: all of a finished file, the checkpointed
+      // part of a partial one.
+      ("durableBytes", .int(record.state == .done ? record.bytes : record.durableBytes)),
       ("progress", record.progress.map { .double($0) } ?? .null),
       ("updated", .date(record.updatedAt)),
       ("file", .string(record.file)),

@@ -48,7 +48,7 @@ final class DownloadManagerTests: XCTestCase {
     XCTAssertEqual(row.state, .done)
     XCTAssertEqual(row.feedURL, server.url("/feed.xml"))
     XCTAssertEqual(row.episodeKey, "guid:one")
-    XCTAssertNil(row.pid)
+    XCTAssertNil(row.owner)
     XCTAssertFalse(FileManager.default.fileExists(atPath: library.paths.partial(forKey: row.key)))
   }
 

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import XCTest
 
@@ -21,15 +22,15 @@ final class FinishBatchTests: XCTestCase {
     store = try library.store()
   }
 
-  /// A download queued and begun, by this process or (`pid`) another; its partial file holds
+  /// A download queued and begun, by this process or (`owner`) another; its partial file holds
   /// `bytes` and is written out, ready to finish into `Show/<index>.mp3`.
-  private func request(_ index: Int, bytes: Data, pid: Int32 = getpid()) throws
+  private func request(_ index: Int, bytes: Data, owner: ProcessOwner = .current) throws
     -> FinishBatch.Request
   {
     let url = "https://cdn.example/\(index).mp3"
-    let wanted = QueuedDownload(url: url, episodeTitle: "Ep \(index)", pid: getpid())
+    let wanted = QueuedDownload(url: url, episodeTitle: "Ep \(index)", owner: .current)
     let key = try XCTUnwrap(store.queueDownloads([wanted]).first)
-    try store.transition(key, .begin(wanted, pid: pid, bytesOnDisk: 0))
+    try store.transition(key, .begin(wanted, owner: owner, bytesOnDisk: 0))
     let file = try XCTUnwrap(try PartialFile(path: library.paths.partial(forKey: key)))
     try bytes.withUnsafeBytes { try file.append($0) }
     let descriptor = try file.writeOut()
@@ -60,7 +61,7 @@ final class FinishBatchTests: XCTestCase {
     let bytes = [Data(repeating: 7, count: 70_000), Data(repeating: 9, count: 90_000)]
     let finished = try request(0, bytes: bytes[0])
     // pid 1 is always alive: the row says another process is fetching it.
-    let refused = try request(1, bytes: bytes[1], pid: 1)
+    let refused = try request(1, bytes: bytes[1], owner: XCTUnwrap(ProcessOwner(running: 1)))
     let batch = FinishBatch()
     async let first = Self.finish(finished, in: batch)
     async let second = Self.finish(refused, in: batch)

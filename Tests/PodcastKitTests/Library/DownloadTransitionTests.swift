@@ -10,8 +10,8 @@ import XCTest
 /// comes of it: a row in a given state, the row deleted, the row unchanged, or an error that
 /// names the move (an illegal one never writes).
 final class DownloadTransitionTests: XCTestCase {
-  private let me: Int32 = 100
-  private let other: Int32 = 200
+  private let me = ProcessOwner(pid: 100, started: 5, boot: "b1")
+  private let other = ProcessOwner(pid: 200, started: 9, boot: "b1")
   private let key = DownloadKey(feedURL: "https://a.example/feed", episodeKey: "guid:1", url: "")
   private let oldURL = "https://cdn.example/1.mp3?sig=old"
   private let newURL = "https://cdn.example/1.mp3?sig=new"
@@ -24,7 +24,7 @@ final class DownloadTransitionTests: XCTestCase {
   }
 
   private enum Move: String, CaseIterable {
-    case queueNow, queueLater, begin, progress, pause, fail, finish, relink
+    case queueNow, queueLater, begin, progress, checkpoint, pause, fail, finish, relink
     case forgetUnstarted, forgetFinished, forgetSuperseded
   }
 
@@ -55,16 +55,16 @@ final class DownloadTransitionTests: XCTestCase {
     let x = Expected.illegal
     let del = Expected.deleted
     return [
-      //                      queueNow queueLater begin progress pause fail finish relink unstarted finished superseded
-      .none: [q, q, x, x, x, x, x, x, u, u, u],
-      .queued: [q, q, dl, x, x, x, d, q, del, x, del],
-      .downloadingHere: [u, u, dl, dl, p, f, d, u, x, x, del],
-      .downloadingElsewhere: [u, u, dl, dl, p, f, x, u, x, x, x],
-      .downloadingByTheDead: [q, dl, dl, dl, p, f, d, dl, x, x, del],
-      .paused: [q, p, dl, x, x, x, d, p, x, x, del],
-      .failed: [q, f, dl, x, x, x, d, f, x, x, del],
-      .doneWithFile: [u, u, x, x, x, x, x, u, x, del, u],
-      .doneFileGone: [q, q, dl, x, x, x, d, u, x, del, u],
+      //                      queueNow queueLater begin progress checkpoint pause fail finish relink unstarted finished superseded
+      .none: [q, q, x, x, x, x, x, x, x, u, u, u],
+      .queued: [q, q, dl, x, x, x, x, d, q, del, x, del],
+      .downloadingHere: [u, u, dl, dl, dl, p, f, d, u, x, x, del],
+      .downloadingElsewhere: [u, u, dl, dl, x, p, f, x, u, x, x, x],
+      .downloadingByTheDead: [q, dl, dl, dl, x, p, f, d, dl, x, x, del],
+      .paused: [q, p, dl, x, x, x, x, d, p, x, x, del],
+      .failed: [q, f, dl, x, x, x, x, d, f, x, x, del],
+      .doneWithFile: [u, u, x, x, x, x, x, x, u, x, del, u],
+      .doneFileGone: [q, q, dl, x, x, x, x, d, u, x, del, u],
     ]
   }
 
@@ -89,7 +89,7 @@ final class DownloadTransitionTests: XCTestCase {
         "\(error)", "cannot note progress on the download of \(oldURL): it is paused")
     }
     XCTAssertThrowsError(
-      try DownloadTransition.begin(wanted(), pid: me, bytesOnDisk: 0).outcome(
+      try DownloadTransition.begin(wanted(), owner: me, bytesOnDisk: 0).outcome(
         for: nil, key: key, partialPath: "/p", circumstances(for: .none))
     ) { error in
       XCTAssertEqual(
@@ -100,7 +100,7 @@ final class DownloadTransitionTests: XCTestCase {
   /// A relink, or a queue under the feed's new link, moves the URL and keeps what the resume
   /// needs: the bytes and the validators they were fetched with.
   func testANewLinkKeepsTheBytesAndValidators() throws {
-    for move in [DownloadTransition.relink(url: newURL), .queue(wanted(url: newURL, pid: me))] {
+    for move in [DownloadTransition.relink(url: newURL), .queue(wanted(url: newURL, owner: me))] {
       guard
         case .write(let moved) = try move.outcome(
           for: row(.downloadingByTheDead), key: key, partialPath: "/p",
@@ -130,9 +130,38 @@ final class DownloadTransitionTests: XCTestCase {
     XCTAssertEqual(done.bytes, 20_000)
     XCTAssertEqual(done.total, 20_000)
     XCTAssertEqual(done.etag, "\"v2\"")
-    XCTAssertNil(done.pid)
+    XCTAssertNil(done.owner)
     XCTAssertNil(done.error)
     XCTAssertNil(done.details)
+  }
+
+  /// What the row vouches for as synced: raised by checkpoints; at a begin, never more than is
+  /// on disk, and the boot that writes from there on; nothing after a restart or a finish.
+  func testTheDurableLengthNeverVouchesForMoreThanTheFileHolds() throws {
+    var dead = row(.downloadingByTheDead)
+    dead.durableBytes = 7_000
+    dead.partialBoot = "b0"
+    guard
+      case .write(let begun) = try DownloadTransition.begin(
+        wanted(), owner: me, bytesOnDisk: 5_000
+      ).outcome(for: dead, key: key, partialPath: "/p", circumstances(for: .downloadingByTheDead))
+    else { return XCTFail("not written") }
+    XCTAssertEqual(begun.durableBytes, 5_000, "the file holds less than the row said")
+    XCTAssertEqual(begun.partialBoot, "b1", "this boot writes the rest")
+
+    let here = circumstances(for: .downloadingHere)
+    guard
+      case .write(let checkpointed) = try DownloadTransition.checkpoint(durableBytes: 6_000)
+        .outcome(for: begun, key: key, partialPath: "/p", here),
+      case .write(let restarted) = try DownloadTransition.progress(.restart).outcome(
+        for: checkpointed, key: key, partialPath: "/p", here),
+      case .write(let done) = try DownloadTransition.finish(file: "/e/1.mp3", bytes: 20_000, nil)
+        .outcome(for: checkpointed, key: key, partialPath: "/p", here)
+    else { return XCTFail("not written") }
+    XCTAssertEqual(checkpointed.durableBytes, 6_000)
+    XCTAssertEqual(restarted.durableBytes, 0, "the bytes were dropped")
+    XCTAssertEqual(done.durableBytes, 0)
+    XCTAssertNil(done.partialBoot, "the partial file went with the finish")
   }
 
   /// Queueing a finished episode whose file is gone starts it afresh: nothing of the old
@@ -171,10 +200,11 @@ final class DownloadTransitionTests: XCTestCase {
 
   private func transition(_ move: Move) -> DownloadTransition {
     switch move {
-    case .queueNow: .queue(wanted(url: newURL, pid: me))
+    case .queueNow: .queue(wanted(url: newURL, owner: me))
     case .queueLater: .queue(wanted(url: newURL))
-    case .begin: .begin(wanted(), pid: me, bytesOnDisk: 7_800)
+    case .begin: .begin(wanted(), owner: me, bytesOnDisk: 7_800)
     case .progress: .progress(DownloadProgress(bytes: 8_000))
+    case .checkpoint: .checkpoint(durableBytes: 4_000)
     case .pause: .pause(reason: "interrupted", nil)
     case .fail: .fail(reason: "HTTP 503", nil)
     case .finish: .finish(file: "/e/found.mp3", bytes: 20_000, nil)
@@ -187,10 +217,10 @@ final class DownloadTransitionTests: XCTestCase {
 
   private func transition(_ transition: DownloadTransition) -> DownloadTransition { transition }
 
-  private func wanted(url: String? = nil, pid: Int32? = nil) -> QueuedDownload {
+  private func wanted(url: String? = nil, owner: ProcessOwner? = nil) -> QueuedDownload {
     QueuedDownload(
       url: url ?? oldURL, podcastTitle: "Show", episodeTitle: "One",
-      feedURL: "https://a.example/feed", identityKeys: ["guid:1"], details: "{}", pid: pid)
+      feedURL: "https://a.example/feed", identityKeys: ["guid:1"], details: "{}", owner: owner)
   }
 
   private func row(_ start: Start) -> DownloadRecord {
@@ -203,7 +233,7 @@ final class DownloadTransitionTests: XCTestCase {
       break
     case .downloadingHere, .downloadingElsewhere, .downloadingByTheDead:
       record.state = .downloading
-      record.pid = start == .downloadingHere ? me : other
+      record.owner = start == .downloadingHere ? me : other
     case .paused, .failed:
       record.state = start == .paused ? .paused : .failed
     case .doneWithFile, .doneFileGone:
@@ -221,7 +251,7 @@ final class DownloadTransitionTests: XCTestCase {
 
   private func circumstances(for start: Start) -> DownloadTransition.Circumstances {
     DownloadTransition.Circumstances(
-      pid: me, ownerAlive: start == .downloadingHere || start == .downloadingElsewhere,
+      owner: me, ownerAlive: start == .downloadingHere || start == .downloadingElsewhere,
       fileExists: start == .doneWithFile, now: moment)
   }
 }

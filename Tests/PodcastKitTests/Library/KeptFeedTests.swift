@@ -162,8 +162,9 @@ final class KeptFeedTests: XCTestCase {
     try library.paths.prepare()
     let kept = KeptFeeds(paths: library.paths)
     try FileManager.default.createDirectory(atPath: kept.folder, withIntermediateDirectories: true)
-    let abandoned = kept.folder + "/.kept-2147483646-A.tmp"
-    let running = kept.folder + "/.kept-\(getpid())-B.tmp"
+    let gone = ProcessOwner(pid: 2_147_483_646, started: 1, boot: ProcessOwner.currentBoot)
+    let abandoned = kept.folder + "/.kept-\(gone.name)-A.tmp"
+    let running = kept.folder + "/.kept-\(ProcessOwner.current.name)-B.tmp"
     for path in [abandoned, running] { try Data("x".utf8).write(to: URL(fileURLWithPath: path)) }
     try kept.keep(try copy(of: document(items: 1), validators: Validators()), subscriptionId: 7)
 

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import GRDB
 import XCTest
@@ -17,11 +18,14 @@ final class LibraryRowTests: XCTestCase {
       url: "https://cdn.example/a.mp3", podcastTitle: "Show", episodeTitle: "One",
       state: .paused, bytes: 10, total: 20, partialPath: "/p/a.part",
       etag: "\"e\"", lastModified: "Tue, 14 Nov 2023 22:13:20 GMT", error: "HTTP 503",
-      updatedAt: moment, episodeKey: "guid:1", pid: 42, feedURL: "https://a.example/feed",
+      updatedAt: moment, episodeKey: "guid:1",
+      owner: ProcessOwner(pid: 42, started: 7, boot: ProcessOwner.currentBoot),
+      feedURL: "https://a.example/feed",
       published: moment.addingTimeInterval(-86_400), details: "{}")
     try store.seed(record, updatedAt: moment)
     // What the transitions make of it: the paused row has no owner, its partial its key's name.
-    record.pid = nil
+    record.owner = nil
+    record.partialBoot = ProcessOwner.currentBoot
     record.partialPath = store.paths.partial(forKey: record.key)
 
     XCTAssertEqual(try store.download(url: record.url), record)

@@ -54,6 +54,7 @@ final class LibraryStoreTests: XCTestCase {
         [
           "v1", "v2-downloads", "v2-settings", "v3-indexes", "v4-published",
           "v5-download-details", "v6-download-keys", "v7-download-archive",
+          "v8-owners-and-checkpoints",
         ])
       XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA journal_mode"), "wal")
       for table in [
@@ -62,7 +63,7 @@ final class LibraryStoreTests: XCTestCase {
         XCTAssertTrue(try db.tableExists(table), table)
       }
     }
-    XCTAssertEqual(LibraryStore.schemaVersion, 8)
+    XCTAssertEqual(LibraryStore.schemaVersion, 9)
     // Reopening an up-to-date library changes nothing and keeps the data.
     try store.addSubscription(name: "one", feedURL: "https://a.example/feed", title: nil, keep: nil)
     XCTAssertEqual(try library.store().subscriptions().map(\.name), ["one"])
@@ -115,19 +116,19 @@ final class LibraryStoreTests: XCTestCase {
     let url = "https://cdn.example/a.mp3"
     var wanted = QueuedDownload(
       url: url, podcastTitle: "Show", episodeTitle: "Ep 1", feedURL: "https://cdn.example/f",
-      identityKeys: ["guid:1"], pid: getpid())
+      identityKeys: ["guid:1"], owner: .current)
     let key = try XCTUnwrap(store.queueDownloads([wanted]).first)
     XCTAssertEqual(
       key, DownloadKey(feedURL: "https://cdn.example/f", episodeKey: "guid:1", url: url))
     XCTAssertEqual(try store.download(url: url)?.episodeTitle, "Ep 1")
-    XCTAssertEqual(try store.download(url: url)?.pid, getpid())
+    XCTAssertEqual(try store.download(url: url)?.owner, .current)
 
     wanted.episodeTitle = "Ep 1 (renamed)"
     XCTAssertEqual(try store.queueDownloads([wanted]), [key])
     XCTAssertEqual(try store.allDownloads().count, 1, "queueing again keeps the one row")
 
     // The changes a running download makes (DownloadRow).
-    try store.transition(key, .begin(wanted, pid: getpid(), bytesOnDisk: 0))
+    try store.transition(key, .begin(wanted, owner: .current, bytesOnDisk: 0))
     try store.transition(
       key,
       .progress(
@@ -144,9 +145,9 @@ final class LibraryStoreTests: XCTestCase {
     XCTAssertEqual(failed.state, .failed)
     XCTAssertEqual(failed.error, "HTTP 503")
     XCTAssertEqual(failed.bytes, 500, "bytes are kept for the resume")
-    XCTAssertNil(failed.pid)
+    XCTAssertNil(failed.owner)
 
-    try store.transition(key, .begin(wanted, pid: getpid(), bytesOnDisk: 500))
+    try store.transition(key, .begin(wanted, owner: .current, bytesOnDisk: 500))
     try store.recordFinished(key, file: "/e/Show/a.mp3", bytes: 1000, episode: nil)
     let done = try XCTUnwrap(store.download(url: url))
     XCTAssertEqual(done.state, .done)
@@ -163,13 +164,15 @@ final class LibraryStoreTests: XCTestCase {
   func testAFinishBatchRecordsEachDownloadAndRefusesOnlyTheOneItMayNotFinish() throws {
     let store = try TemporaryLibrary().store()
     let wanted = (0..<3).map {
-      QueuedDownload(url: "https://cdn.example/\($0).mp3", episodeTitle: "Ep \($0)", pid: getpid())
+      QueuedDownload(
+        url: "https://cdn.example/\($0).mp3", episodeTitle: "Ep \($0)", owner: .current)
     }
     let keys = try store.queueDownloads(wanted)
+    // The middle one is running in another process: pid 1 is always alive.
+    let init1 = try XCTUnwrap(ProcessOwner(running: 1))
     for (index, key) in keys.enumerated() {
-      // The middle one is running in another process: pid 1 is always alive.
       try store.transition(
-        key, .begin(wanted[index], pid: index == 1 ? 1 : getpid(), bytesOnDisk: 0))
+        key, .begin(wanted[index], owner: index == 1 ? init1 : .current, bytesOnDisk: 0))
     }
     let results = try store.recordFinished(
       keys.enumerated().map { index, key in
@@ -209,11 +212,12 @@ final class LibraryStoreTests: XCTestCase {
     try store.seed(
       DownloadRecord(
         url: "https://a/1", podcastTitle: "S", episodeTitle: "alive", state: .downloading,
-        partialPath: "/p/1", pid: getpid()))
+        partialPath: "/p/1", owner: .current))
     try store.seed(
       DownloadRecord(
         url: "https://a/2", podcastTitle: "S", episodeTitle: "dead", state: .downloading,
-        partialPath: "/p/2", pid: Int32.max - 1))
+        partialPath: "/p/2",
+        owner: ProcessOwner(pid: Int32.max - 1, started: 1, boot: ProcessOwner.currentBoot)))
     let shown = Dictionary(
       uniqueKeysWithValues: try store.downloadsForDisplay().map { ($0.url, $0.state) })
     XCTAssertEqual(shown, ["https://a/1": .downloading, "https://a/2": .paused])
@@ -232,7 +236,7 @@ final class LibraryStoreTests: XCTestCase {
         do {
           let wanted = QueuedDownload(url: url, podcastTitle: "S", episodeTitle: "E")
           let key = try store.queueDownloads([wanted])[0]
-          try store.transition(key, .begin(wanted, pid: getpid(), bytesOnDisk: 0))
+          try store.transition(key, .begin(wanted, owner: .current, bytesOnDisk: 0))
           try store.transition(key, .progress(DownloadProgress(bytes: Int64(index))))
         } catch {
           failures.append("\(error)")

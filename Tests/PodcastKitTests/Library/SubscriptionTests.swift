@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import XCTest
 
@@ -108,13 +109,15 @@ final class SubscriptionTests: XCTestCase {
     ended.executableURL = URL(fileURLWithPath: "/bin/true")
     try ended.run()
     ended.waitUntilExit()
-    let queued = { (url: String, pid: Int32) in
+    let queued = { (url: String, owner: ProcessOwner) in
       QueuedDownload(
-        url: url, feedURL: "https://feeds.example/hh", identityKeys: ["guid:\(url)"], pid: pid)
+        url: url, feedURL: "https://feeds.example/hh", identityKeys: ["guid:\(url)"],
+        owner: owner)
     }
+    let dead = ProcessOwner(
+      pid: ended.processIdentifier, started: 1, boot: ProcessOwner.currentBoot)
     let keys = try store.queueDownloads([
-      queued("https://c.example/dead.mp3", ended.processIdentifier),
-      queued("https://c.example/live.mp3", ProcessInfo.processInfo.processIdentifier),
+      queued("https://c.example/dead.mp3", dead), queued("https://c.example/live.mp3", .current),
     ])
     try store.removeSubscription(id: try XCTUnwrap(store.subscription(matching: "1").id))
     XCTAssertNil(try store.download(key: keys[0]), "its run is gone: nobody will start it")

@@ -28,7 +28,7 @@ final class TemporaryLibrary {
 extension LibraryStore {
   /// Puts `record` in the library the way a download gets there: through its transitions
   /// (queue; then begin and progress; then pause, fail or finish, as its state says). A
-  /// running one's owner is its `pid` (this process when nil). Only the clock is set
+  /// running one's owner is its `owner` (this process when nil). Only the clock is set
   /// directly, when `updatedAt` is given: a test cannot wait for days to pass.
   @discardableResult
   func seed(_ record: DownloadRecord, updatedAt: Date? = nil) throws -> DownloadRecord {
@@ -36,7 +36,7 @@ extension LibraryStore {
       url: record.url, podcastTitle: record.podcastTitle, episodeTitle: record.episodeTitle,
       feedURL: record.feedURL, identityKeys: record.episodeKey.map { [$0] } ?? [],
       published: record.published, details: record.details, archive: record.archive,
-      pid: record.state == .queued ? record.pid : nil)
+      owner: record.state == .queued ? record.owner : nil)
     let key = try queueDownloads([wanted])[0]
     if record.state != .queued {
       let validators =
@@ -51,8 +51,7 @@ extension LibraryStore {
       } else {
         try transition(
           key,
-          .begin(
-            wanted, pid: record.pid ?? ProcessInfo.processInfo.processIdentifier, bytesOnDisk: 0))
+          .begin(wanted, owner: record.owner ?? .current, bytesOnDisk: 0))
         try transition(key, .progress(progress))
         if record.state == .paused {
           try transition(key, .pause(reason: record.error ?? "", nil))

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import XCTest
 
@@ -106,8 +107,9 @@ final class FolderPlaylistTests: XCTestCase {
   /// a folder the playlist was the last thing in goes with it.
   func testAbandonedTemporariesAndTheEmptiedFolderAreRemoved() throws {
     try finished("Show/one.mp3", title: "One", published: day(1))
-    let abandoned = show + "/.podcast-playlist-999999999-A.tmp"
-    let running = show + "/.podcast-playlist-\(getpid())-B.tmp"
+    let gone = ProcessOwner(pid: 999_999_999, started: 1, boot: ProcessOwner.currentBoot)
+    let abandoned = show + "/.podcast-playlist-\(gone.name)-A.tmp"
+    let running = show + "/.podcast-playlist-\(ProcessOwner.current.name)-B.tmp"
     for file in [abandoned, running] {
       XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("#EXTM3U".utf8)))
     }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import LoopbackServer
 import XCTest
@@ -123,7 +124,9 @@ final class DownloadTaggingTests: XCTestCase {
       DownloadRecord(
         url: url, podcastTitle: "The Show", episodeTitle: "Episode Seven", state: .downloading,
         bytes: Int64(served.count), total: Int64(served.count), partialPath: "",
-        etag: "\"v1\"", episodeKey: "guid:7", pid: 999_999, feedURL: server.url("/feed.xml")))
+        etag: "\"v1\"", episodeKey: "guid:7",
+        owner: ProcessOwner(pid: 999_999, started: 1, boot: ProcessOwner.currentBoot),
+        feedURL: server.url("/feed.xml")))
     let partial = library.paths.partial(
       forKey: DownloadKey(feedURL: server.url("/feed.xml"), episodeKey: "guid:7", url: url))
     try served.write(to: URL(fileURLWithPath: partial))
