@@ -234,6 +234,11 @@ db() { sqlite3 -cmd '.timeout 5000' "$lib/.podcast/library.sqlite" "$@" 2>&1; }
 # tree DIR: "size path" of every file under DIR, sorted, paths relative to DIR.
 tree() { (cd "$1" 2>/dev/null && find . -type f -printf '%s %P\n' | sort -k2); }
 server_lines() { wc -l <"$w/server.log"; }
+# state_names: what is in .podcast/ (SQLite's -wal and -shm aside), the boot stamp of the
+# library's last sweep (runs/boot-<boot id>) under one name whatever the boot.
+state_names() {
+  (cd "$lib/.podcast" && find . -printf '%P\n') | grep -v -e '-wal$' -e '-shm$' | sed 's|^runs/boot-.*|runs/boot-ID|'
+}
 
 # --- calibration: an uncut run of each command makes the tree every trial must end with -------
 
@@ -251,7 +256,7 @@ for command in download sync; do
     fi
     wall[$command]=$(awk -v s="$start" -v e="$EPOCHREALTIME" 'BEGIN { printf "%d", (e - s) * 1000 }')
     cp -a "$PODCAST_EPISODES_DIR" "$w/expected-$command-$lay"
-    (cd "$lib/.podcast" && find . -printf '%P\n' | grep -v -e '-wal$' -e '-shm$' | sort) >"$w/expected-state-$command-$lay"
+    state_names | sort >"$w/expected-state-$command-$lay"
     if [ "$command" = download ]; then
       big_partial="$(db "SELECT partialPath FROM downloads WHERE url = '$base/$big'")"
       big_partial="${big_partial##*/}"
@@ -367,7 +372,7 @@ check_after_recovery() {
   while read -r path; do
     [ -n "$path" ] || continue
     grep -qxF "$path" "$w/expected-state-$command-$lay" || leftover+=" .podcast/$path;"
-  done < <(cd "$lib/.podcast" && find . -printf '%P\n' | grep -v -e '-wal$' -e '-shm$')
+  done < <(state_names)
   [ -z "$bad" ]
   check every-episode-once $? "$bad"
   [ -z "$sides" ]
@@ -410,13 +415,23 @@ wait_cut() {
   done
   return 1
 }
-random_ms() { echo $((RANDOM * 32768 + RANDOM)) | awk -v max="$1" '{ printf "%.3f", ($1 % (max + 1)) / 1000 }'; }
-pick() { local options=("$@"); echo "${options[RANDOM % ${#options[@]}]}"; }
+# Choices are drawn in this shell, never in a $(...) subshell, whose RANDOM is seeded anew:
+# POWERCUT_SEED then repeats them all.
+# random_seconds VAR MAX_MS: a random moment in [0, MAX_MS] ms, as seconds for sleep.
+random_seconds() {
+  local ms=$(((RANDOM * 32768 + RANDOM) % ($2 + 1)))
+  printf -v "$1" '%d.%03d' $((ms / 1000)) $((ms % 1000))
+}
+# pick VAR OPTION...: one of the options.
+pick() {
+  local options=("${@:2}")
+  printf -v "$1" '%s' "${options[RANDOM % ${#options[@]}]}"
+}
 
 for trial in $(seq 1 "$cuts"); do
   kind=${kinds[$(((trial - 1) % ${#kinds[@]}))]}
-  command=$(pick download sync)
-  lay=$(pick one split)
+  pick command download sync
+  pick lay one split
   case "$kind" in
   staged) lay=split ;;
   torn | midbody) command=download ;;
@@ -435,7 +450,8 @@ for trial in $(seq 1 "$cuts"); do
   detail="" triggered=1 cut_at_bytes=0
   case "$kind" in
   random)
-    sleep "$(random_ms "${wall[$command]}")"
+    random_seconds moment "${wall[$command]}"
+    sleep "$moment"
     detail="at a random moment"
     ;;
   midbody)
@@ -461,17 +477,18 @@ for trial in $(seq 1 "$cuts"); do
     wait_cut "$pid" || triggered=0
     ;;
   *)
-    sleep "$(random_ms $((${wall[$command]} * 8 / 10)))"
-    timing=$(pick before after)
+    random_seconds moment $((${wall[$command]} * 8 / 10))
+    sleep "$moment"
+    pick timing before after
     # A link or rename fault matches its target (to_rgx); LazyFS then wants a from_rgx that does
     # not match the word "none" ("/" does not), or it asks the source path to contain "none".
     case "$kind" in
     link) what="op=link::from_rgx=/::to_rgx=Episodes/" ;;
     wal) what="op=fsync::from_rgx=library.sqlite-wal" ;;
     partial) what="op=fsync::from_rgx=/partial/" ;;
-    staged) what=$(pick "op=fsync::from_rgx=/\.podcast-.*\.part-" "op=link::from_rgx=/::to_rgx=Episodes/") ;;
-    side) what=$(pick "op=fsync::from_rgx=/\.podcast-side-" "op=rename::from_rgx=/::to_rgx=\.(vtt|json|png)$") ;;
-    playlist) what=$(pick "op=fsync::from_rgx=/\.podcast-playlist-" "op=rename::from_rgx=/::to_rgx=\.m3u8$") ;;
+    staged) pick what "op=fsync::from_rgx=/\.podcast-.*\.part-" "op=link::from_rgx=/::to_rgx=Episodes/" ;;
+    side) pick what "op=fsync::from_rgx=/\.podcast-side-" "op=rename::from_rgx=/::to_rgx=\.(vtt|json|png)$" ;;
+    playlist) pick what "op=fsync::from_rgx=/\.podcast-playlist-" "op=rename::from_rgx=/::to_rgx=\.m3u8$" ;;
     esac
     detail="crash $timing ${what//::/ }"
     fault "lazyfs::crash::timing=$timing::$what"
