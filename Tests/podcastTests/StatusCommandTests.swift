@@ -49,6 +49,38 @@ final class StatusCommandTests: LibraryTestCase {
     XCTAssertFalse(text.stdout.contains("downloading"), text.stdout)
   }
 
+  /// `durableBytes`: what of a download a power cut cannot take back. A partial file is synced
+  /// at checkpoints as it arrives (every 8 MiB), and that length outlives the process; a
+  /// finished episode's file is durable whole.
+  func testShowsWhatOfEachDownloadIsSyncedToDisk() throws {
+    let mib = 1 << 20
+    let show = Show("durable", episodes: 1, size: 20 * mib, on: server)
+    show.enclosure = { $0.stalling(after: 12 * mib, seconds: nil) }
+    show.serve()
+    binary.environment["PODCAST_TIMEOUT"] = "120"
+
+    let download = try binary.start(["download", show.feedURL])
+    var durable = 0
+    try eventually("a checkpoint of 8 MiB in the download's row") {
+      guard let row = try statusRow(for: show.newest), row["state"] as? String == "downloading"
+      else { return false }
+      durable = row["durableBytes"] as? Int ?? 0
+      return durable >= 8 * mib
+    }
+    XCTAssertLessThanOrEqual(durable, 12 * mib)
+    download.signal(SIGKILL)
+    _ = try? download.wait()
+    let after = try XCTUnwrap(try statusRow(for: show.newest))
+    XCTAssertEqual(after["state"] as? String, "paused")
+    XCTAssertGreaterThanOrEqual(after["durableBytes"] as? Int ?? 0, durable, "it outlives the run")
+    XCTAssertLessThanOrEqual(after["durableBytes"] as? Int ?? .max, after["bytes"] as? Int ?? 0)
+
+    let small = Show("small", episodes: 1, on: server)
+    XCTAssertEqual(try podcast("download", small.feedURL).status, 0)
+    let done = try XCTUnwrap(try statusRow(for: small.newest))
+    XCTAssertEqual(done["durableBytes"] as? Int, done["bytes"] as? Int)
+  }
+
   func testFailedDownloadsShowTheReasonAndFinishedOnesShowDone() throws {
     let show = Show("mixed", episodes: 2, on: server)
     server.set(show.episode(1).path, .status(404, body: "gone"))

@@ -51,9 +51,12 @@ final class ProcessOwnerTests: XCTestCase {
 
   func testAProcessThatEndedIsNotAlive() throws {
     let ended = Process()
-    ended.executableURL = URL(fileURLWithPath: "/bin/true")
+    ended.executableURL = URL(fileURLWithPath: "/bin/sleep")
+    ended.arguments = ["30"]
     try ended.run()
     let owner = try XCTUnwrap(ProcessOwner(running: ended.processIdentifier))
+    XCTAssertTrue(owner.isAlive)
+    ended.terminate()
     ended.waitUntilExit()
     XCTAssertFalse(owner.isAlive)
   }
