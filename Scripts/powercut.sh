@@ -233,13 +233,17 @@ prepare() { # COMMAND BOOT: what a sync needs before it runs (subscribe is durab
 # db SQL: a query of the library, never creating one (a cut may come before podcast made it).
 db() { sqlite3 -cmd '.timeout 5000' "file:$lib/.podcast/library.sqlite?mode=rw" "$@" 2>&1; }
 has_library() { [ -f "$lib/.podcast/library.sqlite" ]; }
-# tree DIR: "size path" of every file under DIR, sorted, paths relative to DIR.
-tree() { (cd "$1" 2>/dev/null && find . -type f -printf '%s %P\n' | sort -k2); }
+# tree DIR: "size path" of every file under DIR, sorted, paths relative to DIR. FUSE renames
+# a file deleted while open to .fuse_hidden<N> and removes it once closed; when the FUSE
+# process dies first (a crash fault), the name stays in the backing folder, as an orphan inode
+# stays on a real disk until the next mount frees it: not something podcast left, so left out.
+tree() { (cd "$1" 2>/dev/null && find . -type f ! -name '.fuse_hidden*' -printf '%s %P\n' | sort -k2); }
 server_lines() { wc -l <"$w/server.log"; }
 # state_names: what is in .podcast/ (SQLite's -wal and -shm aside), the boot stamp of the
 # library's last sweep (runs/boot-<boot id>) under one name whatever the boot.
 state_names() {
-  (cd "$lib/.podcast" && find . -printf '%P\n') | grep -v -e '-wal$' -e '-shm$' | sed 's|^runs/boot-.*|runs/boot-ID|'
+  (cd "$lib/.podcast" && find . ! -name '.fuse_hidden*' -printf '%P\n') | grep -v -e '-wal$' -e '-shm$' |
+    sed 's|^runs/boot-.*|runs/boot-ID|'
 }
 
 # --- calibration: an uncut run of each command makes the tree every trial must end with -------
