@@ -197,12 +197,25 @@ remount() {
 # --- boots and processes --------------------------------------------------------------------
 
 # in_boot ID COMMAND...: COMMAND with /proc/sys/kernel/random/boot_id reading ID, in a mount
-# namespace of its own (unshare and sh exec, so the pid is the command's).
+# namespace of its own.
 in_boot() {
   local id="$1"
   shift
   [ -f "$w/boot-$id" ] || cat /proc/sys/kernel/random/uuid >"$w/boot-$id"
   unshare -m -- sh -c 'mount --bind "$0" /proc/sys/kernel/random/boot_id && exec "$@"' "$w/boot-$id" "$@"
+}
+# start_in_boot ID OUTPUT COMMAND...: in_boot in the background, output to OUTPUT; the pid in
+# $started is COMMAND's own (unshare and sh exec it), so a kill -9 of it is the power going.
+# (A function sent to the background runs in a subshell of its own: $! would be that shell,
+# and the command would outlive the "cut".)
+start_in_boot() {
+  local id="$1" output="$2"
+  shift 2
+  [ -f "$w/boot-$id" ] || cat /proc/sys/kernel/random/uuid >"$w/boot-$id"
+  unshare -m -- sh -c 'mount --bind "$0" /proc/sys/kernel/random/boot_id && exec "$@"' \
+    "$w/boot-$id" "$@" >"$output" 2>&1 &
+  started=$!
+  disown
 }
 # hand_pid PID: a live process (a sleep) gets PID, as after a reboot any process may. A miss is
 # killed with SIGKILL: just forked, it may still be this shell, whose TERM trap would run.
@@ -458,9 +471,8 @@ for trial in $(seq 1 "$cuts"); do
   prepare "$command" "$lay" "$boot_a"
   mark=$(server_lines)
   # shellcheck disable=SC2046
-  in_boot "$boot_a" "$bin/podcast" $(run_args "$command") >"$w/cut.log" 2>&1 &
-  pid=$!
-  disown
+  start_in_boot "$boot_a" "$w/cut.log" "$bin/podcast" $(run_args "$command")
+  pid=$started
   detail="" triggered=1 cut_at_bytes=0
   case "$kind" in
   random)
