@@ -10,9 +10,8 @@
 #   LAZYFS   LazyFS's binary, or a launcher that runs it (e.g. run-lazyfs)
 #
 # Each trial mounts a fresh LazyFS for the library (in the "split" layout --episodes-dir is on
-# another mount point of it, so episodes arrive there as staged copies), subscribes to a
-# five-episode feed served throttled by podcast-testserver, runs `download --all` or the first
-# `sync` (`--first all`) and cuts the power:
+# another mount point of it, so episodes arrive there as staged copies), runs `download --all` or a first `sync --first all` of a five-episode feed served
+# throttled by podcast-testserver, and cuts the power:
 #   random     kill -9 at a random moment, then every unsynced write dropped
 #   midbody    the same once 12-18 MiB of the 20 MiB episode arrived
 #   link       LazyFS crashes at the link of an episode into Episodes (before or after it)
@@ -240,16 +239,9 @@ hand_pid() {
 run_args() { # COMMAND: the run under test
   if [ "$1" = download ]; then echo "download $feed --all"; else echo "sync"; fi
 }
-# prepare COMMAND LAYOUT BOOT: the library the run under test starts from, made by subscribing
-# (durable when it returns; --first all for the sync to fetch everything), then LazyFS mounted
-# again. Not made in the session of the run under test: under LazyFS a library database made
-# and used in one mount session came up, rarely (2 runs in about 150), with its first page
-# zeroed while no power had been cut, which no process but the filesystem can do.
-prepare() {
-  local first=none
-  [ "$1" = sync ] && first=all
-  in_boot "$3" "$bin/podcast" subscribe "$feed" --first "$first" >>"$w/run.log" 2>&1
-  remount "$2"
+prepare() { # COMMAND BOOT: what a sync needs before it runs (subscribe is durable when it returns)
+  [ "$1" = sync ] || return 0
+  in_boot "$2" "$bin/podcast" subscribe "$feed" --first all >>"$w/run.log" 2>&1
 }
 # db SQL: a query of the library, never creating one (a cut may come before podcast made it).
 db() { sqlite3 -cmd '.timeout 5000' "file:$lib/.podcast/library.sqlite?mode=rw" "$@" 2>&1; }
@@ -273,7 +265,7 @@ declare -A wall
 for command in download sync; do
   for lay in one split; do
     layout "$lay"
-    prepare "$command" "$lay" cal
+    prepare "$command" cal
     start=$EPOCHREALTIME
     # shellcheck disable=SC2046
     if ! in_boot cal "$bin/podcast" $(run_args "$command") >"$w/cal.log" 2>&1; then
@@ -468,7 +460,7 @@ for trial in $(seq 1 "$cuts"); do
   boot_a="a$trial" boot_b="b$trial"
   trial_failures=()
   layout "$lay"
-  prepare "$command" "$lay" "$boot_a"
+  prepare "$command" "$boot_a"
   mark=$(server_lines)
   # shellcheck disable=SC2046
   start_in_boot "$boot_a" "$w/cut.log" "$bin/podcast" $(run_args "$command")
