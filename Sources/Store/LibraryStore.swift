@@ -80,9 +80,8 @@ public final class LibraryStore: Sendable {
     } catch let error as DatabaseError {
       throw LibraryError.databaseFailed(path: paths.database, reason: Self.reason(error))
     }
-    // Synced before it gets the real name: SQLite need not have synced its last writes (the
-    // switch to WAL) when it closed, and a power cut must never leave the real name on a
-    // database whose first page never reached the disk.
+    // Synced before it gets the real name, whatever SQLite synced as it closed: after a power
+    // cut the real name must never lead to a database that is not whole on disk.
     let written = open(temporary, O_RDONLY | O_CLOEXEC)
     guard written >= 0, fsync(written) == 0 else {
       let code = errno
