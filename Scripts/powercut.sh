@@ -530,7 +530,7 @@ for trial in $(seq 1 "$cuts"); do
   # The reboot: whatever pids the dead run used now belong to live processes.
   if [ "$reboot" = 1 ]; then
     reboots=$((reboots + 1))
-    for dead in $pid $(db "SELECT DISTINCT pid FROM downloads WHERE pid IS NOT NULL"); do
+    for dead in $( (echo "$pid"; db "SELECT DISTINCT pid FROM downloads WHERE pid IS NOT NULL") | sort -u); do
       [ "$dead" -gt 1 ] 2>/dev/null && hand_pid "$dead" && handed=$((handed + 1))
     done
   fi

@@ -8,15 +8,17 @@ import Foundation
 /// goes away with its descriptor whatever happens to the process. Large feeds and their show
 /// notes wait in one instead of in memory.
 package enum AnonymousFile {
-  /// The open descriptor, or nil when the temporary directory takes no file.
+  /// The open descriptor, or nil when the temporary directory takes no file. For the moment
+  /// between its making and its unlinking, the file is `<prefix>-<owner>-XXXXXX.tmp`
+  /// (`TemporaryName`): a power cut just then leaves a name a sweep can judge.
   package static func make(prefix: String, in directory: String = NSTemporaryDirectory()) -> Int32?
   {
     var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString)
     template.removeLast()
-    template += Array("\(prefix)-XXXXXX".utf8CString)
+    template += Array("\(prefix)-\(ProcessOwner.current.name)-XXXXXX.tmp".utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
       guard let path = buffer.baseAddress else { return -1 }
-      let descriptor = mkstemp(path)
+      let descriptor = mkstemps(path, 4)
       if descriptor >= 0 { unlink(path) }
       return descriptor
     }

@@ -47,6 +47,8 @@ final class TemporaryNameTests: XCTestCase {
     // A staged copy of an episode: the partial file's name, then its writer.
     XCTAssertEqual(
       TemporaryName.owner(of: ".podcast-0123456789abcdef.part-\(gone.name).tmp"), gone)
+    // A side file's scratch copy in the moment between its making and its unlinking.
+    XCTAssertEqual(TemporaryName.owner(of: ".side-\(gone.name)-aB3xYz.tmp"), gone)
     // A library being created, and SQLite's files beside it.
     XCTAssertEqual(TemporaryName.owner(of: "library.sqlite.new-\(gone.name)-wal"), gone)
     XCTAssertNil(TemporaryName.owner(of: ".podcast-side-1234-9F0C7E51-3C7B-4E0B.tmp"))
