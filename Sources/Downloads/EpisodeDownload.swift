@@ -153,18 +153,12 @@ package struct EpisodeDownload {
       // database out of the hot path.
       // A cancelled sleep ends at once: without the check, every download wrote its progress
       // once more as its reporter was told to stop.
-      var seconds: Int64 = 0
       while (try? await Task.sleep(for: .seconds(1))) != nil {
         if let entry = progress.entry(for: job.url), entry.state == .downloading {
           row.noteProgress(bytes: entry.bytes)
         }
-        // A body slower than a checkpoint step in `Checkpoints.interval` gets one then.
-        seconds += 1
-        if seconds % Checkpoints.interval.components.seconds == 0,
-          checkpoints.file.synced.hasUnclaimedBytes
-        {
-          Checkpoints.shared.request(checkpoints)
-        }
+        // What the transfer thread asked for too soon, or a body too slow to ask at all.
+        if Checkpoints.isDue(checkpoints.file.synced) { Checkpoints.shared.request(checkpoints) }
       }
     }
     let bytes: Int64

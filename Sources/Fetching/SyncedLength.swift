@@ -19,6 +19,9 @@ package final class SyncedLength: Sendable {
     var claimed: Int64 = 0
     /// Counts the times bytes were dropped: a checkpoint measured before one records nothing.
     var generation = 0
+    /// When the last checkpoint was measured (or this was made, before the first).
+    var marked = ContinuousClock.now
+    var everMarked = false
   }
 
   package init() {}
@@ -29,10 +32,13 @@ package final class SyncedLength: Sendable {
     fileprivate var generation: Int
   }
 
-  /// Written past what the row vouches for: a checkpoint would add something.
-  package var hasUnclaimedBytes: Bool {
+  /// How much is written past what the row vouches for, how long ago the last checkpoint was
+  /// measured (or this was made), and whether one ever was.
+  package var sinceCheckpoint: (unclaimed: Int64, elapsed: Duration, first: Bool) {
     let length = written.load(ordering: .acquiring)
-    return state.withLock { length > $0.claimed }
+    return state.withLock {
+      (length - $0.claimed, ContinuousClock.now - $0.marked, !$0.everMarked)
+    }
   }
 
   /// What the row vouches for now.
@@ -45,7 +51,9 @@ package final class SyncedLength: Sendable {
   /// What a checkpoint syncs: measured before the sync, so every byte of it is covered.
   package func mark() -> Mark {
     state.withLock { state in
-      Mark(length: written.load(ordering: .acquiring), generation: state.generation)
+      state.marked = .now
+      state.everMarked = true
+      return Mark(length: written.load(ordering: .acquiring), generation: state.generation)
     }
   }
 

@@ -125,3 +125,24 @@ final class CheckpointTests: XCTestCase {
     XCTAssertEqual(try store.download(key: row.key)?.partialBoot, before.boot)
   }
 }
+
+/// When a checkpoint is worth its sync: never with nothing new, at once for a file's first
+/// step of the body.
+final class CheckpointDueTests: XCTestCase {
+  func testTheFirstStepOfABodyIsDueAndNothingNewNeverIs() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("podcast-due-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = try XCTUnwrap(try PartialFile(path: directory.appendingPathComponent("a.part").path))
+    XCTAssertFalse(Checkpoints.isDue(file.synced), "nothing written")
+    let step = [UInt8](repeating: 1, count: PartialFile.writebackStep)
+    try step.withUnsafeBytes { try file.append($0) }
+    try file.flush()
+    XCTAssertTrue(Checkpoints.isDue(file.synced), "a whole step, never checkpointed")
+    let mark = file.synced.mark()
+    XCTAssertTrue(file.syncData())
+    XCTAssertTrue(file.synced.record(mark) { _ in })
+    XCTAssertFalse(Checkpoints.isDue(file.synced), "nothing new since")
+  }
+}

@@ -36,7 +36,7 @@ final class SyncedLengthTests: XCTestCase {
     XCTAssertTrue(file.synced.record(mark) { recorded.append($0) })
     XCTAssertEqual(recorded, [3_000])
     XCTAssertEqual(file.synced.claimed, 3_000)
-    XCTAssertFalse(file.synced.hasUnclaimedBytes)
+    XCTAssertEqual(file.synced.sinceCheckpoint.unclaimed, 0)
     XCTAssertFalse(file.synced.record(mark) { recorded.append($0) }, "nothing new to vouch for")
     XCTAssertEqual(recorded, [3_000])
   }
