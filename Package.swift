@@ -76,8 +76,8 @@ let package = Package(
     .target(
       name: "Downloads",
       dependencies: [
-        "Basics", "Feeds", "Fetching", "Model", "Privacy", "SideFiles", "Source", "Store", "Tags",
-        "Transfer",
+        "Basics", "Feeds", "Fetching", "Model", "Privacy", "Selection", "SideFiles", "Source",
+        "Store", "Tags", "Transfer",
       ]
     ),
     .target(

@@ -1,4 +1,4 @@
-import PodcastKit
+import Search
 import XCTest
 
 final class ApplePodcastsLinkTests: XCTestCase {

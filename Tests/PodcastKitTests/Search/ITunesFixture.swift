@@ -1,6 +1,7 @@
 import Foundation
-import PodcastKit
+import Search
 import Synchronization
+import Transfer
 import XCTest
 
 /// Canned iTunes answers from Fixtures/iTunes, and a fake `fetch` that serves them and
