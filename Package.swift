@@ -23,7 +23,7 @@ let package = Package(
       providers: [.apt(["libxml2-dev"])]
     ),
     // TagLib for episode tags: the system library supplies the headers and -ltag through
-    // pkg-config; CTagLib is the C++ shim with a C interface, used only by PodcastKit/Tags.
+    // pkg-config; CTagLib is the C++ shim with a C interface, used only by the Tags target.
     .systemLibrary(
       name: "CTagLibSystem",
       pkgConfig: "taglib",
