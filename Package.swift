@@ -51,6 +51,9 @@ let package = Package(
     .target(name: "Selection", dependencies: ["Basics", "Feeds"]),
     .target(name: "Search", dependencies: ["Basics", "Transfer"]),
     .target(name: "Source", dependencies: ["Basics", "Feeds", "Privacy", "Search", "Transfer"]),
+    // The sync-server client (gpodder.net API v2, Nextcloud gPodder Sync): login, devices,
+    // subscription changes and episode actions, values in and out, over Transfer.
+    .target(name: "SyncServer", dependencies: ["Basics", "Privacy", "Transfer"]),
     // The store, the paths and the names of files; GRDB stays inside.
     .target(
       name: "Library",
@@ -101,7 +104,8 @@ let package = Package(
       name: "PodcastKitTests",
       dependencies: [
         "Basics", "Privacy", "Transfer", "Feeds", "Tags", "Selection", "Search", "Source",
-        "Library", "Fetching", "SideFiles", "Downloads", "Sync", "PodcastKit", "LoopbackServer",
+        "SyncServer", "Library", "Fetching", "SideFiles", "Downloads", "Sync", "PodcastKit",
+        "LoopbackServer",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       resources: [.copy("Fixtures")]
