@@ -147,7 +147,7 @@ package final class CurlTransfer: @unchecked Sendable {
   private func addHeaders() throws {
     var lines: [String] = []
     // A body goes at once: libcurl would otherwise ask `Expect: 100-continue` for one over
-    // 1 KiB and wait a second for an answer that servers such as PHP's never send.
+    // 1 MiB and wait a second for an answer that servers such as PHP's never send.
     if request.body != nil { lines.append("Expect:") }
     lines += request.headers.map { "\($0.name): \($0.value)" }
     // Media must arrive as the bytes of the file: offsets for resuming are offsets into it.

@@ -68,11 +68,12 @@ final class APIRequestTests: XCTestCase {
     XCTAssertEqual(String(decoding: sent.body, as: UTF8.self), #"["https://a.example/feed"]"#)
   }
 
-  /// libcurl asks `Expect: 100-continue` before a body over 1 KiB and waits a second for an
-  /// answer PHP's server never sends; the body must go at once, whole, and byte for byte.
+  /// libcurl asks `Expect: 100-continue` before a body over 1 MiB (thousands of episode actions)
+  /// and waits a second for an answer PHP's server never sends; the body must go at once,
+  /// whole, and byte for byte.
   func testALargeBodyGoesWholeWithoutAskingToContinue() async throws {
     server.set("/actions", .text("{}"))
-    let body = String(repeating: "é\u{0}x", count: 40_000)
+    let body = String(repeating: "é\u{0}x", count: 400_000)
 
     _ = try await HTTPClient().send(request("/actions", .post, body: body))
 
