@@ -51,6 +51,9 @@ let package = Package(
     .target(name: "Selection", dependencies: ["Basics", "Feeds"]),
     .target(name: "Search", dependencies: ["Basics", "Transfer"]),
     .target(name: "Source", dependencies: ["Basics", "Feeds", "Privacy", "Search", "Transfer"]),
+    // The sync-server client (gpodder.net API v2, Nextcloud gPodder Sync): login, devices,
+    // subscription changes and episode actions, values in and out, over Transfer.
+    .target(name: "SyncServer", dependencies: ["Basics", "Privacy", "Transfer"]),
     // The domain's values and rules, without a database: episode identity, file names,
     // subscription names and settings, the download state machine's table, OPML values.
     .target(name: "Model", dependencies: ["Basics", "Feeds", "Selection"]),
@@ -115,7 +118,7 @@ let package = Package(
       name: "PodcastKitTests",
       dependencies: [
         "Basics", "Privacy", "Transfer", "Feeds", "Tags", "Selection", "Search", "Source",
-        "Model", "Store", "Fetching", "SideFiles", "Downloads", "Sync", "PodcastKit",
+        "SyncServer", "Model", "Store", "Fetching", "SideFiles", "Downloads", "Sync", "PodcastKit",
         "LoopbackServer",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
