@@ -2,13 +2,14 @@
 SHELL := /bin/bash
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEB_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libtag1-dev libxml2-utils curl time pkg-config ffmpeg sqlite3
+DEB_PACKAGES := libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libtag1-dev libxml2-utils curl time pkg-config ffmpeg sqlite3 \
+  php-cli php-sqlite3 python3 python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Swift's runtime and Foundation linked in: the binary needs only the system C libraries, and
 # starts with about 6 MB less resident memory.
 RELEASE := -c release --static-swift-stdlib
 
-.PHONY: all deps wan-deps build debug test install uninstall deb bench bench-wan demo fuzz soak format clean
+.PHONY: all deps wan-deps sync-phone build debug test install uninstall deb bench bench-wan demo fuzz soak format clean
 
 all: build
 
@@ -40,15 +41,28 @@ wan-deps:
 	  fi; \
 	fi
 
+# The phone in the sync-server tests: gPodder's client library, mygpoclient, from PyPI in a venv
+# under .build (Scripts/sync-phone.py runs in it). Made once; a failure fails nothing here: the
+# tests that need the phone then say it is missing (and fail in CI, where it must be there).
+SYNC_PHONE := .build/sync-phone
+MYGPOCLIENT := mygpoclient==1.10
+sync-phone:
+	@[ -x $(SYNC_PHONE)/bin/python ] && $(SYNC_PHONE)/bin/python -c 'import mygpoclient' 2>/dev/null || { \
+	  rm -rf $(SYNC_PHONE); \
+	  { /usr/bin/python3 -m venv $(SYNC_PHONE) && $(SYNC_PHONE)/bin/pip install -q $(MYGPOCLIENT); } \
+	    || { rm -rf $(SYNC_PHONE); echo "could not make the sync tests' phone ($(MYGPOCLIENT) in a venv)"; }; }
+
 build: deps
 	$(SWIFT) build $(RELEASE) --product podcast
 
 debug: deps
 	$(SWIFT) build
 
-test: deps
+# PODCAST_SYNC_PHONE: the phone's python for the sync-server tests (PODCAST_OPODSYNC, the
+# server's folder, comes from .ci/run or the caller).
+test: deps sync-phone
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	PODCAST_SYNC_PHONE=$(CURDIR)/$(SYNC_PHONE)/bin/python $(SWIFT) test --skip-build
 
 # The long versions of the reliability checks: crash-resume for SOAK_ROUNDS rounds (default 100).
 # Each test prints its random seed; `make soak SOAK_SEED=N` repeats a run's kill moments.

@@ -23,7 +23,7 @@ let package = Package(
       providers: [.apt(["libxml2-dev"])]
     ),
     // TagLib for episode tags: the system library supplies the headers and -ltag through
-    // pkg-config; CTagLib is the C++ shim with a C interface, used only by PodcastKit/Tags.
+    // pkg-config; CTagLib is the C++ shim with a C interface, used only by the Tags target.
     .systemLibrary(
       name: "CTagLibSystem",
       pkgConfig: "taglib",
@@ -51,6 +51,9 @@ let package = Package(
     .target(name: "Selection", dependencies: ["Basics", "Feeds"]),
     .target(name: "Search", dependencies: ["Basics", "Transfer"]),
     .target(name: "Source", dependencies: ["Basics", "Feeds", "Privacy", "Search", "Transfer"]),
+    // The sync-server client (gpodder.net API v2, Nextcloud gPodder Sync): login, devices,
+    // subscription changes and episode actions, values in and out, over Transfer.
+    .target(name: "SyncServer", dependencies: ["Basics", "Privacy", "Transfer"]),
     // The domain's values and rules, without a database: episode identity, file names,
     // subscription names and settings, the download state machine's table, OPML values.
     .target(name: "Model", dependencies: ["Basics", "Feeds", "Selection"]),
@@ -76,8 +79,8 @@ let package = Package(
     .target(
       name: "Downloads",
       dependencies: [
-        "Basics", "Feeds", "Fetching", "Model", "Privacy", "SideFiles", "Source", "Store", "Tags",
-        "Transfer",
+        "Basics", "Feeds", "Fetching", "Model", "Privacy", "Selection", "SideFiles", "Source",
+        "Store", "Tags", "Transfer",
       ]
     ),
     .target(
@@ -127,7 +130,8 @@ let package = Package(
     // Tests/podcastTests/PackageLayoutTests checks both this and that imports are declared.
     .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
     .testTarget(name: "PrivacyTests", dependencies: ["Privacy"]),
-    .testTarget(name: "TransferTests", dependencies: ["Basics", "Transfer", "LoopbackServer"]),
+    .testTarget(
+      name: "TransferTests", dependencies: ["Basics", "Privacy", "Transfer", "LoopbackServer"]),
     .testTarget(
       name: "FeedsTests", dependencies: ["Feeds", "FeedsTestSupport"],
       resources: [.copy("Fixtures")]),
@@ -138,6 +142,9 @@ let package = Package(
     .testTarget(
       name: "SourceTests",
       dependencies: ["Basics", "Transfer", "Feeds", "Source", "LoopbackServer", "FeedsTestSupport"]),
+    .testTarget(
+      name: "SyncServerTests",
+      dependencies: ["Basics", "Transfer", "SyncServer", "LoopbackServer"]),
     .testTarget(name: "ModelTests", dependencies: ["Basics", "Feeds", "Model"]),
     // GRDB directly too: the store's tests open the database themselves (old schemas,
     // migrations), and Store imports GRDB only internally.

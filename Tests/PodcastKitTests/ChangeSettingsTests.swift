@@ -22,7 +22,7 @@ final class ChangeSettingsTests: XCTestCase {
   private func subscribe(settings: SubscriptionSettings = SubscriptionSettings()) async throws
     -> Subscription
   {
-    try await SubscribeToFeed(resolver: fixture.resolver, paths: fixture.paths).run(
+    try await SubscribeToFeed(paths: fixture.paths, network: fixture.network).run(
       feed: fixture.serveFeed(title: "Show", count: 3), name: "show", keep: 5,
       settings: settings
     ).subscription

@@ -5,7 +5,6 @@ import PodcastKit
 import Selection
 import Source
 import StoreTestSupport
-import Transfer
 import XCTest
 
 /// `podcast download` in-process: which episodes a choice picks, and what a run leaves in the
@@ -24,10 +23,7 @@ final class DownloadEpisodesTests: XCTestCase {
   }
 
   private func resolve(_ feed: UseCaseFeed) async throws -> ResolvedFeed {
-    let resolver = FeedResolver(
-      loader: FeedLoader(http: HTTPClient()), applePodcastsFeedURL: { _ in "" },
-      subscriptionFeedURL: { _ in "" })
-    return try await resolver.resolve(feed.url)
+    try await ResolveFeed(paths: library.paths, network: Network()).run(feed.url)
   }
 
   private func use(_ choice: DownloadEpisodes.Choice, match: String? = nil) throws
@@ -38,7 +34,7 @@ final class DownloadEpisodesTests: XCTestCase {
     settings.nameTemplate = "{title}.{ext}"
     // The bodies are not audio: tagging would only add a note to every outcome.
     settings.noTags = true
-    return DownloadEpisodes(choice: choice, filter: filter, settings: settings)
+    return try DownloadEpisodes(choice: choice, filter: filter, settings: settings)
   }
 
   func testEachChoicePicksTheEpisodesEpisodesListsUnderThoseNumbers() async throws {
@@ -91,7 +87,7 @@ final class DownloadEpisodesTests: XCTestCase {
     let reporter = RecordingReporter()
     let store = try library.store()
     let results = await download.perform(
-      jobs, store: store, http: HTTPClient(), reporter: reporter)
+      jobs, library: Library(store: store), network: Network(), reporter: reporter)
 
     let folder = library.paths.episodes + "/Show"
     XCTAssertEqual(

@@ -20,7 +20,7 @@ final class ListEpisodesTests: XCTestCase {
     fixture = nil
   }
 
-  private var list: ListEpisodes { ListEpisodes(resolver: fixture.resolver, paths: fixture.paths) }
+  private var list: ListEpisodes { ListEpisodes(paths: fixture.paths, network: fixture.network) }
 
   private func states(_ listing: ListEpisodes.Listing) -> [String] {
     listing.indexes.map { listing.status(at: $0).state }

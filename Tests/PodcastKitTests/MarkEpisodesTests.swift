@@ -21,7 +21,7 @@ final class MarkEpisodesTests: XCTestCase {
   }
 
   private var mark: MarkEpisodes {
-    MarkEpisodes(resolver: fixture.resolver, paths: fixture.paths)
+    MarkEpisodes(paths: fixture.paths, network: fixture.network)
   }
 
   /// The stored mark of episode `number` (index 6 - number: the newest is 1).
@@ -34,7 +34,7 @@ final class MarkEpisodesTests: XCTestCase {
   }
 
   private func subscribe() async throws -> Subscription {
-    try await SubscribeToFeed(resolver: fixture.resolver, paths: fixture.paths)
+    try await SubscribeToFeed(paths: fixture.paths, network: fixture.network)
       .run(feed: feed, name: "show").subscription
   }
 

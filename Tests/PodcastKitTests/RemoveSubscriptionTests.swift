@@ -23,7 +23,7 @@ final class RemoveSubscriptionTests: XCTestCase {
   private var remove: RemoveSubscription { RemoveSubscription(paths: fixture.paths) }
 
   private func subscribe() async throws -> Subscription {
-    try await SubscribeToFeed(resolver: fixture.resolver, paths: fixture.paths)
+    try await SubscribeToFeed(paths: fixture.paths, network: fixture.network)
       .run(feed: feed, name: "show").subscription
   }
 

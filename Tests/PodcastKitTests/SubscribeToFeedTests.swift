@@ -20,7 +20,7 @@ final class SubscribeToFeedTests: XCTestCase {
   }
 
   private var subscribe: SubscribeToFeed {
-    SubscribeToFeed(resolver: fixture.resolver, paths: fixture.paths)
+    SubscribeToFeed(paths: fixture.paths, network: fixture.network)
   }
 
   private func queuedURLs() throws -> [String] {

@@ -3,9 +3,9 @@ import Foundation
 import LoopbackServer
 import Model
 import PodcastKit
+import Selection
 import Store
 import StoreTestSupport
-import Transfer
 import XCTest
 
 /// `podcast sync` in-process: choosing subscriptions, planning, the dry run and a real run,
@@ -30,13 +30,12 @@ final class SyncSubscriptionsTests: XCTestCase {
       name: name, feedURL: feed.url, title: nil, keep: nil, settings: SubscriptionSettings())
   }
 
-  private func sync(dryRun: Bool = false) -> SyncSubscriptions {
+  private func sync() throws -> SyncSubscriptions {
     // The bodies are not audio: tagging would only add a note to every outcome.
     var settings = DownloadSettings()
     settings.noTags = true
-    var sync = SyncSubscriptions(store: store, http: HTTPClient(), settings: settings)
-    sync.dryRun = dryRun
-    return sync
+    return try SyncSubscriptions(
+      library: Library(store: store), network: Network(), settings: settings)
   }
 
   func testNamesPickSubscriptionsOnceEachInTheOrderNamed() throws {
@@ -48,21 +47,60 @@ final class SyncSubscriptionsTests: XCTestCase {
     XCTAssertThrowsError(try sync().subscriptions(named: ["gamma"]))
   }
 
+  /// One sync per library: while another holds the library's lock, a run and a dry run are
+  /// refused as busy before they read anything; once it is let go, the run goes ahead.
+  func testARunWhileAnotherSyncHoldsTheLibraryIsBusy() async throws {
+    let feed = UseCaseFeed(server: server, path: "/a.xml", count: 1)
+    feed.serve()
+    try subscribe("alpha", to: feed)
+    let reporter = RecordingReporter()
+    let other = try LibraryLock.acquire(paths: library.paths, wait: false)
+    do {
+      _ = try await sync().run([], reporter: reporter)
+      XCTFail("a run went ahead while another sync held the library")
+    } catch LibraryError.busy {}
+    do {
+      _ = try await sync().preview([], reporter: reporter)
+      XCTFail("a dry run went ahead while another sync held the library")
+    } catch LibraryError.busy {}
+    XCTAssertEqual(server.requests(for: "/a.xml").count, 0)
+    other.release()
+    let outcome = try await sync().run([], reporter: reporter)
+    XCTAssertEqual(outcome.results.count, 1)
+    XCTAssertFalse(outcome.failed, "\(reporter.problems)")
+  }
+
+  /// The bounds of the run's settings are the domain's: a use case refuses settings out of
+  /// them, whatever front end made them.
+  func testSettingsOutOfBoundsAreRefused() throws {
+    var tooMany = DownloadSettings()
+    tooMany.concurrency = ParallelDownloads.range.upperBound + 1
+    XCTAssertThrowsError(
+      try SyncSubscriptions(library: Library(store: store), network: Network(), settings: tooMany)
+    ) { error in
+      XCTAssertEqual(
+        error as? FilterError,
+        .outOfRange(setting: "concurrency", value: 33, range: ParallelDownloads.range))
+    }
+    var noShare = DownloadSettings()
+    noShare.perHost = 0
+    XCTAssertThrowsError(try DownloadEpisodes(choice: .newest, filter: nil, settings: noShare)) {
+      XCTAssertEqual(($0 as? FilterError)?.setting, "per-host")
+    }
+  }
+
   func testTheDryRunSaysWhatTheRunThenDoes() async throws {
     let feed = UseCaseFeed(server: server, path: "/a.xml", count: 3)
     feed.serve()
     try subscribe("alpha", to: feed)
     let reporter = RecordingReporter()
 
-    let dry = sync(dryRun: true)
-    let preview = try dry.preview(
-      try await dry.plan(try dry.subscriptions(named: []), reporter: reporter))
+    let preview = try await sync().preview([], reporter: reporter)
     // The first sync takes the newest episode only.
     XCTAssertEqual(preview.planned.map(\.job.url), [feed.enclosure(3)])
     XCTAssertFalse(FileManager.default.fileExists(atPath: preview.planned[0].file))
 
-    let run = sync()
-    let outcome = try await run.run(try run.subscriptions(named: []), reporter: reporter)
+    let outcome = try await sync().run([], reporter: reporter)
     XCTAssertEqual(
       outcome.results.map(\.outcome),
       [.downloaded(file: preview.planned[0].file, bytes: Int64(feed.body(3).count))])
@@ -83,10 +121,9 @@ final class SyncSubscriptionsTests: XCTestCase {
     quick.serve()
     try subscribe("quick", to: quick)
     let reporter = RecordingReporter()
-    let run = sync()
-    let subscriptions = try run.subscriptions(named: [])
+    let run = try sync()
 
-    let running = Task { try await run.run(subscriptions, reporter: reporter) }
+    let running = Task { try await run.run([], reporter: reporter) }
     let quickEpisode = "/quick.xml/episode-1.mp3"
     XCTAssertTrue(
       server.wait { server.bodyBytesSent(for: quickEpisode) == quick.body(1).count },
@@ -115,9 +152,7 @@ final class SyncSubscriptionsTests: XCTestCase {
     _ = try store.addSubscription(
       name: "own", feedURL: own.url, title: nil, keep: nil, settings: settings)
     let reporter = RecordingReporter()
-    let run = sync()
-
-    let outcome = try await run.run(try run.subscriptions(named: []), reporter: reporter)
+    let outcome = try await sync().run([], reporter: reporter)
 
     XCTAssertEqual(outcome.results.map(\.job.url), [plain.enclosure(1), own.enclosure(1)])
     XCTAssertEqual(reporter.batches, 2)
@@ -137,8 +172,7 @@ final class SyncSubscriptionsTests: XCTestCase {
       name: "gone", feedURL: server.url("/gone.xml"), title: nil, keep: nil,
       settings: SubscriptionSettings())
     let reporter = RecordingReporter()
-    let run = sync()
-    let outcome = try await run.run(try run.subscriptions(named: []), reporter: reporter)
+    let outcome = try await sync().run([], reporter: reporter)
     XCTAssertEqual(outcome.plan.failedFeeds.map(\.subscription.name), ["gone"])
     XCTAssertEqual(reporter.problems.count, 1)
     XCTAssertTrue(reporter.problems[0].hasPrefix("gone: "), reporter.problems[0])
@@ -153,10 +187,10 @@ final class SyncSubscriptionsTests: XCTestCase {
     settings.first = .newest(2)
     _ = try store.addSubscription(
       name: "alpha", feedURL: feed.url, title: nil, keep: nil, settings: settings)
-    var run = sync()
+    var run = try sync()
     run.playlist = library.directory.appendingPathComponent("run.m3u8").path
     let reporter = RecordingReporter()
-    let outcome = try await run.run(try run.subscriptions(named: []), reporter: reporter)
+    let outcome = try await run.run([], reporter: reporter)
     XCTAssertTrue(outcome.playlistWritten)
     let playlist = try String(contentsOfFile: try XCTUnwrap(run.playlist), encoding: .utf8)
     let lines = playlist.split(separator: "\n").filter { !$0.hasPrefix("#") }

@@ -1,35 +1,25 @@
 import Foundation
 import LoopbackServer
 import Model
-import Source
+import PodcastKit
 import Store
 import StoreTestSupport
-import Transfer
 import XCTest
 
 /// What a use case runs against in these tests: feeds served on loopback, a library in a
-/// temporary directory, and a FEED resolver built the way the command line builds its own,
-/// except that `itunes:` ids have nowhere to go.
+/// temporary directory, and the network as the command line gives it, except that the iTunes
+/// directory is the loopback server, which knows no `itunes:` id.
 final class UseCaseFixture {
   let server: LoopbackServer
   let library: TemporaryLibrary
-  let resolver: FeedResolver
+  let network: Network
 
   var paths: LibraryPaths { library.paths }
 
   init() throws {
     server = try LoopbackServer()
     library = try TemporaryLibrary()
-    let paths = library.paths
-    resolver = FeedResolver(
-      loader: FeedLoader(http: HTTPClient()),
-      applePodcastsFeedURL: { id in throw FeedSourceError.badITunesID("itunes:\(id)") },
-      subscriptionFeedURL: { name in
-        guard FileManager.default.fileExists(atPath: paths.database) else {
-          throw FeedSourceError.notFound(name)
-        }
-        return try LibraryStore(paths: paths).subscription(matching: name).feedURL
-      })
+    network = Network(iTunesBaseURL: server.url("/itunes"))
   }
 
   deinit {
