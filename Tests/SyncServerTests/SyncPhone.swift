@@ -10,7 +10,7 @@ struct SyncPhone {
   var device = "phone"
 
   private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("../../../Scripts/sync-phone.py").standardizedFileURL.path
+    .appendingPathComponent("../../Scripts/sync-phone.py").standardizedFileURL.path
 
   init(server: String, user: String, password: String) throws {
     self.server = server
