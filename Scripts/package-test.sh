@@ -82,6 +82,8 @@ suite_uri() {
   apt-get indextargets --format '$(RELEASE) $(REPO_URI)' 'Identifier: Packages' 2>/dev/null \
     | awk -v suite="$1" '$1 == suite { print $2; exit }'
 }
+# apt lists what it has fetched: on a machine whose lists were never fetched, fetch them.
+[ -n "$(suite_uri bookworm)" ] || $sudo apt-get update -qq || true
 mirror=${PACKAGE_TEST_MIRROR:-$(suite_uri bookworm)}
 if [ -z "$mirror" ]; then
   echo "package-test: apt on this machine uses no Debian 12 (bookworm) archive;" \
@@ -127,7 +129,7 @@ extra=()
 for source in "${sources[@]:1}"; do extra+=(--extra-repo "$source"); done
 status=0
 timed "piuparts (install, purge; upgrade from ${version}~previous, purge)" \
-  $sudo piuparts --distribution bookworm --basetgz "$work/bookworm.tar.gz" \
+  $sudo piuparts --distribution bookworm --basetgz "$work/bookworm.tar.gz" --update-retries 5 \
   --mirror "$mirror main" "${extra[@]}" \
   --extra-repo "deb [trusted=yes] file://$repository ./" --bindmount "$shared" \
   --scriptsdir /etc/piuparts/scripts --scriptsdir "$work/scripts" \
@@ -144,7 +146,8 @@ if [ "$downloads" -lt 2 ]; then
   exit 1
 fi
 note "the chroots downloaded episode 7 from the test server $downloads times"
-echo "--- piuparts' last lines (whole log: $logs/piuparts.log):"
-tail -n 6 "$logs/piuparts.log"
+echo "--- piuparts' verdicts and last lines (whole log: $logs/piuparts.log):"
+grep 'INFO: PASS' "$logs/piuparts.log"
+tail -n 3 "$logs/piuparts.log"
 echo "--- summary"
 printf '%s\n' "${summary[@]}"
