@@ -159,4 +159,4 @@ format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
 
 clean:
-	rm -rf .build $(MANUAL_SCRATCH) .demo bench-out
+	rm -rf .build $(MANUAL_SCRATCH) .build-package-test .demo bench-out

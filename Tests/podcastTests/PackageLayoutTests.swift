@@ -138,26 +138,20 @@ final class PackageLayoutTests: XCTestCase {
     }
   }
 
-  /// `make deb` and `make install` ship the release binary as `make build` leaves it, checked;
-  /// neither runs a command plugin, which would build into .build without the runtime linked in.
-  func testDebAndInstallShipTheCheckedReleaseBuildAndRunNoPlugin() throws {
-    try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/make"), "needs make")
-    let install = try run(["make", "-n", "install", "PREFIX=/opt/pc", "DESTDIR=/stage"])
-    let deb = try run(["make", "-n", "deb"])
-    for plan in [install, deb] {
-      XCTAssertTrue(plan.contains("--static-swift-stdlib --product podcast"), plan)
-      XCTAssertTrue(plan.contains("bash Scripts/check-static.sh .build/release/podcast"), plan)
-      XCTAssertFalse(plan.contains("swift package"), plan)
-    }
-    XCTAssertTrue(
-      install.contains("bash Scripts/check-static.sh \"/stage/opt/pc/bin/podcast\""), install)
-    XCTAssertTrue(deb.contains("bash Scripts/deb.sh build .build/release/podcast"), deb)
-  }
-
-  /// `make install` puts the same completions and units under PREFIX.
-  func testMakeInstallInstallsTheSameFilesUnderThePrefix() throws {
+  /// `make install` puts the same completions and units under PREFIX. It and `make deb` ship the
+  /// release binary as `make build` leaves it, checked, and neither runs a command plugin, which
+  /// would build into .build without the Swift runtime linked in.
+  func testMakeInstallAndDebShipTheCheckedReleaseBuildUnderThePrefix() throws {
     try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/make"), "needs make")
     let plan = try run(["make", "-n", "install", "PREFIX=/opt/pc", "DESTDIR=/stage"])
+    let debPlan = try run(["make", "-n", "deb"])
+    for steps in [plan, debPlan] {
+      XCTAssertTrue(steps.contains("--static-swift-stdlib --product podcast"), steps)
+      XCTAssertTrue(steps.contains("bash Scripts/check-static.sh .build/release/podcast"), steps)
+      XCTAssertFalse(steps.contains("swift package"), steps)
+    }
+    XCTAssertTrue(plan.contains("bash Scripts/check-static.sh \"/stage/opt/pc/bin/podcast\""), plan)
+    XCTAssertTrue(debPlan.contains("bash Scripts/deb.sh build .build/release/podcast"), debPlan)
     for path in [
       "/stage/opt/pc/bin/podcast", "/stage/opt/pc/share/man/man1/podcast.1",
       "/stage/opt/pc/share/bash-completion/completions/podcast",
