@@ -148,6 +148,6 @@ fi
 note "the chroots downloaded episode 7 from the test server $downloads times"
 echo "--- piuparts' verdicts and last lines (whole log: $logs/piuparts.log):"
 grep 'INFO: PASS' "$logs/piuparts.log"
-tail -n 3 "$logs/piuparts.log"
+tail -n 1 "$logs/piuparts.log"
 echo "--- summary"
 printf '%s\n' "${summary[@]}"
