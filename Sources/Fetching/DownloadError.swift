@@ -7,7 +7,7 @@ import Model
 #endif
 
 /// Why an episode did not end up in the Episodes directory.
-public enum DownloadError: Error, Equatable, CustomStringConvertible {
+public enum DownloadError: SentenceError, Equatable {
   case htmlInsteadOfMedia(url: String)
   case lengthMismatch(url: String, expected: Int64, received: Int64)
   case diskFull(path: String)
@@ -57,9 +57,4 @@ public enum DownloadError: Error, Equatable, CustomStringConvertible {
     default: return false
     }
   }
-}
-
-/// The sentence is what Foundation and the CLI show for the error.
-extension DownloadError: LocalizedError {
-  public var errorDescription: String? { description }
 }
