@@ -158,13 +158,14 @@ let package = Package(
     .testTarget(
       name: "SideFilesTests",
       dependencies: [
-        "Feeds", "Model", "Store", "Fetching", "SideFiles", "LoopbackServer", "StoreTestSupport",
+        "Basics", "Feeds", "Model", "Store", "Fetching", "SideFiles", "LoopbackServer",
+        "StoreTestSupport",
         "TagsTestSupport",
       ]),
     .testTarget(
       name: "DownloadsTests",
       dependencies: [
-        "Transfer", "Feeds", "Tags", "Source", "Model", "Store", "Fetching", "SideFiles",
+        "Basics", "Transfer", "Feeds", "Tags", "Source", "Model", "Store", "Fetching", "SideFiles",
         "Downloads", "LoopbackServer", "StoreTestSupport", "TagsTestSupport",
       ]),
     .testTarget(
