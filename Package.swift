@@ -51,34 +51,48 @@ let package = Package(
     .target(name: "Selection", dependencies: ["Basics", "Feeds"]),
     .target(name: "Search", dependencies: ["Basics", "Transfer"]),
     .target(name: "Source", dependencies: ["Basics", "Feeds", "Privacy", "Search", "Transfer"]),
-    // The store, the paths and the names of files; GRDB stays inside.
+    // The domain's values and rules, without a database: episode identity, file names,
+    // subscription names and settings, the download state machine's table, OPML values.
+    .target(name: "Model", dependencies: ["Basics", "Feeds", "Selection"]),
+    // The SQLite store: schema, rows, the kept copies of feeds, the sweep and the lock. GRDB
+    // stays inside.
     .target(
-      name: "Library",
+      name: "Store",
       dependencies: [
-        "Basics", "Feeds", "Selection", "Source", "Transfer", "CZlib",
+        "Basics", "Feeds", "Model", "CZlib",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
     // One remote file fetched to disk: partial files, resumable sinks, retries, body checks,
     // per-host turns and the progress buffer keyed by remote URL.
-    .target(name: "Fetching", dependencies: ["Basics", "Library", "Transfer", "CWriteback"]),
+    .target(name: "Fetching", dependencies: ["Basics", "Model", "Transfer", "CWriteback"]),
     .target(
-      name: "SideFiles", dependencies: ["Basics", "Fetching", "Library", "Privacy", "Tags"]),
+      name: "SideFiles",
+      dependencies: [
+        "Basics", "Feeds", "Fetching", "Model", "Privacy", "Store", "Tags", "Transfer",
+      ]
+    ),
     // The per-episode state machine: fetch, check, tag, finish, record.
     .target(
       name: "Downloads",
-      dependencies: ["Basics", "Fetching", "Library", "SideFiles", "Source", "Tags"]
+      dependencies: [
+        "Basics", "Feeds", "Fetching", "Model", "Privacy", "SideFiles", "Source", "Store", "Tags",
+        "Transfer",
+      ]
     ),
     .target(
       name: "Sync",
-      dependencies: ["Basics", "Downloads", "Library", "Selection", "SideFiles", "Source"]
+      dependencies: [
+        "Basics", "Downloads", "Feeds", "Fetching", "Model", "Selection", "SideFiles", "Source",
+        "Store", "Tags", "Transfer",
+      ]
     ),
     // The use cases: one type per thing a user does.
     .target(
       name: "PodcastKit",
       dependencies: [
-        "Basics", "Downloads", "Feeds", "Fetching", "Library", "Privacy", "Search", "Selection",
-        "SideFiles", "Source", "Sync", "Tags", "Transfer",
+        "Basics", "Downloads", "Feeds", "Fetching", "Model", "Privacy", "Search", "Selection",
+        "SideFiles", "Source", "Store", "Sync", "Tags", "Transfer",
       ]
     ),
     .executableTarget(
@@ -96,12 +110,13 @@ let package = Package(
     .systemLibrary(name: "CLibFuzzer"),
     .executableTarget(name: "FeedFuzzer", dependencies: ["PodcastKit", "CLibFuzzer"]),
     // Each layer is tested through its own module. GRDB directly too: the library tests open
-    // the database themselves (old schemas, migrations), and Library imports GRDB only internally.
+    // the database themselves (old schemas, migrations), and Store imports GRDB only internally.
     .testTarget(
       name: "PodcastKitTests",
       dependencies: [
         "Basics", "Privacy", "Transfer", "Feeds", "Tags", "Selection", "Search", "Source",
-        "Library", "Fetching", "SideFiles", "Downloads", "Sync", "PodcastKit", "LoopbackServer",
+        "Model", "Store", "Fetching", "SideFiles", "Downloads", "Sync", "PodcastKit",
+        "LoopbackServer",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       resources: [.copy("Fixtures")]

@@ -1,5 +1,5 @@
 import Feeds
-import Library
+import Model
 
 extension ArchivedEpisode {
   /// What a folder's own feed keeps of `episode` of `podcast`: never a URL of the

@@ -1,5 +1,5 @@
 import Foundation
-import Library
+import Model
 
 extension DownloadJob {
   /// The job as the library queues it, with what a run after a 304 needs to make the same

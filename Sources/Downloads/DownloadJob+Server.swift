@@ -1,5 +1,5 @@
 import Foundation
-import Library
+import Model
 import Transfer
 
 extension DownloadJob {

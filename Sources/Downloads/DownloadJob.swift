@@ -1,7 +1,7 @@
 import Basics
 import Feeds
 import Foundation
-import Library
+import Model
 import SideFiles
 import Tags
 

@@ -1,8 +1,9 @@
 import Basics
 import Fetching
 import Foundation
-import Library
+import Model
 import SideFiles
+import Store
 import Transfer
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Basics
 import Foundation
-import Library
+import Model
+import Store
 
 /// What the library holds of an episode, for listings: downloaded, partly downloaded, or new.
 public struct EpisodeDownloadStatus: Sendable, Equatable {

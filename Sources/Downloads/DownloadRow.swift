@@ -1,6 +1,7 @@
 import Basics
 import Foundation
-import Library
+import Model
+import Store
 import Transfer
 
 /// The one writer of one download's row while it runs. Everything the download learns goes

@@ -1,6 +1,6 @@
 import Basics
 import Fetching
-import Library
+import Model
 import SideFiles
 
 /// How one run fetches and names episodes: what `download` and `sync` were told, as values.

@@ -1,9 +1,10 @@
 import Basics
 import Fetching
 import Foundation
-import Library
+import Model
 import Privacy
 import SideFiles
+import Store
 import Synchronization
 import Tags
 import Transfer

@@ -1,7 +1,8 @@
 import Basics
 import Fetching
 import Foundation
-import Library
+import Model
+import Store
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import Basics
 import Feeds
-import Library
+import Model
 import Source
 
 /// Finds an episode's current enclosure URL in a fresh copy of its feed. Paid feeds sign their
@@ -19,7 +19,8 @@ public actor LinkRefresher {
   /// The enclosure URL the feed lists now for the job's episode; nil when the feed is a local
   /// file, cannot be fetched, or no longer lists the episode.
   public func currentURL(for job: DownloadJob) async -> String? {
-    guard let feedURL = job.feedURL, FeedSource.isRemote(feedURL), !job.identityKeys.isEmpty else {
+    guard let feedURL = job.feedURL, FeedLocation.isRemote(feedURL), !job.identityKeys.isEmpty
+    else {
       return nil
     }
     let episodes: [Episode]

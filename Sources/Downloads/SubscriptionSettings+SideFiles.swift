@@ -1,5 +1,5 @@
 import Basics
-import Library
+import Model
 
 extension SubscriptionSettings {
   /// `job` without the tags and side files this subscription turned off.

@@ -1,6 +1,6 @@
 import Basics
 import Foundation
-import Library
+import Model
 import Synchronization
 
 /// Live progress of every download in this process, keyed by the episode's remote URL.

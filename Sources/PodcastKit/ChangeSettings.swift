@@ -1,5 +1,6 @@
 import Foundation
-import Library
+import Model
+import Store
 
 /// `podcast set`: change what a subscription's syncs take and how they file it.
 public struct ChangeSettings: Sendable {

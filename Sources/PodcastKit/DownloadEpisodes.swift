@@ -2,10 +2,11 @@ import Basics
 import Downloads
 import Feeds
 import Foundation
-import Library
+import Model
 import Selection
 import SideFiles
 import Source
+import Store
 import Tags
 import Transfer
 

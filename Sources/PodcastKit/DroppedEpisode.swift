@@ -1,7 +1,7 @@
 import Downloads
 import Feeds
 import Foundation
-import Library
+import Model
 import Selection
 
 /// An episode of a subscription that its feed no longer lists, but that this library

@@ -1,6 +1,7 @@
 import Foundation
-import Library
+import Model
 import Privacy
+import Store
 
 /// `podcast export`: the subscriptions as OPML 2.0, for other podcast apps.
 ///

@@ -1,5 +1,6 @@
 import Foundation
-import Library
+import Model
+import Store
 
 /// `podcast import`: subscribe to every feed of an OPML file another podcast app exported.
 ///

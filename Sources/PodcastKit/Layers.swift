@@ -5,12 +5,13 @@ import Basics
 @_exported import Downloads
 @_exported import Feeds
 @_exported import Fetching
-@_exported import Library
+@_exported import Model
 @_exported import Privacy
 @_exported import Search
 @_exported import Selection
 @_exported import SideFiles
 @_exported import Source
+@_exported import Store
 @_exported import Sync
 @_exported import Tags
 @_exported import Transfer

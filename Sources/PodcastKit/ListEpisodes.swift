@@ -1,8 +1,9 @@
 import Downloads
 import Feeds
-import Library
+import Model
 import Selection
 import Source
+import Store
 
 /// `podcast episodes`: a feed's episodes, newest first, numbered as `download` and `mark`
 /// take them, each with what the library holds of it. Only reads: listing never creates,
@@ -98,7 +99,7 @@ public struct ListEpisodes: Sendable {
       store = opened
       let found = try opened.subscription(matching: name)
       subscription = found
-      if FeedSource.isRemote(found.feedURL) {
+      if FeedLocation.isRemote(found.feedURL) {
         let loaded = try await SubscribedFeed.load(
           found, loader: resolver.loader, keptFeeds: KeptFeeds(paths: paths),
           // As the resolver does: the setting is looked up only for a feed that is paged.

@@ -1,5 +1,5 @@
 import Downloads
-import Library
+import Model
 
 /// An episode's state as listings show it: what the library holds of it, overridden by the
 /// user's mark where the library holds nothing finished (a file on disk outranks a mark).

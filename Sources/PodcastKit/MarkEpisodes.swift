@@ -1,7 +1,8 @@
 import Feeds
-import Library
+import Model
 import Selection
 import Source
+import Store
 
 /// `podcast mark`: tell sync to skip episodes, to treat them as already had, or to take them
 /// as new again.

@@ -1,6 +1,7 @@
 import Foundation
-import Library
+import Model
 import SideFiles
+import Store
 
 /// `podcast unsubscribe`: stop following a subscription, and with `deleteFiles` remove the
 /// episodes downloaded for it.

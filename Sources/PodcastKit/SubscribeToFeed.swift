@@ -1,7 +1,8 @@
 import Foundation
-import Library
+import Model
 import Privacy
 import Source
+import Store
 import Sync
 import Transfer
 
@@ -123,7 +124,7 @@ public struct SubscribeToFeed: Sendable {
   private static func subscribedLocation(
     _ resolved: ResolvedFeed, source: String, credentials: FeedCredentials?
   ) -> String {
-    guard FeedSource.isRemote(resolved.location) else {
+    guard FeedLocation.isRemote(resolved.location) else {
       return URL(fileURLWithPath: resolved.location).standardizedFileURL.path
     }
     let location = resolved.location

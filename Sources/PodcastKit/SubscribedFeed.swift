@@ -1,7 +1,8 @@
 import Feeds
 import Foundation
-import Library
+import Model
 import Source
+import Store
 import Transfer
 
 /// A subscription's feed as `episodes` lists it: asked for with the validators of the

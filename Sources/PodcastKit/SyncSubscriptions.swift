@@ -1,10 +1,11 @@
 import Basics
 import Downloads
 import Foundation
-import Library
+import Model
 import Selection
 import SideFiles
 import Source
+import Store
 import Sync
 import Transfer
 

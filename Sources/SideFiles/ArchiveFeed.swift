@@ -1,6 +1,6 @@
 import Basics
 import Foundation
-import Library
+import Model
 import Privacy
 
 /// The RSS 2.0 text of a podcast folder's own feed (`feed.xml`): the episodes the library

@@ -1,6 +1,6 @@
 import Basics
 import Foundation
-import Library
+import Model
 
 /// Removes finished episode files, refusing anything outside the Episodes directory, so a
 /// damaged or hand-edited database can never make `podcast` delete a user's other files.

@@ -1,6 +1,6 @@
 import Basics
 import Foundation
-import Library
+import Model
 import Synchronization
 import Tags
 

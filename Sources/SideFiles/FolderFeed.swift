@@ -1,7 +1,8 @@
 import Basics
 import Feeds
 import Foundation
-import Library
+import Model
+import Store
 
 #if canImport(Glibc)
   import Glibc

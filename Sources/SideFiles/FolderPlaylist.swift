@@ -1,6 +1,7 @@
 import Basics
 import Foundation
-import Library
+import Model
+import Store
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Basics
+import Feeds
 import Foundation
 import Search
 
@@ -15,7 +16,7 @@ public enum FeedSource: Equatable, Sendable {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     if let link = ApplePodcastsLink(trimmed) { return .applePodcasts(id: String(link.podcastID)) }
     if trimmed.lowercased().hasPrefix("itunes:") { throw FeedSourceError.badITunesID(trimmed) }
-    if let scheme = scheme(of: trimmed) {
+    if let scheme = FeedLocation.scheme(of: trimmed) {
       switch scheme {
       case "http", "https":
         return .url(trimmed)
@@ -31,22 +32,6 @@ public enum FeedSource: Equatable, Sendable {
     if FileManager.default.fileExists(atPath: trimmed) { return .file(path: trimmed) }
     if trimmed.contains("/") { throw FeedSourceError.notFound(trimmed) }
     return .subscription(trimmed)
-  }
-
-  /// Whether a resolved feed location (what a subscription stores, what `FeedResolver`
-  /// returns) is on the web; every other location is a local file path. The one place that
-  /// decides "URL or file?" for a location already classified.
-  public static func isRemote(_ location: String) -> Bool {
-    scheme(of: location) != nil
-  }
-
-  private static func scheme(of text: String) -> String? {
-    guard let colon = text.range(of: "://") else { return nil }
-    let scheme = text[..<colon.lowerBound]
-    guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" }) else {
-      return nil
-    }
-    return scheme.lowercased()
   }
 }
 

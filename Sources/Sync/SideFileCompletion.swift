@@ -1,7 +1,8 @@
 import Basics
 import Downloads
-import Library
+import Model
 import SideFiles
+import Store
 import Transfer
 
 /// What belongs beside episodes a sync did not download: the podcast's picture in the folders

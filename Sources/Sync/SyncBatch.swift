@@ -2,7 +2,7 @@ import Basics
 import Downloads
 import Fetching
 import Foundation
-import Library
+import Model
 
 /// Downloads of one sync that share a destination, a concurrency and a bandwidth budget.
 /// Subscriptions with their own `--episodes-dir`, `--concurrency` or `--limit-rate` get their

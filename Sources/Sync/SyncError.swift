@@ -1,6 +1,6 @@
 import Basics
 import Foundation
-import Library
+import Model
 
 /// Why a subscription could not be refreshed, beyond transfer and feed errors.
 public enum SyncError: Error, Equatable, CustomStringConvertible {

@@ -1,7 +1,7 @@
 import Basics
 import Downloads
 import Foundation
-import Library
+import Model
 import SideFiles
 
 /// What one sync found: per subscription what happened, and the downloads it calls for.

@@ -1,6 +1,7 @@
 import Basics
-import Library
+import Model
 import Source
+import Store
 import Transfer
 
 /// Sync keeps the library's copy of each feed current (`KeptFeeds`): every whole feed it

@@ -1,6 +1,6 @@
 import Basics
 import Feeds
-import Library
+import Model
 import Source
 import Transfer
 
@@ -19,7 +19,7 @@ extension SyncPlanner {
     rules: SyncRules
   ) async throws -> FeedPages? {
     guard readsPages, rules.readsPages, first.pageLinks.next != nil,
-      FeedSource.isRemote(subscription.feedURL),
+      FeedLocation.isRemote(subscription.feedURL),
       let id = subscription.id
     else { return nil }
     var loader = PagedFeedLoader(loader: self.loader)

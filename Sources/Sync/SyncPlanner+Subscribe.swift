@@ -1,8 +1,9 @@
 import Basics
 import Feeds
 import Foundation
-import Library
+import Model
 import Source
+import Store
 import Transfer
 
 extension SyncPlanner {
@@ -28,7 +29,7 @@ extension SyncPlanner {
     // (`itunes:new-feed-url`): a 304 from the old address would hide the move.
     let moving = feed.podcast.newFeedURL.map { $0 != feedURL && URLPolicy.isAllowed($0) } ?? false
     var refresh = FirstRefresh(
-      validators: FeedSource.isRemote(feedURL) && !moving ? validators : Validators(),
+      validators: FeedLocation.isRemote(feedURL) && !moving ? validators : Validators(),
       episodes: seen)
     let subscription = Subscription(name: name, feedURL: feedURL, title: feed.podcast.title)
     for offset in chosen {

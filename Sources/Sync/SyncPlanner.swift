@@ -3,10 +3,11 @@ import Downloads
 import Feeds
 import Fetching
 import Foundation
-import Library
+import Model
 import Selection
 import SideFiles
 import Source
+import Store
 import Tags
 import Transfer
 
@@ -269,7 +270,7 @@ public struct SyncPlanner: Sendable {
   private func fetch(_ subscription: Subscription, conditional: Bool = true) async throws
     -> FeedLoader.Fetch
   {
-    guard FeedSource.isRemote(subscription.feedURL) else {
+    guard FeedLocation.isRemote(subscription.feedURL) else {
       let feed = try loader.load(file: subscription.feedURL)
       return .fetched(
         feed, url: subscription.feedURL, validators: Validators(), movedTo: nil, document: nil)

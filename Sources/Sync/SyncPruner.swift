@@ -1,7 +1,8 @@
 import Basics
 import Foundation
-import Library
+import Model
 import SideFiles
+import Store
 
 /// The cron job's last step: deletes downloaded files beyond each subscription's `keep`.
 /// Episodes are recorded the moment they land (by the downloader), so this also prunes what a

@@ -1,7 +1,7 @@
 import Basics
 import Feeds
 import Foundation
-import Library
+import Model
 import Selection
 
 /// What one subscription's sync takes from its feed: the run's filter and the subscription's

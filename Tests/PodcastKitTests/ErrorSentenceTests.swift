@@ -1,10 +1,11 @@
 import Foundation
 import XCTest
 
-@testable import Library
+@testable import Model
 @testable import Search
 @testable import Selection
 @testable import Source
+@testable import Store
 @testable import Sync
 @testable import Transfer
 

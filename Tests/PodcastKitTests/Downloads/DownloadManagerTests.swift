@@ -4,7 +4,8 @@ import XCTest
 
 @testable import Downloads
 @testable import Fetching
-@testable import Library
+@testable import Model
+@testable import Store
 @testable import Transfer
 
 /// The downloader in-process, against the loopback server and a real library.

@@ -3,7 +3,8 @@ import XCTest
 
 @testable import Downloads
 @testable import Feeds
-@testable import Library
+@testable import Model
+@testable import Store
 
 final class FileNamerTests: XCTestCase {
   private let show = Podcast(title: "The Show", feedURL: "https://example.com/feed.xml")

@@ -3,7 +3,8 @@ import XCTest
 
 @testable import Downloads
 @testable import Fetching
-@testable import Library
+@testable import Model
+@testable import Store
 
 #if canImport(Glibc)
   import Glibc

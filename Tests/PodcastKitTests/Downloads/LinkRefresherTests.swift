@@ -3,8 +3,9 @@ import LoopbackServer
 import XCTest
 
 @testable import Downloads
-@testable import Library
+@testable import Model
 @testable import Source
+@testable import Store
 @testable import Transfer
 
 /// A refused signed link looked up again in the feed: on any page of a paged feed.

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import XCTest
 
-@testable import Library
+@testable import Model
+@testable import Store
 
 #if canImport(Glibc)
   import Glibc

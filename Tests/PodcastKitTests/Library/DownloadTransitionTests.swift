@@ -1,8 +1,10 @@
+import Basics
 import Foundation
 import Transfer
 import XCTest
 
-@testable import Library
+@testable import Model
+@testable import Store
 
 /// The table of `DownloadTransition`: every move from every state a row can be in, and what
 /// comes of it: a row in a given state, the row deleted, the row unchanged, or an error that

@@ -1,8 +1,10 @@
+import Basics
 import Foundation
 import Transfer
 import XCTest
 
-@testable import Library
+@testable import Model
+@testable import Store
 
 /// The library's copies of feeds (`KeptFeed`, `KeptFeeds`): what is kept comes back as it was,
 /// and a copy that is not whole is never taken for one (its validators would ask a server

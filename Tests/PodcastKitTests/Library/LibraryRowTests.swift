@@ -3,7 +3,8 @@ import GRDB
 import XCTest
 
 @testable import Feeds
-@testable import Library
+@testable import Model
+@testable import Store
 
 /// The table rows behind the public model types: every field makes the round trip, and the
 /// columns hold what libraries written by earlier versions hold (text states, SQLite dates).

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import XCTest
 
-@testable import Library
+@testable import Model
+@testable import Store
 
 /// The set-based paths a large library takes: the indexed duplicate check, the one-transaction
 /// import, and sync's once-per-run reads and writes.

@@ -1,9 +1,11 @@
+import Basics
 import Foundation
 import GRDB
 import Transfer
 import XCTest
 
-@testable import Library
+@testable import Model
+@testable import Store
 
 final class LibraryStoreTests: XCTestCase {
   func testPathsFollowTheLayoutOfTheContract() {

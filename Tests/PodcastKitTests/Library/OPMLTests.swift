@@ -2,7 +2,8 @@ import Foundation
 import XCTest
 
 @testable import Feeds
-@testable import Library
+@testable import Model
+@testable import Store
 
 final class OPMLTests: XCTestCase {
   private func parse(_ text: String) throws -> [OPMLEntry] {

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-@testable import Library
+@testable import Model
+@testable import Store
 
 final class SeenEpisodeTests: XCTestCase {
   private var library: TemporaryLibrary!

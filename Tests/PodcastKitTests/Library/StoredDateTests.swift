@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import XCTest
 
-@testable import Library
+@testable import Model
+@testable import Store
 
 /// Dates the library binds by hand must read back as GRDB's own: the same text, and the same
 /// date (to the millisecond) when decoded.

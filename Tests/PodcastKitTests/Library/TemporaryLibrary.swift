@@ -1,8 +1,10 @@
+import Basics
 import Foundation
 import GRDB
 import Transfer
 
-@testable import Library
+@testable import Model
+@testable import Store
 
 /// A library in a fresh temporary directory, removed when the test ends.
 final class TemporaryLibrary {

@@ -2,8 +2,9 @@ import Foundation
 import XCTest
 
 @testable import Feeds
-@testable import Library
+@testable import Model
 @testable import Selection
+@testable import Store
 @testable import Transfer
 
 /// The words filters and settings take: durations, dates and ages, rates, first-sync policies.

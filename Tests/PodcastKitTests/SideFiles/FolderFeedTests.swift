@@ -2,8 +2,9 @@ import Foundation
 import XCTest
 
 @testable import Feeds
-@testable import Library
+@testable import Model
 @testable import SideFiles
+@testable import Store
 
 /// A podcast folder's own feed: what it says, how its links are made, and when it is written,
 /// left alone or removed.

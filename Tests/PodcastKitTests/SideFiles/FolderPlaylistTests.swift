@@ -1,8 +1,9 @@
 import Foundation
 import XCTest
 
-@testable import Library
+@testable import Model
 @testable import SideFiles
+@testable import Store
 
 /// What a podcast folder's playlist lists, in which order, and when it is left alone or removed.
 final class FolderPlaylistTests: XCTestCase {

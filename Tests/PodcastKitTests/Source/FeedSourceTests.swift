@@ -1,3 +1,4 @@
+import Feeds
 import XCTest
 
 @testable import Source
@@ -27,11 +28,11 @@ final class FeedSourceTests: XCTestCase {
 
   /// Sync, link refresh, naming and `subscribe` all ask this one question of a stored location.
   func testAStoredLocationIsRemoteOnlyWhenItStartsWithAScheme() {
-    XCTAssertTrue(FeedSource.isRemote("https://example.com/feed.xml"))
-    XCTAssertTrue(FeedSource.isRemote("HTTP://example.com/feed.xml"))
-    XCTAssertFalse(FeedSource.isRemote("/home/me/feeds/show.xml"))
+    XCTAssertTrue(FeedLocation.isRemote("https://example.com/feed.xml"))
+    XCTAssertTrue(FeedLocation.isRemote("HTTP://example.com/feed.xml"))
+    XCTAssertFalse(FeedLocation.isRemote("/home/me/feeds/show.xml"))
     // A local path may hold "://" in a folder name; it is still a file.
-    XCTAssertFalse(FeedSource.isRemote("/home/me/odd://name/feed.xml"))
+    XCTAssertFalse(FeedLocation.isRemote("/home/me/odd://name/feed.xml"))
   }
 
   func testURLPolicyAllowsOnlyHTTP() {

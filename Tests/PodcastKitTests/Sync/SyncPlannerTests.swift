@@ -3,8 +3,9 @@ import LoopbackServer
 import XCTest
 
 @testable import Feeds
-@testable import Library
+@testable import Model
 @testable import Source
+@testable import Store
 @testable import Sync
 @testable import Transfer
 

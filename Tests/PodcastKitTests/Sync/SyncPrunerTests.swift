@@ -1,8 +1,9 @@
 import Foundation
 import XCTest
 
-@testable import Library
+@testable import Model
 @testable import SideFiles
+@testable import Store
 @testable import Sync
 
 /// Retention with a real library and real files: past `keep`, the oldest downloads go, and

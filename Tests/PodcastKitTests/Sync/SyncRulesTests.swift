@@ -2,8 +2,9 @@ import Foundation
 import XCTest
 
 @testable import Feeds
-@testable import Library
+@testable import Model
 @testable import Selection
+@testable import Store
 @testable import Sync
 
 /// What one subscription's sync takes: both filters, no marked episode, the first-sync count.

@@ -5,7 +5,8 @@ import XCTest
 @testable import Downloads
 @testable import Feeds
 @testable import Fetching
-@testable import Library
+@testable import Model
+@testable import Store
 @testable import Tags
 
 /// The tag step of the download path, in-process against the loopback server: a verified

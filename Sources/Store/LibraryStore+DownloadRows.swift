@@ -1,0 +1,265 @@
+import Basics
+import Foundation
+internal import GRDB
+import Model
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The download rows as the downloader and the listings use them. Every write here throws:
+/// a library that cannot record a download must say so, not download it again next time.
+extension LibraryStore {
+  /// Shows `downloads` as queued (see `DownloadTransition.queue`): new ones are added;
+  /// failed, paused or abandoned ones wait again, under the feed's current link. A row that is
+  /// done, or being downloaded by a live process, is left alone. Returns the key of each one's
+  /// row: the partial file and every later write of the download go by it.
+  ///
+  /// Relaxed (see `relaxedWrite`): a queued row vouches for no bytes, and one lost to a power
+  /// cut is queued again by the next run. (Full, it was a WAL sync per feed of a sync, on the
+  /// one writer every download waits for.)
+  package func queueDownloads(_ downloads: [QueuedDownload]) throws -> [DownloadKey] {
+    guard !downloads.isEmpty else { return [] }
+    return try relaxedWrite { db in try downloads.map { try queue($0, db) } }
+  }
+
+  /// The download keyed `key`, if any.
+  public func download(key: DownloadKey) throws -> DownloadRecord? {
+    try lookup { db in try DownloadRecordRow.find(db, key: key)?.record }
+  }
+
+  /// One move of the row keyed `key` (see `DownloadTransition`); returns the row after it.
+  /// What a running download writes (its start, head, progress, how it stopped) is relaxed
+  /// (see `relaxedWrite`): none of it vouches for bytes that are durable. The partial file is
+  /// only fsynced when it is finished, and a row that lost its latest save to a power cut is
+  /// one the downloader already copes with (an older or missing validator restarts the file
+  /// or makes the server send it whole, a `downloading` row of a dead process is paused).
+  /// So is a queue, which vouches for no bytes either (see `queueDownloads`). Every other move
+  /// is a full write: the finish (`recordFinished`) is what lets the partial file go, and its
+  /// fsync also makes every earlier relaxed save durable, in order.
+  @discardableResult
+  package func transition(_ key: DownloadKey, _ transition: DownloadTransition) throws
+    -> DownloadRecord?
+  {
+    switch transition {
+    case .queue, .begin, .progress, .pause, .fail:
+      try relaxedWrite { db in try perform(transition, key: key, db) }
+    case .finish, .relink, .forget:
+      try write { db in try perform(transition, key: key, db) }
+    }
+  }
+
+  /// The finished download of this episode whose file is still there: by its URL, else by
+  /// any of `keys` (the episode's identity) within the same feed, so a publisher's new URL is
+  /// not a new episode (and another feed's GUID "1" is not this one's).
+  public func finishedDownload(url: String, keys: [String], feedURL: String?) throws
+    -> DownloadRecord?
+  {
+    try lookup { db in try Self.finishedDownload(db, url: url, keys: keys, feedURL: feedURL) }
+  }
+
+  static func finishedDownload(_ db: Database, url: String, keys: [String], feedURL: String?)
+    throws -> DownloadRecord?
+  {
+    var candidates = try DownloadRecordRow.all(db, url: url).map { $0.record }
+    if let feedURL, !keys.isEmpty {
+      candidates += try DownloadRecordRow.finished(db, feedURL: feedURL, keys: keys)
+        .map { $0.record }
+    }
+    return candidates.first(where: hasFile)
+  }
+
+  /// The episode's link changed: the row keyed `key` (and the subscription's episode `seen`,
+  /// when sync asks) moves to `url` in one transaction, validators and all, so the next
+  /// request resumes the partial file with `Range` and `If-Range` and the server decides
+  /// whether it is the same file. Returns the row after it: at its old link still when another
+  /// process is fetching it now, or it is done.
+  @discardableResult
+  public func relinkDownload(_ key: DownloadKey, to url: String, seen: SeenEpisode? = nil)
+    throws -> DownloadRecord?
+  {
+    try write { db in
+      let moved = try perform(.relink(url: url), key: key, db)
+      if let seen, moved?.url == url {
+        try SeenEpisodeRow.filter(
+          Column("subscriptionId") == seen.subscriptionId && Column("key") == seen.key
+        ).updateAll(db, Column("enclosureURL").set(to: url))
+      }
+      return moved
+    }
+  }
+
+  /// Whether a finished download other than the one keyed `key` owns the file at `path`.
+  public func isFileOfAnotherDownload(_ path: String, key: DownloadKey) throws -> Bool {
+    try lookup { db in
+      let other = try db.cachedStatement(
+        sql: "SELECT 1 FROM downloads WHERE file = ? AND key != ? LIMIT 1")
+      return try Int.fetchOne(other, arguments: [path, key.text]) != nil
+    }
+  }
+
+  /// The download keyed `key` is finished: its row says done, and the subscription's episode
+  /// (sync) points at the file, in one transaction, so a kill never leaves one without the
+  /// other. `progress`: what the last response said, kept in memory until now.
+  @discardableResult
+  package func recordFinished(
+    _ key: DownloadKey, file: String, bytes: Int64, progress: DownloadProgress? = nil,
+    episode: SubscriptionEpisode?
+  ) throws -> DownloadRecord? {
+    try write { db in
+      try finish(
+        FinishedDownload(
+          key: key, file: file, bytes: bytes, progress: progress, episode: episode), db)
+    }
+  }
+
+  /// A finish batch's downloads, each recorded as `recordFinished` would, in one durable
+  /// commit: one WAL sync for the batch instead of one per episode. Each has its own savepoint,
+  /// so one whose move is refused (another process finished it meanwhile) is told apart and
+  /// the rest are recorded all the same; the results are in `downloads`' order. Throws when the
+  /// commit itself fails, and then none of them is recorded.
+  package func recordFinished(_ downloads: [FinishedDownload]) throws -> [Result<
+    DownloadRecord?, LibraryError
+  >] {
+    try write { db in
+      downloads.map { download in
+        do {
+          var finished: DownloadRecord?
+          try guarded {
+            try db.inSavepoint {
+              finished = try finish(download, db)
+              return .commit
+            }
+          }
+          return .success(finished)
+        } catch {
+          return .failure(LibraryError(error))
+        }
+      }
+    }
+  }
+
+  /// The row says done and the subscription's episode points at the file (one finish).
+  private func finish(_ download: FinishedDownload, _ db: Database) throws -> DownloadRecord? {
+    let finished = try perform(
+      .finish(file: download.file, bytes: download.bytes, download.progress), key: download.key,
+      db)
+    try Self.setDownloadedFile(download.file, of: download.episode, db)
+    return finished
+  }
+
+  /// The episode turned out to be here already, as `finished`: the subscription's episode
+  /// (sync) learns its file, and the row this run queued it under (`superseding`, when not
+  /// `finished` itself: `download` fetched it before the feed moved it) goes in the same
+  /// transaction, or it would wait, paused, on every later run.
+  public func recordAlreadyDownloaded(
+    _ finished: DownloadRecord, episode: SubscriptionEpisode?, superseding key: DownloadKey
+  ) throws {
+    guard episode != nil || finished.key != key, let file = finished.file else { return }
+    try write { db in
+      try Self.setDownloadedFile(file, of: episode, db)
+      if finished.key != key { try perform(.forget(.superseded), key: key, db) }
+    }
+  }
+
+  private static func setDownloadedFile(
+    _ file: String, of episode: SubscriptionEpisode?, _ db: Database
+  ) throws {
+    guard let episode else { return }
+    // A subscription removed while its episode downloaded has no row to update.
+    try db.cachedStatement(
+      sql: "UPDATE episodes SET downloadedFile = ? WHERE subscriptionId = ? AND key = ?"
+    ).execute(arguments: [file, episode.subscriptionId, episode.key])
+  }
+
+  /// Every download as it stands, for `podcast status`, computed without writing: a row a dead
+  /// process left `downloading` (or queued) is paused, with the bytes its partial file holds;
+  /// a finished download whose file was pruned or deleted is no longer a download.
+  public func downloadsForDisplay() throws -> [DownloadRecord] {
+    try allDownloads().compactMap { record in
+      var shown = record
+      switch record.state {
+      case .done:
+        guard let file = record.file, FileManager.default.fileExists(atPath: file) else {
+          return nil
+        }
+      case .downloading, .queued:
+        // Rows sync queued for a later run have no process; ones a live process holds stay.
+        let abandoned =
+          record.state == .downloading
+          ? !RunningProcess.isAlive(record.pid)
+          : record.pid != nil && !RunningProcess.isAlive(record.pid)
+        guard abandoned else { break }
+        shown.state = .paused
+        shown.pid = nil
+        if let onDisk = partialSize(of: record) { shown.bytes = onDisk }
+      case .paused, .failed:
+        if let onDisk = partialSize(of: record) { shown.bytes = onDisk }
+      }
+      return shown
+    }
+  }
+
+  /// Forgets the finished downloads of files that were pruned or deleted.
+  public func forgetFinishedDownloads(files: [String]) throws {
+    guard !files.isEmpty else { return }
+    try write { db in
+      let marks = Array(repeating: "?", count: files.count).joined(separator: ", ")
+      try forgetDownloads(
+        where: "file IN (\(marks)) AND state = ?",
+        arguments: StatementArguments(files) + [DownloadState.done.rawValue], as: .finished, db)
+    }
+  }
+
+  /// Files of finished downloads listed in the feed at `feedURL` (`download` and `sync`).
+  public func finishedFiles(feedURL: String) throws -> [String] {
+    try read { db in
+      try Array(
+        DownloadRecordRow.filter(
+          Column("feedURL") == feedURL && Column("state") == DownloadState.done.rawValue
+        ).fetchCursor(db).compactMap(\.record.file))
+    }
+  }
+
+  /// Finished downloads whose file is somewhere under `folder` (at any depth), whether or not
+  /// the file is still there.
+  public func finishedDownloads(under folder: String) throws -> [DownloadRecord] {
+    // A range on the indexed path rather than LIKE, whose % and _ a folder name may contain:
+    // "0" is the character after "/", so the range is exactly the paths that start "folder/".
+    try lookup { db in
+      let statement = try db.cachedStatement(
+        sql: """
+          SELECT \(DownloadRecordRow.selection) FROM downloads
+          WHERE file > ? AND file < ? AND state = ?
+          """)
+      return try DownloadRecordRow.fetchAll(
+        statement, arguments: [folder + "/", folder + "0", DownloadState.done.rawValue]
+      ).map { $0.record }
+    }
+  }
+
+  /// The bytes the download's partial file holds: under its key's name, else under the
+  /// URL's name an older version gave it (until a run takes it over, see `PartialSweep`).
+  public func partialSize(of record: DownloadRecord) -> Int64? {
+    var info = stat()
+    for path in [paths.partial(forKey: record.key), paths.partial(for: record.url)] {
+      if stat(path, &info) == 0 { return Int64(info.st_size) }
+    }
+    return nil
+  }
+}
+
+extension LibraryStore {
+  /// The key and URL of every download not finished: the rows whose partial files
+  /// `PartialSweep` keeps.
+  public func unfinishedDownloads() throws -> [(key: DownloadKey, url: String)] {
+    try read { db in
+      let rows = try Row.fetchCursor(
+        db, sql: "SELECT key, url FROM downloads WHERE state != ?",
+        arguments: [DownloadState.done.rawValue])
+      var found: [(key: DownloadKey, url: String)] = []
+      while let row = try rows.next() { found.append((DownloadKey(text: row[0]), row[1])) }
+      return found
+    }
+  }
+}

@@ -1,0 +1,194 @@
+import Basics
+import Foundation
+internal import GRDB
+import Model
+
+/// The episodes each subscription's feed has shown, so sync can tell what is new.
+extension LibraryStore {
+  /// Records the feed's episodes and returns those never seen before, in the given order, in one
+  /// transaction. An episode counts as seen when its key is stored, or when it is a stored
+  /// episode re-listed under a new GUID or URL (see `RelistedEpisodes`); such a stored row takes
+  /// the new identity so it keeps its downloaded file.
+  ///
+  /// The transaction is a relaxed one (see `relaxedWrite`): nothing here is a finished file.
+  @discardableResult
+  public func recordSeen(subscriptionId: Int64, episodes: [SeenEpisode]) throws -> [SeenEpisode] {
+    try relaxedWrite { db in
+      try insertSeen(db, subscriptionId: subscriptionId, episodes: episodes).added
+    }
+  }
+
+  /// `recordSeen` as sync's planner needs it: `planning` turns the new episodes into jobs,
+  /// queued in the same transaction, so a run killed at any moment either saw nothing or
+  /// queued the work too. What it would otherwise read in two more transactions per feed
+  /// comes from this one: `planning` learns whether the subscription had no episode stored
+  /// before (the first-sync rule), and the answer is the URLs of the jobs the library already
+  /// has a finished file of (`finishedDownload`, by every identity key, as `sync --dry-run`
+  /// asks it): news to record, not to report. Each is queued as its `pid` says (the process
+  /// that runs it, or nil for a later run), in the row the episode has already if it has one;
+  /// `keys` are those rows', in the order `planning` gave.
+  package func recordSeen(
+    subscriptionId: Int64, episodes: [SeenEpisode],
+    planning: (_ added: [SeenEpisode], _ hadNone: Bool) -> [QueuedDownload]
+  ) throws -> (alreadyHad: Set<String>, keys: [DownloadKey]) {
+    try relaxedWrite { db in
+      let (added, hadNone) = try insertSeen(db, subscriptionId: subscriptionId, episodes: episodes)
+      var alreadyHad: Set<String> = []
+      var keys: [DownloadKey] = []
+      for wanted in planning(added, hadNone) {
+        if try Self.finishedDownload(
+          db, url: wanted.url, keys: wanted.identityKeys, feedURL: wanted.feedURL) != nil
+        {
+          alreadyHad.insert(wanted.url)
+        }
+        keys.append(try queue(wanted, db))
+      }
+      return (alreadyHad, keys)
+    }
+  }
+
+  /// The episodes `subscribe` saw, and what it chose for the first sync (see `FirstRefresh`).
+  func record(_ refresh: FirstRefresh, _ db: Database, subscriptionId: Int64) throws {
+    try insertSeen(db, subscriptionId: subscriptionId, episodes: refresh.episodes)
+    // A finished one whose file is gone (`firstRefresh` found none) is fetched again, as sync
+    // fetches a new episode whose old file was deleted; one unfinished already (a `download`
+    // run was killed) waits for sync to resume it, gaining the details when it had none.
+    for wanted in refresh.queued { try queue(wanted, db) }
+  }
+
+  /// Undoes `record(_:)` for a subscription never synced, so its first sync reads the whole
+  /// feed and decides afresh: its episodes, its downloads queued and not begun, its validators.
+  func forgetFirstRefresh(_ db: Database, subscriptionId: Int64) throws {
+    guard
+      let feedURL = try String.fetchOne(
+        db, sql: "SELECT feedURL FROM subscriptions WHERE id = ? AND lastChecked IS NULL",
+        arguments: [subscriptionId])
+    else { return }
+    try SeenEpisodeRow.filter(Column("subscriptionId") == subscriptionId).deleteAll(db)
+    try forgetDownloads(
+      where: "feedURL = ? AND state = ? AND bytes = 0",
+      arguments: [feedURL, DownloadState.queued.rawValue], as: .unstarted, db)
+    try SubscriptionRow.filter(key: subscriptionId).updateAll(
+      db, Column("etag").set(to: nil), Column("lastModified").set(to: nil))
+  }
+
+  /// Whether the subscription has recorded any episode (`subscribe` records what it saw).
+  public func hasSeenEpisodes(subscriptionId: Int64) throws -> Bool {
+    try read { db in
+      let any = try db.cachedStatement(
+        sql: "SELECT 1 FROM episodes WHERE subscriptionId = ? LIMIT 1")
+      return try Int.fetchOne(any, arguments: [subscriptionId]) != nil
+    }
+  }
+
+  /// The episodes never seen before, and whether none was stored before this call.
+  @discardableResult
+  private func insertSeen(_ db: Database, subscriptionId: Int64, episodes: [SeenEpisode]) throws
+    -> (added: [SeenEpisode], hadNone: Bool)
+  {
+    // Statements prepared once per connection: this runs for every feed a sync reads.
+    let subscription = try db.cachedStatement(sql: "SELECT 1 FROM subscriptions WHERE id = ?")
+    guard try Int.fetchOne(subscription, arguments: [subscriptionId]) != nil else {
+      throw LibraryError.unknownSubscription(id: subscriptionId)
+    }
+    let seen = try db.cachedStatement(
+      sql: "SELECT \(SeenEpisodeRow.selection) FROM episodes WHERE subscriptionId = ?")
+    let stored = try SeenEpisodeRow.fetchAll(seen, arguments: [subscriptionId]).map { $0.episode }
+    let sorted = Self.classify(episodes, stored: stored)
+    for previous in sorted.relisted { try SeenEpisodeRow(previous).update(db) }
+    var added: [SeenEpisode] = []
+    let insert = try db.cachedStatement(sql: SeenEpisodeRow.insertSQL)
+    for var episode in sorted.added {
+      episode.subscriptionId = subscriptionId
+      try insert.execute(arguments: StatementArguments(SeenEpisodeRow(episode).values))
+      episode.id = db.changesCount > 0 ? db.lastInsertedRowID : nil
+      added.append(episode)
+    }
+    return (added, stored.isEmpty)
+  }
+
+  /// Which of `incoming` a subscription that has `stored` has never seen (`added`), and the
+  /// stored rows that some of the others re-list under a new GUID or URL, with that identity
+  /// taken over (`relisted`; see `RelistedEpisodes`). What `recordSeen` writes and what
+  /// `sync --dry-run` reports both come from here, so the two never disagree.
+  package static func classify(_ incoming: [SeenEpisode], stored: [SeenEpisode])
+    -> (added: [SeenEpisode], relisted: [SeenEpisode])
+  {
+    var relisting = RelistedEpisodes(stored: stored, incoming: incoming)
+    var known = Set(stored.map(\.key))
+    var added: [SeenEpisode] = []
+    var relisted: [SeenEpisode] = []
+    for episode in incoming where !known.contains(episode.key) {
+      known.insert(episode.key)
+      if var previous = relisting.claim(episode) {
+        previous.adopt(identityOf: episode)
+        relisted.append(previous)
+      } else {
+        added.append(episode)
+      }
+    }
+    return (added, relisted)
+  }
+
+  /// Oldest first: the order they were first seen in.
+  public func seenEpisodes(subscriptionId: Int64) throws -> [SeenEpisode] {
+    try read { db in
+      try Array(
+        SeenEpisodeRow.filter(Column("subscriptionId") == subscriptionId).order(Column("id"))
+          .fetchCursor(db).map { $0.episode })
+    }
+  }
+
+  /// Records where the episode's file is; nil when the file was pruned.
+  public func markEpisodeDownloaded(subscriptionId: Int64, key: String, file: String?) throws {
+    try write { db in
+      try Self.setDownloadedFile(file, subscriptionId: subscriptionId, key: key, in: db)
+    }
+  }
+
+  /// A pruned file, forgotten in one transaction: the episode has no file any more and the
+  /// finished download of it goes, so a kill never leaves one of the two saying otherwise.
+  package func forgetPrunedFile(_ file: String, subscriptionId: Int64, key: String) throws {
+    try write { db in
+      try Self.setDownloadedFile(nil, subscriptionId: subscriptionId, key: key, in: db)
+      try forgetDownloads(
+        where: "file = ? AND state = ?", arguments: [file, DownloadState.done.rawValue],
+        as: .finished, db)
+    }
+  }
+
+  private static func setDownloadedFile(
+    _ file: String?, subscriptionId: Int64, key: String, in db: Database
+  ) throws {
+    let changed =
+      try SeenEpisodeRow
+      .filter(Column("subscriptionId") == subscriptionId && Column("key") == key)
+      .updateAll(db, Column("downloadedFile").set(to: file))
+    if changed == 0 { throw LibraryError.unknownEpisode(key: key) }
+  }
+
+  /// How many episodes each subscription has seen, by subscription id.
+  public func episodeCounts() throws -> [Int64: Int] {
+    try read { db in
+      let rows = try Row.fetchAll(
+        db, sql: "SELECT subscriptionId, COUNT(*) AS count FROM episodes GROUP BY subscriptionId")
+      var counts: [Int64: Int] = [:]
+      for row in rows {
+        let id: Int64 = row["subscriptionId"]
+        counts[id] = row["count"]
+      }
+      return counts
+    }
+  }
+}
+
+extension SeenEpisode {
+  /// Takes a re-listed episode's current GUID, URL and title, keeping its id and file.
+  package mutating func adopt(identityOf newer: SeenEpisode) {
+    key = newer.key
+    guid = newer.guid
+    enclosureURL = newer.enclosureURL
+    title = newer.title
+    published = newer.published ?? published
+  }
+}

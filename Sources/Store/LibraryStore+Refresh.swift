@@ -1,0 +1,104 @@
+import Basics
+import Foundation
+internal import GRDB
+import Model
+
+/// What sync reads and writes once per run rather than once per feed.
+extension LibraryStore {
+  /// The library as a sync run starts: every subscription's settings, every mark, and the URLs
+  /// of downloads an earlier run left unfinished, read in one snapshot.
+  public struct SyncSnapshot: Sendable {
+    public var settings: [Int64: SubscriptionSettings] = [:]
+    public var marks: [String: EpisodeMark.State] = [:]
+    /// The downloads an earlier run left unfinished, by key.
+    public var unfinished: [DownloadKey: Unfinished] = [:]
+    /// The keys of those downloads, by their URL (for rows no episode key finds).
+    public var unfinishedURLs: [String: DownloadKey] = [:]
+
+    /// Where an unfinished download's row points now, and its kept `DownloadDetails`.
+    public struct Unfinished: Sendable {
+      public var key: DownloadKey
+      public var url: String
+      public var details: String?
+    }
+
+    public init() {}
+
+    /// The unfinished download of the episode `episodeKey` of `feedURL` last linked at `url`.
+    public func unfinishedDownload(feedURL: String, episodeKey: String, url: String)
+      -> Unfinished?
+    {
+      unfinished[DownloadKey(feedURL: feedURL, episodeKey: episodeKey, url: url)]
+        ?? unfinishedURLs[url].flatMap { unfinished[$0] }
+    }
+  }
+
+  public func syncSnapshot() throws -> SyncSnapshot {
+    var snapshot = SyncSnapshot()
+    snapshot.settings = try allSettings()
+    snapshot.marks = try marks()
+    let waiting: [DownloadState] = [.queued, .downloading, .paused, .failed]
+    try read { db in
+      let rows = try Row.fetchCursor(
+        db, sql: "SELECT key, url, details FROM downloads WHERE state IN (?, ?, ?, ?)",
+        arguments: StatementArguments(waiting.map(\.rawValue)))
+      while let row = try rows.next() {
+        let key = DownloadKey(text: row[0])
+        let url: String = row[1]
+        snapshot.unfinished[key] = .init(key: key, url: url, details: row[2])
+        snapshot.unfinishedURLs[url] = key
+      }
+    }
+    return snapshot
+  }
+
+  /// Seen episodes of the subscription that have no file yet (sync's unfinished work).
+  public func undownloadedEpisodes(subscriptionId: Int64) throws -> [SeenEpisode] {
+    try read { db in
+      try Array(
+        SeenEpisodeRow.filter(
+          Column("subscriptionId") == subscriptionId && Column("downloadedFile") == nil
+        ).order(Column("id")).fetchCursor(db).map { $0.episode })
+    }
+  }
+
+  /// The name of the subscription, other than `id`, that follows `feedURL`.
+  public func subscriptionName(feedURL: String, except id: Int64?) throws -> String? {
+    try read { db in
+      try String.fetchOne(
+        db, sql: "SELECT name FROM subscriptions WHERE feedURL = ? AND id != ?",
+        arguments: [feedURL, id ?? 0])
+    }
+  }
+
+  /// Saves what a sync run learned about each subscription (its feed URL after a move, title,
+  /// when it was checked, validators, last error) in one relaxed transaction, leaving the
+  /// fields users change (name, retention) as they are. Returns why a subscription could not
+  /// be recorded, by id: removed meanwhile, or moved onto a feed another one follows.
+  public func recordRefreshes(_ subscriptions: [Subscription]) throws -> [Int64: LibraryError] {
+    try relaxedWrite { db in
+      let update = try db.cachedStatement(
+        sql: """
+          UPDATE subscriptions SET feedURL = ?, title = ?, lastChecked = ?, etag = ?,
+            lastModified = ?, lastError = ? WHERE id = ?
+          """)
+      let clash = try db.cachedStatement(
+        sql: "SELECT name FROM subscriptions WHERE feedURL = ? AND id != ?")
+      var refused: [Int64: LibraryError] = [:]
+      for subscription in subscriptions {
+        guard let id = subscription.id else { continue }
+        if let other = try String.fetchOne(clash, arguments: [subscription.feedURL, id]) {
+          refused[id] = .duplicateFeed(url: subscription.feedURL, name: other)
+          continue
+        }
+        try update.execute(arguments: [
+          subscription.feedURL, subscription.title, subscription.lastChecked.map(StoredDate.init),
+          subscription.etag,
+          subscription.lastModified, subscription.lastError, id,
+        ])
+        if db.changesCount == 0 { refused[id] = .unknownSubscription(id: id) }
+      }
+      return refused
+    }
+  }
+}

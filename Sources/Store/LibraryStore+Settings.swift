@@ -1,0 +1,89 @@
+import Basics
+import Foundation
+internal import GRDB
+import Model
+
+/// Per-subscription settings, one JSON document per subscription.
+extension LibraryStore {
+  public func settings(subscriptionId: Int64) throws -> SubscriptionSettings {
+    try read { db in try Self.settings(db, subscriptionId: subscriptionId) }
+  }
+
+  /// Every subscription's settings, by subscription id (absent: all defaults).
+  public func allSettings() throws -> [Int64: SubscriptionSettings] {
+    try read { db in
+      var all: [Int64: SubscriptionSettings] = [:]
+      for row in try Row.fetchAll(
+        db, sql: "SELECT subscriptionId, settings FROM subscriptionSettings")
+      {
+        let id: Int64 = row["subscriptionId"]
+        all[id] = try Self.decode(row["settings"])
+      }
+      return all
+    }
+  }
+
+  /// `forgettingFirstRefresh`: the change alters what a first sync takes (filters, `first`),
+  /// so what `subscribe` chose for it is forgotten too, in the same transaction (see
+  /// `FirstRefresh`); it only applies while the subscription has never been synced.
+  public func saveSettings(
+    _ settings: SubscriptionSettings, subscriptionId: Int64, forgettingFirstRefresh: Bool = false
+  ) throws {
+    try write { db in
+      try Self.save(db, settings, subscriptionId: subscriptionId)
+      if forgettingFirstRefresh { try forgetFirstRefresh(db, subscriptionId: subscriptionId) }
+    }
+  }
+
+  /// Subscribes with settings, and with what `firstRefresh` learned from the feed, in one
+  /// transaction, so a failure or a kill leaves no half-set subscription: either none, or one
+  /// whose validators never go without the episodes and queued downloads they stand for.
+  @discardableResult
+  public func addSubscription(
+    name: String, feedURL: String, title: String?, keep: Int?, settings: SubscriptionSettings,
+    firstRefresh: FirstRefresh? = nil
+  ) throws -> Subscription {
+    try SubscriptionName.validate(name)
+    if let keep, keep < 1 { throw LibraryError.invalidKeep(keep) }
+    return try write { db in
+      try Self.refuseDuplicate(db, name: name, feedURL: feedURL, except: nil)
+      var row = SubscriptionRow(
+        Subscription(
+          name: name, feedURL: feedURL, title: title, keep: keep,
+          etag: firstRefresh?.validators.etag,
+          lastModified: firstRefresh?.validators.lastModified))
+      try row.insert(db)
+      guard let id = row.subscription.id else { return row.subscription }
+      if !settings.isEmpty { try Self.save(db, settings, subscriptionId: id) }
+      if let firstRefresh { try record(firstRefresh, db, subscriptionId: id) }
+      return row.subscription
+    }
+  }
+
+  static func save(_ db: Database, _ settings: SubscriptionSettings, subscriptionId: Int64)
+    throws
+  {
+    guard try SubscriptionRow.exists(db, key: subscriptionId) else {
+      throw LibraryError.unknownSubscription(id: subscriptionId)
+    }
+    let text = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
+    try db.execute(
+      sql: """
+        INSERT INTO subscriptionSettings (subscriptionId, settings) VALUES (?, ?)
+        ON CONFLICT(subscriptionId) DO UPDATE SET settings = excluded.settings
+        """, arguments: [subscriptionId, text])
+  }
+
+  private static func settings(_ db: Database, subscriptionId: Int64) throws
+    -> SubscriptionSettings
+  {
+    let text = try String.fetchOne(
+      db, sql: "SELECT settings FROM subscriptionSettings WHERE subscriptionId = ?",
+      arguments: [subscriptionId])
+    return try text.map(decode) ?? SubscriptionSettings()
+  }
+
+  private static func decode(_ text: String) throws -> SubscriptionSettings {
+    try JSONDecoder().decode(SubscriptionSettings.self, from: Data(text.utf8))
+  }
+}

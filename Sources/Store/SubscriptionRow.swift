@@ -1,0 +1,50 @@
+import Basics
+import Foundation
+internal import GRDB
+import Model
+
+/// A `Subscription` as a row of the `subscriptions` table. The persistence lives here, not on
+/// `Subscription`, so PodcastKit's public types stay free of GRDB.
+package struct SubscriptionRow: FetchableRecord, MutablePersistableRecord {
+  package static let databaseTableName = "subscriptions"
+
+  package var subscription: Subscription
+
+  package init(_ subscription: Subscription) {
+    self.subscription = subscription
+  }
+
+  init(row: Row) throws {
+    subscription = Subscription(
+      id: try row.decode(forColumn: "id"),
+      name: try row.decode(forColumn: "name"),
+      feedURL: try row.decode(forColumn: "feedURL"),
+      title: try row.decode(forColumn: "title"),
+      keep: try row.decode(forColumn: "keep"),
+      addedAt: try row.decode(forColumn: "addedAt"),
+      lastChecked: try row.decode(forColumn: "lastChecked"),
+      etag: try row.decode(forColumn: "etag"),
+      lastModified: try row.decode(forColumn: "lastModified"),
+      lastError: try row.decode(forColumn: "lastError"))
+  }
+
+  /// The stored columns, plus `nameKey`, kept beside the name so the duplicate check is an
+  /// index lookup (see "v3-indexes").
+  func encode(to container: inout PersistenceContainer) {
+    container["id"] = subscription.id
+    container["name"] = subscription.name
+    container["nameKey"] = Subscription.nameKey(subscription.name)
+    container["feedURL"] = subscription.feedURL
+    container["title"] = subscription.title
+    container["keep"] = subscription.keep
+    container["addedAt"] = subscription.addedAt
+    container["lastChecked"] = subscription.lastChecked
+    container["etag"] = subscription.etag
+    container["lastModified"] = subscription.lastModified
+    container["lastError"] = subscription.lastError
+  }
+
+  mutating func didInsert(_ inserted: InsertionSuccess) {
+    subscription.id = inserted.rowID
+  }
+}
