@@ -61,6 +61,8 @@ let package = Package(
       dependencies: [
         "Basics", "Feeds", "Model", "CZlib",
         .product(name: "GRDB", package: "GRDB.swift"),
+        // SQLite's own calls, for the statements every feed and download runs (`SQLValue`).
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
     ),
     // One remote file fetched to disk: partial files, resumable sinks, retries, body checks,

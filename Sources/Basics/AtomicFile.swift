@@ -54,7 +54,7 @@ public enum AtomicFile {
   public static func write(_ files: [Pending]) -> [Int32?] {
     let temporaries = ParallelSync.run(files.count) { index -> (path: String?, failure: Int32?) in
       let file = files[index]
-      let targetFolder = (file.path as NSString).deletingLastPathComponent
+      let targetFolder = StandardPath.directory(of: file.path)
       let staging = file.folder ?? (targetFolder.isEmpty ? "." : targetFolder)
       let temporary = staging + "/\(file.prefix)\(getpid())-\(UUID().uuidString).tmp"
       let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, file.mode)
@@ -74,7 +74,7 @@ public enum AtomicFile {
       guard let temporary = temporary.path else { continue }
       let path = files[index].path
       if rename(temporary, path) == 0 {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = StandardPath.directory(of: path)
         if files[index].durable { renamed.append(folder.isEmpty ? "." : folder) }
         continue
       }
@@ -90,9 +90,25 @@ public enum AtomicFile {
   /// Removes what `write` left in `folder` under `prefix` (`<prefix><pid>-<uuid>.tmp`) when a
   /// run was killed mid-write: the temporaries whose process is gone. One of a process still
   /// running is its write in progress and stays.
+  ///
+  /// Read with `readdir`, names compared as bytes: a sync looks in every podcast folder it
+  /// wrote a playlist in, and Foundation's listing made a string of every name in each.
   public static func removeAbandonedTemporaries(in folder: String, prefix: String) {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+    guard let directory = opendir(folder) else { return }
+    defer { closedir(directory) }
+    let start = Array(prefix.utf8)
+    let end = Array(".tmp".utf8)
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw -> String? in
+        let bytes = raw.bindMemory(to: UInt8.self)
+        let length = bytes.firstIndex(of: 0) ?? bytes.count
+        let name = bytes[..<length]
+        guard name.starts(with: start), name.reversed().starts(with: end.reversed()) else {
+          return nil
+        }
+        return String(decoding: name, as: UTF8.self)
+      }
+      guard let name else { continue }
       let pid = name.dropFirst(prefix.count).prefix { $0.isNumber }
       if !RunningProcess.isAlive(Int32(pid)) { unlink(folder + "/" + name) }
     }

@@ -101,7 +101,7 @@ public struct ListEpisodes: Sendable {
       subscription = found
       if FeedLocation.isRemote(found.feedURL) {
         let loaded = try await SubscribedFeed.load(
-          found, loader: resolver.loader, keptFeeds: KeptFeeds(paths: paths),
+          found, loader: resolver.loader, keptFeeds: KeptFeeds(store: opened),
           // As the resolver does: the setting is looked up only for a feed that is paged.
           readsPages: {
             guard allPages, let id = found.id else { return allPages }

@@ -95,12 +95,12 @@ public struct SubscribeToFeed: Sendable {
       firstRefresh: firstRefresh)
     let id = subscription.id ?? -1
     // The first copy of the feed (every page read), with the validators the first sync will
-    // send: that sync's 304 then confirms it. One that cannot be written only makes the first sync fetch the
-    // whole feed (see `SyncPlanner.conditionalValidators`).
+    // send: that sync's 304 then confirms it. One that cannot be written only makes the first
+    // sync fetch the whole feed (see `FeedRefresher.conditionalValidators`).
     if let added = subscription.id, let document = resolved.document,
       let pages = try? ([document] + resolved.laterDocuments).map(KeptFeed.Page.init)
     {
-      try? KeptFeeds(paths: paths).keep(
+      try? KeptFeeds(store: store).keep(
         KeptFeed(feedURL: location, validators: firstRefresh.validators, pages: pages),
         subscriptionId: added)
     }

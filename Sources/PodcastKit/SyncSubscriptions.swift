@@ -61,6 +61,10 @@ public struct SyncSubscriptions: Sendable {
   /// sync of 200 took ~1 s before the first episode began). Subscriptions with settings of
   /// their own go in batches after, one after another. Each download
   /// was queued in the library with its feed's refresh, so a kill loses none of them.
+  ///
+  /// What the run holds grows with its feeds only by what it reports: the planner runs only
+  /// as far ahead of the downloads as the manager's queue allows, and each download leaves a
+  /// summary behind (`DownloadResult.Summary`), not its job.
   public func run(_ subscriptions: [Subscription], reporter: some RunReporter) async throws
     -> SyncOutcome
   {
@@ -77,38 +81,49 @@ public struct SyncSubscriptions: Sendable {
     // One for the whole run: a feed whose signed links expired is fetched again only once.
     let refresher = LinkRefresher(loader: FeedLoader(http: http))
     let manager = manager(for: runBatch, refresher: refresher)
-    let (groups, arrival) = AsyncStream<[DownloadJob]>.makeStream()
+    // Each result with its place in the plan (subscriptions as listed, each feed's episodes
+    // as chosen), so reports and playlists read the same run after run whichever feed came
+    // in first.
+    let order = Locked<[SubscriptionEpisode: Int]>([:])
+    let results = Locked<[(order: Int, index: Int, result: DownloadResult)]>([])
     reporter.batchStarted(manager.progress)
-    let early = Task {
-      await manager.download(arriving: groups) { reporter.downloadEnded($0) }
-    }
-    let plan = await planner.plan(
-      subscriptions, concurrency: SyncPlanner.feedsInFlight(downloads: settings.concurrency)
-    ) { part in
-      let jobs = part.downloads.filter(isOwn).map { job(for: $0, allSettings: allSettings) }
-      if !jobs.isEmpty { arrival.yield(jobs) }
-    }
-    arrival.finish()
-    tellFailedFeeds(plan, reporter: reporter)
-    var results = await early.value
+    let plan = await manager.download(
+      onFinish: { index, result in
+        let place = result.job.subscriptionEpisode.flatMap { key in order.withLock { $0[key] } }
+        results.withLock { $0.append((place ?? Int.max, index, result)) }
+        reporter.downloadEnded(result)
+      },
+      feeding: { intake in
+        let plan = await planner.plan(
+          subscriptions, concurrency: SyncPlanner.feedsInFlight(downloads: settings.concurrency)
+        ) { index, part in
+          var kept = part
+          let own = part.downloads.filter(isOwn)
+          // A new array, not `removeAll(where:)`, which keeps the old one's room for every
+          // feed's downloads until the run ends.
+          kept.downloads = part.downloads.filter { !isOwn($0) }
+          order.withLock { order in
+            for (position, planned) in own.enumerated() {
+              if let key = planned.job.subscriptionEpisode {
+                order[key] = index << 20 | min(position, 1 << 20 - 1)
+              }
+            }
+          }
+          if !own.isEmpty { await intake.add(own.map { job(for: $0, allSettings: allSettings) }) }
+          return kept
+        }
+        // Said as soon as every feed is in, while downloads may still be running.
+        tellFailedFeeds(plan, reporter: reporter)
+        return plan
+      })
     reporter.batchEnded()
-    // In the plan's order (subscriptions as listed, each feed's episodes as chosen), not in
-    // the order the feeds came in, so reports and playlists read the same run after run.
-    let order = Dictionary(
-      plan.downloads.enumerated().compactMap { index, planned in
-        planned.job.subscriptionEpisode.map { ($0, index) }
-      }, uniquingKeysWith: { first, _ in first })
-    let late = plan.downloads.count
-    results = results.enumerated().map { offset, result in
-      (result.job.subscriptionEpisode.flatMap { order[$0] } ?? late + offset, result)
-    }.sorted { $0.0 < $1.0 }.map(\.1)
-    var rest = plan
-    rest.downloads.removeAll(where: isOwn)
-    let batches = try batches(rest, allSettings: allSettings)
-    results += await download(
+    var ended = results.withLock { $0 }.sorted { ($0.order, $0.index) < ($1.order, $1.index) }
+      .map(\.result)
+    let batches = try batches(plan, allSettings: allSettings)
+    ended += await download(
       batches, allSettings: allSettings, refresher: refresher, reporter: reporter)
     return await finish(
-      plan, results: results, batches: [runBatch] + batches, allSettings: allSettings,
+      plan, results: ended, batches: [runBatch] + batches, allSettings: allSettings,
       reporter: reporter)
   }
 
@@ -160,7 +175,12 @@ public struct SyncSubscriptions: Sendable {
     let fed: [(file: String, request: FeedRequest?)] = results.compactMap { result in
       switch result.outcome {
       case .downloaded(let file, _, _), .alreadyDownloaded(let file):
-        return (file, feedRequest(for: result.job, allSettings: allSettings))
+        return (
+          file,
+          feedRequest(
+            subscriptionId: result.job.subscriptionEpisode?.subscriptionId, allSettings: allSettings
+          )
+        )
       case .failed: return nil
       }
     }

@@ -18,7 +18,7 @@ public struct FolderPlaylist: Sendable, Equatable {
   public let folder: String
 
   public init(folder: String) {
-    self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
+    self.folder = StandardPath.of(folder)
   }
 
   public var path: String { folder + "/" + Self.fileName(inFolder: folder) }
@@ -26,7 +26,7 @@ public struct FolderPlaylist: Sendable, Equatable {
   /// `Show/Show.m3u8`: named after its folder, so a player that lists several folders' playlists
   /// side by side tells them apart.
   package static func fileName(inFolder folder: String) -> String {
-    (folder as NSString).lastPathComponent + ".m3u8"
+    StandardPath.lastComponent(of: folder) + ".m3u8"
   }
 
   /// What happened to the playlist file.
@@ -76,7 +76,7 @@ public struct FolderPlaylist: Sendable, Equatable {
     guard !playlist.entries.isEmpty else { return .done(try remove()) }
     let text = playlist.text(at: path)
     // An unchanged file keeps its time stamp: media servers rescan what changed.
-    if (try? String(contentsOfFile: path, encoding: .utf8)) == text { return .done(.unchanged) }
+    if FileBytes.read(path) == Data(text.utf8) { return .done(.unchanged) }
     return .write(playlist)
   }
 
@@ -128,6 +128,46 @@ public struct FolderPlaylist: Sendable, Equatable {
       if seen.insert(folder).inserted { folders.append(FolderPlaylist(folder: folder)) }
     }
     return folders
+  }
+
+  /// Writes the playlists of the podcast folders `arriving` downloads are in, listing them
+  /// though they are not recorded yet: a finish round's episodes, placed and about to be
+  /// recorded. Each playlist's data is synced and its folder after its rename, so the round's
+  /// sync of those folders, which makes the new episodes' names survive a power cut, is the
+  /// playlists' too: one sync per folder where writing them after the run took a second.
+  /// Returns the folders it synced. Best effort, never a failure of the round: the run's own
+  /// look at its folders (`update`) finds these unchanged, and writes (and says why it could
+  /// not write) any this could not.
+  package static func write(
+    arriving: [DownloadRecord], episodesDirectories: [String], store: LibraryStore
+  ) -> Set<String> {
+    let roots = EpisodeRoots(episodesDirectories)
+    var byFolder: [String: [DownloadRecord]] = [:]
+    for record in arriving {
+      guard let file = record.file, let (_, folder) = roots.locate(file) else { continue }
+      byFolder[folder, default: []].append(record)
+    }
+    var writes: [(playlist: Playlist, path: String)] = []
+    for (folder, records) in byFolder {
+      let playlist = FolderPlaylist(folder: folder)
+      guard let recorded = try? store.finishedDownloads(under: playlist.folder) else { continue }
+      removeAbandonedTemporaries(in: playlist.folder)
+      let arrivingFiles = Set(records.compactMap(\.file))
+      let listed = Playlist(
+        entries: entries(
+          (recorded.filter { !arrivingFiles.contains($0.file ?? "") } + records).filter {
+            isRegularFile($0.file)
+          }))
+      guard !listed.entries.isEmpty,
+        FileBytes.read(playlist.path) != Data(listed.text(at: playlist.path).utf8)
+      else { continue }
+      writes.append((listed, playlist.path))
+    }
+    let failures = Playlist.write(writes, staging: store.paths.stateDirectory)
+    return Set(
+      zip(writes, failures).compactMap { write, failure in
+        failure == nil ? StandardPath.directory(of: write.path) : nil
+      })
   }
 
   /// Updates the playlist of every podcast folder `files` are in (see `folders(of:)`); one

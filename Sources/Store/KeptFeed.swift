@@ -5,12 +5,13 @@ import Model
 
 /// The last copy of a subscription's feed the library fetched: its pages in order, page one
 /// first, compressed, with the validators page one was served with (a paged feed's every page,
-/// see `SyncPlanner.keepCopy`). A listing sends those
+/// see `FeedRefresher.copy`). A listing sends those
 /// validators, so an unchanged feed costs a 304 and is read from here; an unreachable or
-/// vanished feed still has something to list. The validators and the pages are one file (see
-/// `KeptFeeds`), so validators are never sent for a document the library does not have.
+/// vanished feed still has something to list. The validators and the pages are kept together
+/// (see `KeptFeeds`), so validators are never sent for a document the library does not have.
 ///
-/// On disk: a short text header, then each page's gzip bytes in order.
+/// As kept (in the library's database; earlier versions wrote the same bytes to a file): a
+/// short text header, then each page's gzip bytes in order.
 ///
 ///     podcast kept feed 1
 ///     feed https://example.com/feed.xml
@@ -39,7 +40,8 @@ public struct KeptFeed: Sendable, Equatable {
       url: String, count: Int, read: ((UnsafeRawBufferPointer) -> Void) throws -> Void
     ) throws {
       self.init(
-        url: url, document: try CompressedDocument(compressing: read), documentBytes: count)
+        url: url, document: try CompressedDocument(compressing: read, expectedBytes: count),
+        documentBytes: count)
     }
   }
 

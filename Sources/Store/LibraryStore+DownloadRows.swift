@@ -23,6 +23,44 @@ extension LibraryStore {
     return try relaxedWrite { db in try downloads.map { try queue($0, db) } }
   }
 
+  /// How `start` found a download.
+  package enum Start: Sendable {
+    /// Begun in this process: the row after the move.
+    case begun(DownloadRecord)
+    /// The episode is here already: this finished download (under this row or another of
+    /// the episode's), its `file` still there. Nothing was written.
+    case alreadyHere(DownloadRecord, file: String)
+  }
+
+  /// The download keyed `key` starts in this process (`pid`, holding its partial file with
+  /// `bytesOnDisk` bytes): begun (see `DownloadTransition.begin`, `wanted` being the job as
+  /// queued), unless the episode turns out to be here already, found as `finishedDownload`
+  /// finds it (another process may have finished it since it was queued). One relaxed
+  /// transaction for the check and the move, which reads the row once (see `transition`).
+  package func start(
+    _ key: DownloadKey, _ wanted: QueuedDownload, pid: Int32, bytesOnDisk: Int64
+  ) throws -> Start {
+    try relaxedWrite { db in
+      let current = try DownloadRecordRow.find(db, key: key)?.record
+      if let current, Self.hasFile(current), let file = current.file {
+        return .alreadyHere(current, file: file)
+      }
+      if let finished = try Self.finishedDownload(
+        db, url: wanted.url, keys: wanted.identityKeys, feedURL: wanted.feedURL),
+        let file = finished.file
+      {
+        return .alreadyHere(finished, file: file)
+      }
+      guard current != nil,
+        let begun = try perform(
+          .begin(wanted, pid: pid, bytesOnDisk: bytesOnDisk), on: current, key: key, db)
+      else {
+        throw LibraryError.illegalDownloadMove(url: key.text, move: "begin", from: nil)
+      }
+      return .begun(begun)
+    }
+  }
+
   /// The download keyed `key`, if any.
   public func download(key: DownloadKey) throws -> DownloadRecord? {
     try lookup { db in try DownloadRecordRow.find(db, key: key)?.record }
@@ -92,9 +130,8 @@ extension LibraryStore {
   /// Whether a finished download other than the one keyed `key` owns the file at `path`.
   public func isFileOfAnotherDownload(_ path: String, key: DownloadKey) throws -> Bool {
     try lookup { db in
-      let other = try db.cachedStatement(
-        sql: "SELECT 1 FROM downloads WHERE file = ? AND key != ? LIMIT 1")
-      return try Int.fetchOne(other, arguments: [path, key.text]) != nil
+      try db.cachedStatement(sql: "SELECT 1 FROM downloads WHERE file = ? AND key != ? LIMIT 1")
+        .first([.text(path), .text(key.text)]) { _ in true } != nil
     }
   }
 
@@ -124,14 +161,7 @@ extension LibraryStore {
     try write { db in
       downloads.map { download in
         do {
-          var finished: DownloadRecord?
-          try guarded {
-            try db.inSavepoint {
-              finished = try finish(download, db)
-              return .commit
-            }
-          }
-          return .success(finished)
+          return .success(try guarded { try db.savepoint { (try finish(download, db), true) } })
         } catch {
           return .failure(LibraryError(error))
         }
@@ -169,7 +199,7 @@ extension LibraryStore {
     // A subscription removed while its episode downloaded has no row to update.
     try db.cachedStatement(
       sql: "UPDATE episodes SET downloadedFile = ? WHERE subscriptionId = ? AND key = ?"
-    ).execute(arguments: [file, episode.subscriptionId, episode.key])
+    ).run([.text(file), .integer(episode.subscriptionId), .text(episode.key)])
   }
 
   /// Every download as it stands, for `podcast status`, computed without writing: a row a dead
@@ -232,9 +262,10 @@ extension LibraryStore {
           SELECT \(DownloadRecordRow.selection) FROM downloads
           WHERE file > ? AND file < ? AND state = ?
           """)
-      return try DownloadRecordRow.fetchAll(
-        statement, arguments: [folder + "/", folder + "0", DownloadState.done.rawValue]
-      ).map { $0.record }
+      return try statement.all(
+        [.text(folder + "/"), .text(folder + "0"), .text(DownloadState.done.rawValue)],
+        DownloadRecordRow.init
+      ).map(\.record)
     }
   }
 

@@ -34,7 +34,9 @@ extension LibraryStore {
   /// In the order they were added; a subscription's number is its 1-based position here.
   public func subscriptions() throws -> [Subscription] {
     try read { db in
-      try Array(SubscriptionRow.order(Column("id")).fetchCursor(db).map(\.subscription))
+      try db.cachedStatement(
+        sql: "SELECT \(SubscriptionRow.selection) FROM subscriptions ORDER BY id"
+      ).all([]) { SubscriptionRow($0).subscription }
     }
   }
 

@@ -1,0 +1,110 @@
+import Basics
+import Transfer
+
+/// Work waiting for its server's turn, kept as values until it can start: a run that made a
+/// task for every feed and every download at once held all their waiting frames (a sync of
+/// 10,000 feeds spent most of its memory on them). `next` hands out items in the order they
+/// were added, skipping those whose server has no place free (`HostShares`), each with its
+/// server's place taken until `release` gives it back. `add` waits while `capacity` items
+/// wait already, so whatever feeds the queue runs only that far ahead of the work.
+package actor HostQueue<Item: Sendable> {
+  private var shares: HostShares
+  private let capacity: Int
+  private var pending: [(host: String, item: Item)] = []
+  /// How many of `pending` each host has.
+  private var pendingHosts: [String: Int] = [:]
+  /// Callers of `next` waiting for an item that can start.
+  private var takers: [CheckedContinuation<(host: String, item: Item)?, Never>] = []
+  /// Callers of `add` waiting for room.
+  private var adders: [CheckedContinuation<Void, Never>] = []
+  private var closed = false
+
+  /// The shares as `HostShares` takes them; `capacity`: items waiting at most.
+  package init(
+    total: Int, perHost: Int, perMultiplexedHost: Int? = nil, capacity: Int,
+    multiplexes: @escaping @Sendable (String) -> Bool = MultiplexingServers.shared.contains
+  ) {
+    shares = HostShares(
+      total: total, perHost: perHost, perMultiplexedHost: perMultiplexedHost,
+      multiplexes: multiplexes)
+    self.capacity = max(1, capacity)
+  }
+
+  /// Adds `item` for `host`, first waiting while the queue is full.
+  package func add(_ item: Item, host: String) async {
+    while pending.count >= capacity {
+      await withCheckedContinuation { adders.append($0) }
+    }
+    pending.append((host, item))
+    pendingHosts[host, default: 0] += 1
+    dispatch()
+  }
+
+  /// Nothing more will be added: once the items left are handed out, `next` answers nil.
+  package func close() {
+    closed = true
+    dispatch()
+  }
+
+  /// The next item whose server has a place, with the place taken; waits for one. Nil once
+  /// the queue is closed and empty.
+  package func next() async -> (host: String, item: Item)? {
+    if takers.isEmpty, let entry = takeStartable() {
+      admitAdders()
+      return entry
+    }
+    if closed && pending.isEmpty { return nil }
+    return await withCheckedContinuation { takers.append($0) }
+  }
+
+  /// Gives back a place `next` took.
+  package func release(host: String) {
+    shares.release(host)
+    dispatch()
+  }
+
+  /// A server was just seen to multiplex, and may have room for more.
+  package func admitWaiting() {
+    dispatch()
+  }
+
+  private func dispatch() {
+    while !takers.isEmpty, let entry = takeStartable() {
+      takers.removeFirst().resume(returning: entry)
+    }
+    if closed && pending.isEmpty {
+      for taker in takers { taker.resume(returning: nil) }
+      takers = []
+    }
+    admitAdders()
+  }
+
+  private func admitAdders() {
+    var room = capacity - pending.count
+    while room > 0, !adders.isEmpty {
+      adders.removeFirst().resume()
+      room -= 1
+    }
+  }
+
+  /// The first pending item whose host can start, taken out with its place taken. The look
+  /// ends once every host with items is full.
+  private func takeStartable() -> (host: String, item: Item)? {
+    var full: Set<String> = []
+    var index = 0
+    while index < pending.count, !shares.isFull {
+      let host = pending[index].host
+      if !full.contains(host), shares.canStart(host) {
+        let entry = pending.remove(at: index)
+        pendingHosts[host, default: 1] -= 1
+        if pendingHosts[host] == 0 { pendingHosts[host] = nil }
+        shares.take(host)
+        return entry
+      }
+      full.insert(host)
+      if full.count == pendingHosts.count { return nil }
+      index += 1
+    }
+    return nil
+  }
+}
