@@ -3,7 +3,7 @@ import Foundation
 extension String {
   /// `trimmingCharacters(in: .whitespacesAndNewlines)`, skipping Foundation when neither end
   /// can be blank (`isSurelyTrimmed`, nearly always): on Linux that call bridges to NSString,
-  /// and per episode it was a visible part of a sync's CPU.
+  /// and per episode that is a visible part of a sync's CPU.
   @inlinable
   public var trimmingWhitespace: String {
     Self.isSurelyTrimmed(self) ? self : trimmingCharacters(in: .whitespacesAndNewlines)

@@ -5,7 +5,7 @@ import Foundation
 /// library, tags ...) and, when even recording the failure went wrong, that error as well.
 /// Carried as a value, not a string, so callers can tell the causes apart; its sentence is the
 /// one line users see and the `error` text of the JSON output.
-public struct DownloadFailure: Error, Sendable, Equatable, CustomStringConvertible {
+public struct DownloadFailure: SentenceError, Sendable, Equatable {
   public var cause: any Error
   /// The error that kept the failure out of the library, if any.
   public var unrecorded: (any Error)?
@@ -44,8 +44,4 @@ extension Equatable {
   fileprivate func isEqual(to other: Any) -> Bool {
     (other as? Self).map { $0 == self } ?? false
   }
-}
-
-extension DownloadFailure: LocalizedError {
-  public var errorDescription: String? { description }
 }

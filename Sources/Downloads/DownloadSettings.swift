@@ -1,15 +1,17 @@
 import Basics
 import Fetching
 import Model
+import Selection
 import SideFiles
 
 /// How one run fetches and names episodes: what `download` and `sync` were told, as values.
 /// A subscription's own settings (`SubscriptionSettings`) apply on top of these in sync.
 public struct DownloadSettings: Sendable {
-  /// Downloads at once; nil: `DownloadOptions.defaultConcurrency`, or a subscription's own setting in sync.
+  /// Downloads at once; nil: `ParallelDownloads.defaultConcurrency`, or a subscription's own
+  /// setting in sync.
   public var concurrency: Int?
   /// Downloads at once from any one server, so none is hammered.
-  public var perHost = 2
+  public var perHost = ParallelDownloads.defaultPerHost
   public var nameTemplate = FileNamer.defaultTemplate
   /// One budget for all of the run's downloads together; nil: unlimited.
   public var bytesPerSecond: Int64?
@@ -47,13 +49,19 @@ public struct DownloadSettings: Sendable {
     return job
   }
 
+  /// Throws `FilterError.outOfRange` for a concurrency or per-server share out of bounds.
+  public func check() throws(FilterError) {
+    if let concurrency { try ParallelDownloads.check(concurrency, setting: "concurrency") }
+    try ParallelDownloads.check(perHost, setting: "per-host")
+  }
+
   public func namer() throws -> FileNamer {
     try FileNamer(template: nameTemplate)
   }
 
   public var options: DownloadOptions {
     var options = DownloadOptions()
-    options.concurrency = concurrency ?? DownloadOptions.defaultConcurrency
+    options.concurrency = concurrency ?? ParallelDownloads.defaultConcurrency
     options.perHost = perHost
     return options
   }

@@ -35,9 +35,9 @@ package final class FeedBuilder {
   private var groupDepth: Int?
   private var authorDepth: Int?
   @exclusivity(unchecked) private var bases: [(depth: Int, url: String)] = []
-  // The two properties libxml2's text callback touches, thousands of times per item: their
-  // run-time exclusivity checks were 4% of a listing. Only this class's own methods, on the
-  // one thread that parses, ever access them.
+  // The two properties libxml2's text callback touches, thousands of times per item, where
+  // run-time exclusivity checks would cost a visible part of a listing. Only this class's own
+  // methods, on the one thread that parses, ever access them.
   @exclusivity(unchecked) private var capture: TextField?
   private var captureDepth = 0
   @exclusivity(unchecked) private var text = ByteBuffer(capacity: 1 << 12)

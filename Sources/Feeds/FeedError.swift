@@ -2,7 +2,7 @@ import Basics
 import Foundation
 
 /// Why a document could not be read as a feed. Each case reads as a sentence after the source.
-public enum FeedError: Error, Equatable, CustomStringConvertible {
+public enum FeedError: SentenceError, Equatable {
   case empty
   case htmlPage
   case compressed
@@ -23,9 +23,4 @@ public enum FeedError: Error, Equatable, CustomStringConvertible {
     case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
     }
   }
-}
-
-/// The sentence is what Foundation and the CLI show for the error.
-extension FeedError: LocalizedError {
-  public var errorDescription: String? { description }
 }

@@ -62,7 +62,7 @@ package final class FeedStream {
     }
     // An empty chunk first: libxml2 (2.9) drops the bytes it has parsed only when it starts
     // parsing, after appending the new chunk, and then moves the whole chunk to the front of
-    // its buffer: a second copy of the document (90 MB, 2% of a large listing). Asked to
+    // its buffer: a second copy of the document (90 MB for a large feed). Asked to
     // parse nothing, it drops them while only the few unparsed bytes remain to move.
     if bytes.count >= Self.preShrinkMinimum { xmlParseChunk(context, base, 0, 0) }
     xmlParseChunk(context, base, Int32(bytes.count), 0)

@@ -2,7 +2,7 @@ import Basics
 import Foundation
 
 /// Why a file could not be read as an OPML subscription list.
-public enum OPMLError: Error, Equatable, CustomStringConvertible {
+public enum OPMLError: SentenceError, Equatable {
   case empty
   case malformed(line: Int)
   case notOPML(rootElement: String)
@@ -16,9 +16,4 @@ public enum OPMLError: Error, Equatable, CustomStringConvertible {
     case .noFeeds: return "the OPML file lists no feeds (no outline has an http(s) xmlUrl)"
     }
   }
-}
-
-/// The sentence is what Foundation and the CLI show for the error.
-extension OPMLError: LocalizedError {
-  public var errorDescription: String? { description }
 }

@@ -8,7 +8,7 @@ import Transfer
 #endif
 
 /// Why an episode did not end up in the Episodes directory.
-public enum DownloadError: Error, Equatable, CustomStringConvertible {
+public enum DownloadError: SentenceError, Equatable {
   case htmlInsteadOfMedia(url: String)
   case lengthMismatch(url: String, expected: Int64, received: Int64)
   case diskFull(path: String)
@@ -58,11 +58,6 @@ public enum DownloadError: Error, Equatable, CustomStringConvertible {
     default: return false
     }
   }
-}
-
-/// The sentence is what Foundation and the CLI show for the error.
-extension DownloadError: LocalizedError {
-  public var errorDescription: String? { description }
 }
 
 extension DownloadError: TransientFailure {}

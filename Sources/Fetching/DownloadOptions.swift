@@ -1,19 +1,15 @@
 import Basics
 import Foundation
+import Model
 import Transfer
 
 /// Limits and patience of a batch of downloads.
 public struct DownloadOptions: Sendable {
-  /// Downloads at once unless told otherwise. Over a real network a download's time is
-  /// mostly round trips (TLS, redirects, TCP's slow start), so more in flight finish sooner;
-  /// `perHost` still keeps each server to its share.
-  public static let defaultConcurrency = 16
-
-  public var concurrency = defaultConcurrency
+  public var concurrency = ParallelDownloads.defaultConcurrency
   /// Downloads at once from one server: connections, since over HTTP/1.1 each is one. A server
   /// that answered over HTTP/2 takes `HostShares.multiplexedShare` times as many, as streams on
   /// its one connection.
-  public var perHost = 2
+  public var perHost = ParallelDownloads.defaultPerHost
   /// Tries per episode; transient failures (drops, timeouts, 5xx, 429) resume and retry.
   public var attempts = 3
   /// First back-off; doubles each time unless the server sends Retry-After.

@@ -3,9 +3,9 @@ import Foundation
 /// The partial files' write buffers, handed from one download to the next instead of freed.
 ///
 /// A fresh half megabyte costs a page fault for each 4 KiB the first time it is written, and
-/// glibc hands freed ones back to the kernel, so every download faulted its buffer in anew: in
-/// a cold sync of 200 episodes, 5% of the run's CPU samples were those faults, taken while
-/// copying the body in (more in a VM whose host backs each new page on demand). At most
+/// glibc hands freed ones back to the kernel, so every download would fault its buffer in anew
+/// while copying the body in: a visible part of a cold sync's CPU, more in a VM whose host
+/// backs each new page on demand. At most
 /// `kept` wait here, as many as a batch runs at once by default, so a run's peak is what its
 /// downloads held at once anyway.
 final class WriteBuffers: @unchecked Sendable {

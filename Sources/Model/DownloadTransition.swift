@@ -42,6 +42,15 @@ package enum DownloadTransition: Sendable, Equatable {
     case finished
     /// Queued under this key, when the episode turned out to be done under another row.
     case superseded
+
+    /// The state a row must be in to go this way; nil: any.
+    package var from: DownloadState? {
+      switch self {
+      case .unstarted: .queued
+      case .finished: .done
+      case .superseded: nil
+      }
+    }
   }
 
   /// What the caller knows that the row cannot say.
@@ -178,11 +187,11 @@ package enum DownloadTransition: Sendable, Equatable {
       case .unstarted:
         // Its process gone (a run killed before it began) or never named: nobody will start
         // it but a later run.
-        guard current.state == .queued, current.bytes == 0, !circumstances.ownerAlive else {
+        guard current.state == why.from, current.bytes == 0, !circumstances.ownerAlive else {
           throw illegal(key: key, url: current.url, from: current.state)
         }
       case .finished:
-        guard current.state == .done else {
+        guard current.state == why.from else {
           throw illegal(key: key, url: current.url, from: current.state)
         }
       case .superseded:

@@ -244,7 +244,7 @@ public struct FileNamer: Sendable {
 }
 
 /// Why a file name template cannot be used.
-public enum FileNameError: Error, Equatable, CustomStringConvertible {
+public enum FileNameError: SentenceError, Equatable {
   case badTemplate(String, reason: String)
 
   public var description: String {
@@ -252,9 +252,4 @@ public enum FileNameError: Error, Equatable, CustomStringConvertible {
     case .badTemplate(let template, let reason): return "name template \"\(template)\": \(reason)"
     }
   }
-}
-
-/// The sentence is what Foundation and the CLI show for the error.
-extension FileNameError: LocalizedError {
-  public var errorDescription: String? { description }
 }

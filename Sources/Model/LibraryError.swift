@@ -2,7 +2,7 @@ import Basics
 import Foundation
 
 /// Why the library could not do what was asked. Each case reads as a sentence.
-public enum LibraryError: Error, Equatable, CustomStringConvertible {
+public enum LibraryError: SentenceError, Equatable {
   case cannotCreateDirectory(path: String, reason: String)
   case notADirectory(path: String)
   case directoryNotWritable(path: String)
@@ -88,9 +88,4 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
       return sentence
     }
   }
-}
-
-/// The sentence is what Foundation and the CLI show for the error.
-extension LibraryError: LocalizedError {
-  public var errorDescription: String? { description }
 }

@@ -36,6 +36,11 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
 
   public var isEmpty: Bool { self == SubscriptionSettings() }
 
+  /// Throws `FilterError.outOfRange` for a concurrency out of bounds.
+  public func check() throws(FilterError) {
+    if let concurrency { try ParallelDownloads.check(concurrency, setting: "concurrency") }
+  }
+
   /// The names `podcast set --unset` takes, as the flags spell them.
   public static let optionNames = [
     "keep", "match", "exclude", "match-in", "since", "until", "min-duration", "max-duration",

@@ -27,6 +27,7 @@ public struct ChangeSettings: Sendable {
     name: String, keep: Int? = nil, settings given: SubscriptionSettings = SubscriptionSettings(),
     unset: [String] = []
   ) throws -> Outcome {
+    try given.check()
     // Changing settings never creates a library: with none, there is no such subscription.
     guard FileManager.default.fileExists(atPath: paths.database) else {
       throw LibraryError.noSubscription(name, count: 0)

@@ -26,11 +26,13 @@ public struct DownloadEpisodes: Sendable {
     case indexes(EpisodeSelection)
   }
 
-  public var choice: Choice
-  public var filter: EpisodePredicate?
-  public var settings: DownloadSettings
+  public let choice: Choice
+  public let filter: EpisodePredicate?
+  public let settings: DownloadSettings
 
-  public init(choice: Choice, filter: EpisodePredicate?, settings: DownloadSettings) {
+  /// Throws when `settings` are out of their bounds (`DownloadSettings.check`).
+  public init(choice: Choice, filter: EpisodePredicate?, settings: DownloadSettings) throws {
+    try settings.check()
     self.choice = choice
     self.filter = filter
     self.settings = settings
@@ -63,8 +65,10 @@ public struct DownloadEpisodes: Sendable {
   /// Downloads `jobs` into the library's Episodes folder. A folder playlist that cannot be
   /// written is a problem reported, not a failed download: the episodes are in place.
   public func perform(
-    _ jobs: [DownloadJob], store: LibraryStore, http: HTTPClient, reporter: some RunReporter
+    _ jobs: [DownloadJob], library: Library, network: Network, reporter: some RunReporter
   ) async -> [DownloadResult] {
+    let store = library.store
+    let http = network.http
     let manager = DownloadManager(
       store: store, http: http.limited(to: settings.bytesPerSecond), options: settings.options,
       refresher: LinkRefresher(loader: FeedLoader(http: http)))

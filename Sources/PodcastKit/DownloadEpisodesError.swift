@@ -2,7 +2,7 @@ import Basics
 import Foundation
 
 /// Why `download` has nothing to fetch. Each case reads as the one line the user sees.
-public enum DownloadEpisodesError: Error, Equatable, CustomStringConvertible {
+public enum DownloadEpisodesError: SentenceError, Equatable {
   case noEpisodes(feed: String)
   case noMatch(feed: String)
 
@@ -12,9 +12,4 @@ public enum DownloadEpisodesError: Error, Equatable, CustomStringConvertible {
     case .noMatch(let feed): return "\(feed): no episode matches the filters"
     }
   }
-}
-
-/// The sentence is what Foundation and the CLI show for the error.
-extension DownloadEpisodesError: LocalizedError {
-  public var errorDescription: String? { description }
 }

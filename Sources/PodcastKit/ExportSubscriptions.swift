@@ -36,11 +36,12 @@ public struct ExportSubscriptions: Sendable {
 
   /// `file`: where to write the document; nil writes nothing and only returns it.
   public func run(includePrivate: Bool, to file: String? = nil) throws -> Outcome {
-    let store = try LibraryStore(paths: paths)
-    let all = try store.subscriptions()
+    // Exporting only reads: a folder without a library exports an empty list.
+    let store = try Library.existingStore(at: paths)
+    let all = try store?.subscriptions() ?? []
     let exported = includePrivate ? all : all.filter { !SecretMask.hasSecret($0.feedURL) }
     var outcome = Outcome(
-      document: OPML.export(exported, settings: try store.allSettings()),
+      document: OPML.export(exported, settings: try store?.allSettings() ?? [:]),
       exported: exported.count,
       leftOut: all.filter { !exported.contains($0) }.map(\.name),
       holdsPrivateFeeds: exported.contains { SecretMask.hasSecret($0.feedURL) })

@@ -1,17 +1,22 @@
-import Basics
-// The layers below are part of PodcastKit's interface: a front end that imports PodcastKit
-// sees the values its use cases take and return (feeds, episodes, downloads, subscriptions).
+// What a front end names besides the use cases: the model's values and rules, the feeds and
+// filters they are made of, and the values the use cases take and return. Nothing of the
+// store, the transfer engine or the directory clients: a front end reaches those only
+// through a use case.
 @_exported import Basics
-@_exported import Downloads
 @_exported import Feeds
-@_exported import Fetching
 @_exported import Model
 @_exported import Privacy
-@_exported import Search
 @_exported import Selection
-@_exported import SideFiles
-@_exported import Source
-@_exported import Store
-@_exported import Sync
-@_exported import Tags
-@_exported import Transfer
+
+@_exported import struct Downloads.DownloadJob
+@_exported import struct Downloads.DownloadResult
+@_exported import struct Downloads.DownloadSettings
+@_exported import class Fetching.ProgressBuffer
+@_exported import enum Search.SearchError
+@_exported import struct Search.SearchResult
+@_exported import struct SideFiles.FeedBaseURL
+@_exported import struct Source.ResolvedFeed
+@_exported import struct Sync.SyncPlan
+@_exported import struct Sync.SyncPreview
+@_exported import enum Transfer.TransferRate
+@_exported import struct Transfer.TransferRateError

@@ -76,8 +76,8 @@ public struct ListEpisodes: Sendable {
   private let resolver: FeedResolver
   private let paths: LibraryPaths
 
-  public init(resolver: FeedResolver, paths: LibraryPaths) {
-    self.resolver = resolver
+  public init(paths: LibraryPaths, network: Network) {
+    resolver = ResolveFeed(paths: paths, network: network).resolver
     self.paths = paths
   }
 

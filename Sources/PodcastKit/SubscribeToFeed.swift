@@ -46,8 +46,8 @@ public struct SubscribeToFeed: Sendable {
   private let resolver: FeedResolver
   private let paths: LibraryPaths
 
-  public init(resolver: FeedResolver, paths: LibraryPaths) {
-    self.resolver = resolver
+  public init(paths: LibraryPaths, network: Network) {
+    resolver = ResolveFeed(paths: paths, network: network).resolver
     self.paths = paths
   }
 
@@ -64,6 +64,7 @@ public struct SubscribeToFeed: Sendable {
     settings: SubscriptionSettings = SubscriptionSettings(),
     firstSyncNameTemplate: String? = nil
   ) async throws -> Outcome {
+    try settings.check()
     if case .subscription = try? FeedSource.classify(feed) {
       throw Failure.notAFeed(feed)
     }

@@ -6,12 +6,14 @@ import Sync
 /// completed beside earlier episodes. Failures were said on stderr as they happened; this
 /// keeps what the report and the exit status need.
 public struct SyncOutcome: Sendable {
-  public var plan: SyncPlan
-  public var results: [DownloadResult]
-  public var pruning: SyncPruner.Outcome
-  public var sideFiles: SideFileCompletion
-  /// False when `--playlist FILE` could not be written.
-  public var playlistWritten: Bool
+  /// How many subscriptions the run synced; none when the library has none.
+  public var subscriptions = 0
+  public var plan = SyncPlan()
+  public var results: [DownloadResult] = []
+  public var pruning = SyncPruner.Outcome()
+  public var sideFiles = SideFileCompletion()
+  /// False when the run's playlist could not be written.
+  public var playlistWritten = true
 
   public var pruned: [String] { pruning.removed }
 

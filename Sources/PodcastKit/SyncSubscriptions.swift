@@ -9,27 +9,32 @@ import Store
 import Sync
 import Transfer
 
-/// `podcast sync`, once it holds the library's lock: `run` refreshes every feed and downloads
-/// as each is planned, then prunes, completes side files and rewrites feeds and playlists;
-/// `--dry-run` is `plan`, then `preview`. Problems are told to the reporter as they
-/// happen; what the run did comes back as a `SyncOutcome`.
+/// `podcast sync`. `run` takes the library's sync lock, refreshes every feed and downloads as
+/// each is planned, then prunes, completes side files and rewrites feeds and playlists;
+/// `preview` (`--dry-run`) takes the lock, plans and says what `run` would do. Problems are
+/// told to the reporter as they happen; what the run did comes back as a `SyncOutcome`.
 public struct SyncSubscriptions: Sendable {
-  public let store: LibraryStore
-  public let http: HTTPClient
+  private let store: LibraryStore
+  private let http: HTTPClient
   public let settings: DownloadSettings
-  /// `--episodes-dir` as typed: where this run was told to put things (see `SyncBatch`).
-  public var episodesFlag: String?
+  /// Where this run puts every episode, over each subscription's own folder (see `SyncBatch`);
+  /// nil: each subscription's folder, else the library's Episodes directory.
+  public var episodesDirectory: String?
   /// The run's own filter (`sync --match ...`), on top of each subscription's.
   public var filter: EpisodePredicate?
-  public var dryRun = false
-  /// `--playlist FILE`: a playlist of what this run downloaded.
+  /// A playlist of what this run downloaded, written to this path.
   public var playlist: String?
-  /// False for `--no-pages`: paged feeds are read on their first page only.
+  /// False: paged feeds are read on their first page only.
   public var readsPages = true
+  /// Whether to wait for another sync of this library to end, instead of throwing
+  /// `LibraryError.busy` at once.
+  public var waitsForLock = false
 
-  public init(store: LibraryStore, http: HTTPClient, settings: DownloadSettings) {
-    self.store = store
-    self.http = http
+  /// Throws when `settings` are out of their bounds (`DownloadSettings.check`).
+  public init(library: Library, network: Network, settings: DownloadSettings) throws {
+    try settings.check()
+    self.store = library.store
+    self.http = network.http
     self.settings = settings
   }
 
@@ -45,14 +50,36 @@ public struct SyncSubscriptions: Sendable {
     return chosen
   }
 
-  /// Refreshes the feeds and decides what to download; each feed that failed is told now.
-  public func plan(_ subscriptions: [Subscription], reporter: some RunReporter) async throws
-    -> SyncPlan
-  {
-    let plan = try await planner().plan(
+  /// What `run` would download, where, and what it would prune, for the subscriptions `names`
+  /// pick; nothing changes. Each feed that failed is told as it fails.
+  public func preview(_ names: [String], reporter: some RunReporter) async throws -> SyncPreview {
+    let lock = try LibraryLock.acquire(paths: store.paths, wait: waitsForLock)
+    defer { lock.release() }
+    let subscriptions = try subscriptions(named: names)
+    let plan = try await planner(dryRun: true).plan(
       subscriptions, concurrency: SyncPlanner.feedsInFlight(downloads: settings.concurrency))
     tellFailedFeeds(plan, reporter: reporter)
-    return plan
+    let batches = try batches(plan, allSettings: try store.allSettings())
+    let planned = Dictionary(grouping: plan.downloads, by: \.subscriptionId).mapValues {
+      $0.map(\.job.published)
+    }
+    let prunable = SyncPruner(store: store).wouldPrune(
+      plan.feeds.map(\.subscription), adding: planned)
+    return SyncPreview(
+      subscriptions: subscriptions.count, batches: batches, prunable: prunable,
+      feedsFailed: !plan.failedFeeds.isEmpty)
+  }
+
+  /// The sync of the subscriptions `names` pick (all when empty), holding the library's sync
+  /// lock from before it reads them until it is done.
+  public func run(_ names: [String], reporter: some RunReporter) async throws -> SyncOutcome {
+    let lock = try LibraryLock.acquire(paths: store.paths, wait: waitsForLock)
+    defer { lock.release() }
+    let subscriptions = try subscriptions(named: names)
+    if subscriptions.isEmpty { return SyncOutcome() }
+    var outcome = try await run(subscriptions, reporter: reporter)
+    outcome.subscriptions = subscriptions.count
+    return outcome
   }
 
   /// The whole run, planning and downloading overlapped: the downloads of subscriptions that keep
@@ -65,7 +92,7 @@ public struct SyncSubscriptions: Sendable {
   /// What the run holds grows with its feeds only by what it reports: the planner runs only
   /// as far ahead of the downloads as the manager's queue allows, and each download leaves a
   /// summary behind (`DownloadResult.Summary`), not its job.
-  public func run(_ subscriptions: [Subscription], reporter: some RunReporter) async throws
+  private func run(_ subscriptions: [Subscription], reporter: some RunReporter) async throws
     -> SyncOutcome
   {
     let allSettings = try store.allSettings()
@@ -127,7 +154,7 @@ public struct SyncSubscriptions: Sendable {
       reporter: reporter)
   }
 
-  private func planner() throws -> SyncPlanner {
+  private func planner(dryRun: Bool = false) throws -> SyncPlanner {
     var planner = SyncPlanner(
       store: store, loader: FeedLoader(http: http), namer: try settings.namer(),
       dryRun: dryRun, filter: filter)
@@ -143,17 +170,6 @@ public struct SyncSubscriptions: Sendable {
         reporter.problem(error, subject: feed.subscription.name)
       }
     }
-  }
-
-  /// What `run` would download, where, and what it would prune; nothing changes.
-  public func preview(_ plan: SyncPlan) throws -> SyncPreview {
-    let batches = try batches(plan, allSettings: try store.allSettings())
-    let planned = Dictionary(grouping: plan.downloads, by: \.subscriptionId).mapValues {
-      $0.map(\.job.published)
-    }
-    let prunable = SyncPruner(store: store).wouldPrune(
-      plan.feeds.map(\.subscription), adding: planned)
-    return SyncPreview(batches: batches, prunable: prunable)
   }
 
   /// What follows the downloads, in this order: prune, side files beside earlier episodes,
@@ -206,17 +222,17 @@ public struct SyncSubscriptions: Sendable {
   /// The empty batch a subscription with settings `own` goes in.
   private func batch(for own: SubscriptionSettings) -> SyncBatch {
     SyncBatch(
-      own, episodesFlag: episodesFlag, defaultEpisodes: store.paths.episodes,
-      concurrencyFlag: settings.concurrency, rateFlag: settings.bytesPerSecond)
+      own, runEpisodes: episodesDirectory, defaultEpisodes: store.paths.episodes,
+      runConcurrency: settings.concurrency, runBytesPerSecond: settings.bytesPerSecond)
   }
 
   private func batches(_ plan: SyncPlan, allSettings: [Int64: SubscriptionSettings]) throws
     -> [SyncBatch]
   {
     SyncBatch.batches(
-      plan.downloads, settings: allSettings, episodesFlag: episodesFlag,
-      defaultEpisodes: store.paths.episodes, concurrencyFlag: settings.concurrency,
-      rateFlag: settings.bytesPerSecond)
+      plan.downloads, settings: allSettings, runEpisodes: episodesDirectory,
+      defaultEpisodes: store.paths.episodes, runConcurrency: settings.concurrency,
+      runBytesPerSecond: settings.bytesPerSecond)
   }
 
   /// Runs the batches one after another, each with its own folder, concurrency and budget.

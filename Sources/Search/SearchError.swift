@@ -3,7 +3,7 @@ import Foundation
 import Transfer
 
 /// Why a search or an Apple Podcasts lookup failed. Each case reads as the one line a user sees.
-public enum SearchError: Error, Equatable, CustomStringConvertible {
+public enum SearchError: SentenceError, Equatable {
   case emptyTerm
   case limitOutOfRange(Int)
   case invalidCountry(String)
@@ -43,9 +43,4 @@ public enum SearchError: Error, Equatable, CustomStringConvertible {
         "the podcast with iTunes id \(id)\(name) has no public feed URL, so it cannot be downloaded"
     }
   }
-}
-
-/// The sentence is what Foundation and the CLI show for the error.
-extension SearchError: LocalizedError {
-  public var errorDescription: String? { description }
 }

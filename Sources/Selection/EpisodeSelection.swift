@@ -39,7 +39,7 @@ public struct EpisodeSelection: Sendable, Equatable {
 }
 
 /// Why a selection cannot be used; both are usage errors.
-public enum SelectionError: Error, Equatable, CustomStringConvertible {
+public enum SelectionError: SentenceError, Equatable {
   case malformed(String)
   case outOfRange(Int, count: Int)
 
@@ -53,9 +53,4 @@ public enum SelectionError: Error, Equatable, CustomStringConvertible {
         : "episode \(index) does not exist: the feed has \(count) episode\(count == 1 ? "" : "s") (1-\(count))"
     }
   }
-}
-
-/// The sentence is what Foundation and the CLI show for the error.
-extension SelectionError: LocalizedError {
-  public var errorDescription: String? { description }
 }

@@ -3,7 +3,7 @@ import Foundation
 
 /// Why a filter, setting or mark could not be understood. Each case reads as a sentence that
 /// starts with the setting's name as stored (`since`, `type`); the CLI names its flag instead.
-public enum FilterError: Error, Equatable, CustomStringConvertible {
+public enum FilterError: SentenceError, Equatable {
   case badRegex(setting: String, pattern: String, reason: String)
   case badDate(setting: String, text: String)
   case badDuration(setting: String, text: String)
@@ -11,12 +11,13 @@ public enum FilterError: Error, Equatable, CustomStringConvertible {
   case badField(String)
   case badFirstPolicy(String)
   case unknownSetting(String)
+  case outOfRange(setting: String, value: Int, range: ClosedRange<Int>)
 
   /// The setting the value was given for: `match`, `since`, `limit-rate`, `first` ...
   public var setting: String {
     switch self {
     case .badRegex(let setting, _, _), .badDate(let setting, _),
-      .badDuration(let setting, _):
+      .badDuration(let setting, _), .outOfRange(let setting, _, _):
       return setting
     case .badEpisodeType: return "type"
     case .badField: return "match-in"
@@ -42,13 +43,10 @@ public enum FilterError: Error, Equatable, CustomStringConvertible {
       return "\(text): the first-sync policy is latest, all, none or a number of episodes"
     case .unknownSetting(let text):
       return "\(text): not a setting"
+    case .outOfRange(_, _, let range):
+      return "must be from \(range.lowerBound) to \(range.upperBound)"
     }
   }
 
   public var description: String { "\(setting) \(problem)" }
-}
-
-/// The sentence is what Foundation and the CLI show for the error.
-extension FilterError: LocalizedError {
-  public var errorDescription: String? { description }
 }

@@ -110,7 +110,7 @@ public struct FeedLoader: Sendable {
 }
 
 /// Why a feed could not be loaded, with the URL or path it came from.
-public enum FeedLoadError: Error, CustomStringConvertible {
+public enum FeedLoadError: SentenceError {
   case unreadable(source: String, reason: FeedError)
   /// The temporary file a large feed waited in could not be read back.
   case spoolUnreadable(source: String, reason: String)
@@ -122,9 +122,4 @@ public enum FeedLoadError: Error, CustomStringConvertible {
       return "\(source): cannot read back the temporary copy of the feed: \(reason)"
     }
   }
-}
-
-/// The sentence is what Foundation and the CLI show for the error.
-extension FeedLoadError: LocalizedError {
-  public var errorDescription: String? { description }
 }

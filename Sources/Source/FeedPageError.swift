@@ -4,7 +4,7 @@ import Foundation
 /// Why reading a paged feed stopped before its last page. Only the first two mean episodes
 /// may be missing (`isFailure`); the others stop a chain that would never end, with every page
 /// it really has read.
-public enum FeedPageError: Error, CustomStringConvertible {
+public enum FeedPageError: SentenceError {
   /// Page `page` (2 or later) could not be fetched or parsed.
   case unreadable(page: Int, url: String, reason: any Error)
   /// Page `page` is a different feed (another show), so the chain is broken there.
@@ -67,9 +67,4 @@ extension FeedPageError {
     }
     return "\(url): \(text)"
   }
-}
-
-/// The sentence is what Foundation and the CLI show for the error.
-extension FeedPageError: LocalizedError {
-  public var errorDescription: String? { description }
 }

@@ -36,7 +36,7 @@ public enum FeedSource: Equatable, Sendable {
 }
 
 /// Why a FEED argument could not be understood.
-public enum FeedSourceError: Error, Equatable, CustomStringConvertible {
+public enum FeedSourceError: SentenceError, Equatable {
   case badITunesID(String)
   case unsupportedScheme(String)
   case notFound(String)
@@ -48,9 +48,4 @@ public enum FeedSourceError: Error, Equatable, CustomStringConvertible {
     case .notFound(let text): return "\(text): no such file, URL or subscription"
     }
   }
-}
-
-/// The sentence is what Foundation and the CLI show for the error.
-extension FeedSourceError: LocalizedError {
-  public var errorDescription: String? { description }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Model
 
 /// Why the library's copy of a feed could not be kept or read. Each case reads as a sentence.
-public enum KeptFeedError: Error, Equatable, CustomStringConvertible {
+public enum KeptFeedError: SentenceError, Equatable {
   /// The copy is there but not whole: cut short, corrupted, or of a format this build does
   /// not read. `path` nil: the bytes were not read from a file.
   case damaged(path: String?, reason: String)
@@ -24,9 +24,4 @@ public enum KeptFeedError: Error, Equatable, CustomStringConvertible {
     case .compression(let reason): return "cannot compress the copy of the feed: \(reason)"
     }
   }
-}
-
-/// The sentence is what Foundation and the CLI show for the error.
-extension KeptFeedError: LocalizedError {
-  public var errorDescription: String? { description }
 }

@@ -16,8 +16,8 @@ extension LibraryStore {
   /// row: the partial file and every later write of the download go by it.
   ///
   /// Relaxed (see `relaxedWrite`): a queued row vouches for no bytes, and one lost to a power
-  /// cut is queued again by the next run. (Full, it was a WAL sync per feed of a sync, on the
-  /// one writer every download waits for.)
+  /// cut is queued again by the next run. A full commit would cost a WAL sync per feed of a
+  /// sync, on the one writer every download waits for.
   package func queueDownloads(_ downloads: [QueuedDownload]) throws -> [DownloadKey] {
     guard !downloads.isEmpty else { return [] }
     return try relaxedWrite { db in try downloads.map { try queue($0, db) } }
@@ -234,10 +234,7 @@ extension LibraryStore {
   public func forgetFinishedDownloads(files: [String]) throws {
     guard !files.isEmpty else { return }
     try write { db in
-      let marks = Array(repeating: "?", count: files.count).joined(separator: ", ")
-      try forgetDownloads(
-        where: "file IN (\(marks)) AND state = ?",
-        arguments: StatementArguments(files) + [DownloadState.done.rawValue], as: .finished, db)
+      try forgetDownloads(.files(files), as: .finished, db)
     }
   }
 

@@ -53,19 +53,27 @@ extension LibraryStore {
     }
   }
 
-  /// Applies `.forget(why)` to every row `condition` (an SQL condition on `downloads`)
-  /// selects: the rows a mark, an unsubscribe or a pruned file leaves without purpose.
+  /// Applies `.forget(why)` to each of `rows` the move applies to: the rows a mark, an
+  /// unsubscribe or a pruned file leaves without purpose. The others stay: begun ones, those
+  /// a running process will start, finished ones still on disk. Which is which is the
+  /// transition's to say, not this query's.
   func forgetDownloads(
-    where condition: String, arguments: StatementArguments,
-    as why: DownloadTransition.Forgetting, _ db: Database
+    _ rows: ForgottenDownloads, as why: DownloadTransition.Forgetting, _ db: Database
   ) throws {
-    let rows = try DownloadRecordRow.fetchAll(
+    var (condition, arguments) = rows.condition
+    if let state = why.from {
+      condition = "(\(condition)) AND state = ?"
+      arguments += [state.rawValue]
+    }
+    let candidates = try DownloadRecordRow.fetchAll(
       db, sql: "SELECT \(DownloadRecordRow.selection) FROM downloads WHERE \(condition)",
       arguments: arguments)
-    for row in rows {
-      // Queued for a process that is running (a sync that planned it): that one starts it.
-      if why == .unstarted && RunningProcess.isAlive(row.record.pid) { continue }
-      try perform(.forget(why), on: row.record, key: row.record.key, db)
+    for row in candidates {
+      do {
+        try perform(.forget(why), on: row.record, key: row.record.key, db)
+      } catch LibraryError.illegalDownloadMove {
+        continue
+      }
     }
   }
 

@@ -36,9 +36,7 @@ extension LibraryStore {
         arguments: [subscriptionId])
     else { return }
     try SeenEpisodeRow.filter(Column("subscriptionId") == subscriptionId).deleteAll(db)
-    try forgetDownloads(
-      where: "feedURL = ? AND state = ? AND bytes = 0",
-      arguments: [feedURL, DownloadState.queued.rawValue], as: .unstarted, db)
+    try forgetDownloads(.feed(feedURL), as: .unstarted, db)
     try SubscriptionRow.filter(key: subscriptionId).updateAll(
       db, Column("etag").set(to: nil), Column("lastModified").set(to: nil))
   }
@@ -122,9 +120,7 @@ extension LibraryStore {
   package func forgetPrunedFile(_ file: String, subscriptionId: Int64, key: String) throws {
     try write { db in
       try Self.setDownloadedFile(nil, subscriptionId: subscriptionId, key: key, in: db)
-      try forgetDownloads(
-        where: "file = ? AND state = ?", arguments: [file, DownloadState.done.rawValue],
-        as: .finished, db)
+      try forgetDownloads(.files([file]), as: .finished, db)
     }
   }
 

@@ -23,9 +23,7 @@ extension LibraryStore {
           // Queued by `subscribe` for the first sync and not begun: sync will not take it now,
           // so `status` should not show it waiting.
           try forgetDownloads(
-            where: "(url = ? OR (feedURL = ? AND episodeKey = ?)) AND state = ? AND bytes = 0",
-            arguments: [episode.enclosure.url, feedURL, key, DownloadState.queued.rawValue],
-            as: .unstarted, db)
+            .episode(url: episode.enclosure.url, feedURL: feedURL, key: key), as: .unstarted, db)
           continue
         }
         _ = try EpisodeMarkRow.deleteOne(db, key: key)

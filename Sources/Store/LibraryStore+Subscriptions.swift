@@ -22,9 +22,7 @@ extension LibraryStore {
       if let feedURL = try String.fetchOne(
         db, sql: "SELECT feedURL FROM subscriptions WHERE id = ?", arguments: [id])
       {
-        try forgetDownloads(
-          where: "feedURL = ? AND state = ? AND bytes = 0",
-          arguments: [feedURL, DownloadState.queued.rawValue], as: .unstarted, db)
+        try forgetDownloads(.feed(feedURL), as: .unstarted, db)
       }
       return try SubscriptionRow.deleteOne(db, key: id)
     }

@@ -16,6 +16,8 @@ public struct SideFileCompletion: Sendable {
   /// What could not be kept.
   public var notes: [SideFileNote] = []
 
+  package init() {}
+
   package static func complete(
     _ plan: SyncPlan, store: LibraryStore, http: HTTPClient, settings: DownloadSettings,
     subscriptionSettings: [Int64: SubscriptionSettings]

@@ -13,20 +13,21 @@ public struct SyncBatch: Sendable {
   public var bytesPerSecond: Int64?
   public var downloads: [SyncPlan.PlannedDownload] = []
 
-  /// Precedence: `--episodes-dir` on the command line beats the subscription's folder (it is
+  /// Precedence: the run's own Episodes directory beats the subscription's folder (it is
   /// where this run was told to put things); the subscription's own concurrency beats the
   /// run's, as its name template does (`SyncRules`), so a default from config.toml never
   /// overrides a setting made for one subscription; for bandwidth the lower of the run's and
   /// the subscription's applies.
   package static func batches(
     _ downloads: [SyncPlan.PlannedDownload], settings: [Int64: SubscriptionSettings],
-    episodesFlag: String?, defaultEpisodes: String, concurrencyFlag: Int?, rateFlag: Int64?
+    runEpisodes: String?, defaultEpisodes: String, runConcurrency: Int?, runBytesPerSecond: Int64?
   ) -> [SyncBatch] {
     var batches: [SyncBatch] = []
     for planned in downloads {
       let batch = SyncBatch(
-        settings[planned.subscriptionId] ?? SubscriptionSettings(), episodesFlag: episodesFlag,
-        defaultEpisodes: defaultEpisodes, concurrencyFlag: concurrencyFlag, rateFlag: rateFlag)
+        settings[planned.subscriptionId] ?? SubscriptionSettings(), runEpisodes: runEpisodes,
+        defaultEpisodes: defaultEpisodes, runConcurrency: runConcurrency,
+        runBytesPerSecond: runBytesPerSecond)
       if let index = batches.firstIndex(where: { $0.sameKind(as: batch) }) {
         batches[index].downloads.append(planned)
       } else {
@@ -40,13 +41,13 @@ public struct SyncBatch: Sendable {
   /// The empty batch for a subscription with settings `own`; with no settings of its own, the
   /// run's batch.
   package init(
-    _ own: SubscriptionSettings, episodesFlag: String?, defaultEpisodes: String,
-    concurrencyFlag: Int?, rateFlag: Int64?
+    _ own: SubscriptionSettings, runEpisodes: String?, defaultEpisodes: String,
+    runConcurrency: Int?, runBytesPerSecond: Int64?
   ) {
     episodesDirectory =
-      episodesFlag.map { URL(fileURLWithPath: $0).path } ?? own.episodesDir ?? defaultEpisodes
-    concurrency = own.concurrency ?? concurrencyFlag ?? DownloadOptions.defaultConcurrency
-    bytesPerSecond = [rateFlag, own.limitRate].compactMap { $0 }.min()
+      runEpisodes.map { URL(fileURLWithPath: $0).path } ?? own.episodesDir ?? defaultEpisodes
+    concurrency = own.concurrency ?? runConcurrency ?? ParallelDownloads.defaultConcurrency
+    bytesPerSecond = [runBytesPerSecond, own.limitRate].compactMap { $0 }.min()
   }
 
   /// Same folder, concurrency and budget: the downloads can run in one batch.

@@ -3,7 +3,7 @@ import Foundation
 import Model
 
 /// Why a subscription could not be refreshed, beyond transfer and feed errors.
-public enum SyncError: Error, Equatable, CustomStringConvertible {
+public enum SyncError: SentenceError, Equatable {
   case movedToSubscribedFeed(url: String, name: String)
   /// The feed was refreshed, but the library refused to store what was learned.
   case cannotRecordRefresh(LibraryError)
@@ -26,9 +26,4 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
       return error.description
     }
   }
-}
-
-/// The sentence is what Foundation and the CLI show for the error.
-extension SyncError: LocalizedError {
-  public var errorDescription: String? { description }
 }

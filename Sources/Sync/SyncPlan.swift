@@ -45,6 +45,15 @@ public struct SyncPlan: Sendable {
   public var downloads: [PlannedDownload] = []
   public var sideFileChecks: [SideFileCheck] = []
 
+  package init(
+    feeds: [FeedReport] = [], downloads: [PlannedDownload] = [],
+    sideFileChecks: [SideFileCheck] = []
+  ) {
+    self.feeds = feeds
+    self.downloads = downloads
+    self.sideFileChecks = sideFileChecks
+  }
+
   public var failedFeeds: [FeedReport] {
     feeds.filter { if case .failed = $0.outcome { true } else { false } }
   }

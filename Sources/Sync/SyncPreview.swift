@@ -6,8 +6,16 @@ public struct SyncPreview: Sendable {
   /// Each planned episode with the path it would get.
   public let planned: [(job: DownloadJob, file: String)]
   public let prunable: [String]
+  /// How many subscriptions were planned; none when the library has none.
+  public let subscriptions: Int
+  /// A feed could not be refreshed: the preview may miss its episodes.
+  public let feedsFailed: Bool
 
-  package init(batches: [SyncBatch], prunable: [String]) {
+  package init(
+    subscriptions: Int, batches: [SyncBatch], prunable: [String], feedsFailed: Bool
+  ) {
+    self.subscriptions = subscriptions
+    self.feedsFailed = feedsFailed
     // One the library has already would be skipped, not downloaded.
     planned = batches.flatMap { batch in
       batch.downloads.filter { !$0.alreadyHad }.map {

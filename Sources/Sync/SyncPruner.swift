@@ -12,6 +12,8 @@ public struct SyncPruner: Sendable {
     public var removed: [String] = []
     /// One per file or subscription that could not be pruned.
     public var failures: [SyncError] = []
+
+    package init() {}
   }
 
   private let store: LibraryStore

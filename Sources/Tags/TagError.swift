@@ -2,7 +2,7 @@ import Basics
 import Foundation
 
 /// Why a file could not be tagged. Each case reads as a sentence.
-public enum TagError: Error, Equatable, CustomStringConvertible {
+public enum TagError: SentenceError, Equatable {
   case unreadable(path: String, reason: String)
   case cannotOpen(path: String, format: AudioFormat)
   case cannotSave(path: String, format: AudioFormat)
@@ -34,9 +34,4 @@ public enum TagError: Error, Equatable, CustomStringConvertible {
       return "the chapters are not Podcasting 2.0 chapters JSON: \(reason)"
     }
   }
-}
-
-/// The sentence is what Foundation and the CLI show for the error.
-extension TagError: LocalizedError {
-  public var errorDescription: String? { description }
 }

@@ -63,6 +63,7 @@ package final class CurlTransfer: @unchecked Sendable {
     let options = request.options
     let me = Unmanaged.passUnretained(self).toOpaque()
     try setString(CURLOPT_URL, request.url)
+    try setMethodAndBody()
     try setString(CURLOPT_PROTOCOLS_STR, request.protocols)
     try setString(CURLOPT_REDIR_PROTOCOLS_STR, request.protocols)
     try setLong(CURLOPT_FOLLOWLOCATION, 1)
@@ -119,8 +120,36 @@ package final class CurlTransfer: @unchecked Sendable {
     try addHeaders()
   }
 
+  /// POST and PUT send `request.body` (empty when there is none), copied by libcurl, with its
+  /// length set first so that a body holding a zero byte is sent whole.
+  private func setMethodAndBody() throws {
+    guard request.method != .get else { return }
+    if request.method == .put { try setString(CURLOPT_CUSTOMREQUEST, "PUT") }
+    // A POST stays a POST, body and all, after a 301 or 302 (an http:// server address that
+    // moved to https://); libcurl would turn it into a GET without its body. A 303 still
+    // means GET.
+    try setLong(CURLOPT_POSTREDIR, Int(CURL_REDIR_POST_301 | CURL_REDIR_POST_302))
+    let body = request.body ?? Data()
+    try check(
+      podcast_easy_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)),
+      "CURLOPT_POSTFIELDSIZE_LARGE")
+    guard !body.isEmpty else {
+      try setString(CURLOPT_COPYPOSTFIELDS, "")
+      return
+    }
+    let code = body.withUnsafeBytes { bytes in
+      podcast_easy_setopt_pointer(
+        handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+    }
+    try check(code, "CURLOPT_COPYPOSTFIELDS")
+  }
+
   private func addHeaders() throws {
     var lines: [String] = []
+    // A body goes at once: libcurl would otherwise ask `Expect: 100-continue` for one over
+    // 1 MiB and wait a second for an answer that servers such as PHP's never send.
+    if request.body != nil { lines.append("Expect:") }
+    lines += request.headers.map { "\($0.name): \($0.value)" }
     // Media must arrive as the bytes of the file: offsets for resuming are offsets into it.
     if !request.acceptsCompression { lines.append("Accept-Encoding: identity") }
     if let etag = request.validators?.etag { lines.append("If-None-Match: \(etag)") }

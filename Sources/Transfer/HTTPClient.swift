@@ -32,6 +32,20 @@ public final class HTTPClient: Sendable {
     let sink = MemorySink(url: url, limit: maxBodyBytes, spoolAbove: spoolAbove)
     var request = TransferRequest(url: url, options: options)
     request.validators = validators
+    return try await response(to: request, into: sink)
+  }
+
+  /// Sends `request` (an API call: its method, body, headers and credentials) and returns the
+  /// answer whatever its status, for callers that read the body of a refusal too. The body is
+  /// kept in memory, up to `maxBodyBytes`; the request's own options are used as given.
+  package func send(_ request: TransferRequest) async throws -> HTTPResponse {
+    let sink = MemorySink(url: request.url, limit: maxBodyBytes, acceptsErrorStatus: true)
+    return try await response(to: request, into: sink)
+  }
+
+  private func response(to request: TransferRequest, into sink: MemorySink) async throws
+    -> HTTPResponse
+  {
     let head = try await perform(request, into: sink)
     var response = HTTPResponse(
       status: head.status, url: head.url, headers: head.headers, body: sink.body,

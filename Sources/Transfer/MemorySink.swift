@@ -1,20 +1,24 @@
 import Basics
 import Foundation
 
-/// Collects a response (a feed, an API answer) in memory, refusing error statuses and bodies
-/// past a size limit so a hostile server cannot exhaust memory. Past `spoolAbove` bytes the
-/// body moves to a `SpooledBody` file instead, when one can be made.
+/// Collects a response (a feed, an API answer) in memory, refusing error statuses (unless told
+/// to keep them) and bodies past a size limit so a hostile server cannot exhaust memory. Past
+/// `spoolAbove` bytes the body moves to a `SpooledBody` file instead, when one can be made.
 package final class MemorySink: TransferSink {
   private let url: String
   private let limit: Int64
   private let spoolAbove: Int?
+  /// Keeps the body of a 4xx or 5xx answer instead of refusing it: an API's reason for a refusal.
+  private let acceptsErrorStatus: Bool
   package private(set) var body = Data()
   private var spool: (descriptor: Int32, count: Int)?
 
-  package init(url: String, limit: Int64, spoolAbove: Int? = nil) {
+  package init(url: String, limit: Int64, spoolAbove: Int? = nil, acceptsErrorStatus: Bool = false)
+  {
     self.url = url
     self.limit = limit
     self.spoolAbove = spoolAbove
+    self.acceptsErrorStatus = acceptsErrorStatus
   }
 
   /// The body once it spilled to disk; `body` is then empty.
@@ -29,7 +33,7 @@ package final class MemorySink: TransferSink {
   }
 
   package func receive(head: ResponseHead) throws {
-    if head.status >= 400 || head.status < 200 && head.status != 0 {
+    if !acceptsErrorStatus, head.status >= 400 || head.status < 200 && head.status != 0 {
       throw TransferError.httpStatus(url: url, status: head.status, retryAfter: head.retryAfter)
     }
     if let length = head.contentLength, length > limit, head.headers["content-encoding"] == nil {

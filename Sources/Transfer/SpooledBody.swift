@@ -5,7 +5,8 @@ import Basics
 #endif
 
 /// A response body too large to hold in memory, waiting in an `AnonymousFile` (a 90 MB feed
-/// held as `Data` while its parse ran on top of it was twice the memory of parsing the file).
+/// held as `Data` while its parse runs on top of it would be twice the memory of parsing the
+/// file).
 public final class SpooledBody: Sendable {
   package let descriptor: Int32
   public let count: Int

@@ -20,7 +20,7 @@ package final class TransferEngine: @unchecked Sendable {
 
   private let multi: UnsafeMutableRawPointer
   /// The TLS session and DNS caches every transfer shares (nil if libcurl refused the share:
-  /// transfers then work as before, each with its own TLS session cache).
+  /// transfers then work, each with its own TLS session cache).
   let share: UnsafeMutableRawPointer?
   private let inbox = Mutex(Inbox())
   /// Touched only on the engine thread.

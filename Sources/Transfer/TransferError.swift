@@ -2,7 +2,7 @@ import Basics
 import Foundation
 
 /// Why a transfer failed. Each case names the URL, so a message never loses its subject.
-public enum TransferError: Error, Equatable, CustomStringConvertible {
+public enum TransferError: SentenceError, Equatable {
   case invalidURL(String)
   case unsupportedScheme(url: String)
   case redirectRefused(url: String, location: String)
@@ -94,9 +94,4 @@ package enum HTTPStatus {
     default: return ""
     }
   }
-}
-
-/// The sentence is what Foundation and the CLI show for the error.
-extension TransferError: LocalizedError {
-  public var errorDescription: String? { description }
 }

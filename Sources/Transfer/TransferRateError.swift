@@ -3,7 +3,7 @@ import Foundation
 
 /// A bandwidth limit that is not a rate. Reads like the other settings' errors: the setting's
 /// name as stored (`limit-rate`), then the value and what is wrong with it.
-public struct TransferRateError: Error, Equatable, CustomStringConvertible {
+public struct TransferRateError: SentenceError, Equatable {
   /// The setting the value was given for: `limit-rate`.
   public var setting: String
   public var text: String
@@ -17,9 +17,4 @@ public struct TransferRateError: Error, Equatable, CustomStringConvertible {
   public var problem: String { "\(text): not a rate; give bytes per second such as 500k or 2M" }
 
   public var description: String { "\(setting) \(problem)" }
-}
-
-/// The sentence is what Foundation and the CLI show for the error.
-extension TransferRateError: LocalizedError {
-  public var errorDescription: String? { description }
 }

@@ -21,10 +21,23 @@ public struct TransferOptions: Sendable, Equatable {
   }
 }
 
-/// One GET as the transfer layer performs it.
+/// The HTTP methods the tool uses: GET for feeds and media, POST and PUT for a sync server's API.
+package enum HTTPMethod: String, Sendable {
+  case get = "GET"
+  case post = "POST"
+  case put = "PUT"
+}
+
+/// One request as the transfer layer performs it: a GET unless it says otherwise.
 package struct TransferRequest: Sendable {
   package var url: String
   package var options: TransferOptions
+  package var method = HTTPMethod.get
+  /// Sent as the request body (with POST and PUT), its length known up front.
+  package var body: Data? = nil
+  /// More header fields, sent as given (`Content-Type`, `Cookie`). A field whose name or value
+  /// holds a line break is left out, so it cannot add lines of its own to the request.
+  package var headers: [(name: String, value: String)] = []
   /// Sent as If-None-Match / If-Modified-Since (a conditional GET).
   package var validators: Validators? = nil
   /// Ask for the body from this offset on (`Range: bytes=N-`).

@@ -1,8 +1,8 @@
-import Foundation
+import PodcastKit
 
 /// Why a command could not do what was asked, where the reason is the command's own (not
 /// PodcastKit's). Each case reads as the one line the user sees.
-enum CommandError: Error, Equatable, CustomStringConvertible {
+enum CommandError: SentenceError, Equatable {
   /// Exits 75 (the README's exit codes): another sync holds the library's lock.
   case syncBusy(library: String)
   case cannotStartInBackground(reason: String)
@@ -15,8 +15,4 @@ enum CommandError: Error, Equatable, CustomStringConvertible {
       return "cannot start in the background: \(reason)"
     }
   }
-}
-
-extension CommandError: LocalizedError {
-  var errorDescription: String? { description }
 }

@@ -58,7 +58,7 @@ struct Download: AsyncParsableCommand {
     let choice = try choice()
     let context = CommandContext(libraryOptions: libraryOptions)
     let resolved = try await context.resolve(feed, allPages: !noPages)
-    let download = DownloadEpisodes(
+    let download = try DownloadEpisodes(
       choice: choice, filter: try filterOptions.predicate(), settings: try settings.settings())
     let jobs: [DownloadJob]
     do {
@@ -78,7 +78,7 @@ struct Download: AsyncParsableCommand {
       return
     }
     let results = await download.perform(
-      jobs, store: library.store, http: context.http, reporter: DownloadRun(json: json))
+      jobs, library: library, network: context.network, reporter: DownloadRun(json: json))
     if json {
       Console.print(DownloadRun.document(results).rendered())
     } else if jobs.count > 1 {
@@ -92,7 +92,7 @@ struct Download: AsyncParsableCommand {
     }
   }
 
-  private func startInBackground(_ library: OpenLibrary) throws {
+  private func startInBackground(_ library: Library) throws {
     do {
       let pid = try backgroundOptions.detach(logDirectory: library.paths.stateDirectory)
       Console.print("Downloading in the background (pid \(pid)); follow it with `podcast status`.")

@@ -5,7 +5,7 @@ import PodcastKit
 struct DownloadSettingsOptions: ParsableArguments {
   @Option(
     help:
-      "Downloads at once (default: \(DownloadOptions.defaultConcurrency), or a subscription's own setting in sync)."
+      "Downloads at once (default: \(ParallelDownloads.defaultConcurrency), or a subscription's own setting in sync)."
   )
   var concurrency: Int?
 
@@ -13,7 +13,7 @@ struct DownloadSettingsOptions: ParsableArguments {
     help:
       "Downloads at once from any one server, so none is hammered (three times this over HTTP/2, as streams on one connection)."
   )
-  var perHost = 2
+  var perHost = ParallelDownloads.defaultPerHost
 
   @Option(
     help:
@@ -68,14 +68,11 @@ struct DownloadSettingsOptions: ParsableArguments {
   var infoJSON = false
 
   func validate() throws {
-    if let concurrency, !(1...32).contains(concurrency) {
-      throw ValidationError("--concurrency must be from 1 to 32")
-    }
-    if !(1...32).contains(perHost) { throw ValidationError("--per-host must be from 1 to 32") }
     if noTranscripts && allTranscripts {
       throw ValidationError("use --all-transcripts or --no-transcripts, not both")
     }
     do {
+      try settings().check()
       _ = try FileNamer(template: nameTemplate)
       _ = try rate()
       _ = try feedBaseURL.map(FeedBaseURL.init)

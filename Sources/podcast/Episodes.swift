@@ -41,8 +41,8 @@ struct Episodes: AsyncParsableCommand {
   func run() async throws {
     Console.showsSecrets = showSecrets
     let listing = try await ListEpisodes(
-      resolver: CommandContext(libraryOptions: libraryOptions).resolver,
-      paths: libraryOptions.paths
+      paths: libraryOptions.paths,
+      network: CommandContext(libraryOptions: libraryOptions).network
     ).run(feed: feed, filter: try filterOptions.filter(), limit: limit, allPages: !noPages)
     if case .keptCopyInstead(let reason, let checked, let firstPageOnly) = listing.origin {
       // Before the listing, so a terminal shows it above the table; exit 0, as the listing

@@ -25,7 +25,7 @@ enum InputHint {
       return "PODCAST_ITUNES_URL: \(error)"
     case .limitOutOfRange(let limit):
       return "--limit \(limit) is out of range: the iTunes API returns 1 to "
-        + "\(ITunesClient.limitRange.upperBound) results"
+        + "\(SearchPodcasts.limits.upperBound) results"
     case .invalidCountry:
       return "--country \(error)"
     default:

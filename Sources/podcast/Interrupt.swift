@@ -1,6 +1,4 @@
-import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -15,19 +13,19 @@ enum Interrupt {
     var beforeExit: @Sendable () -> Void = {}
   }
 
-  private static let handler = Mutex(Handler())
-  private static let stopping = Atomic<Bool>(false)
+  private static let handler = Guarded(Handler())
+  private static let stopping = Guarded(false)
 
   /// True once a signal arrived: results that come in after it are the interruption's own
   /// (cancelled transfers) and are not reported one by one.
-  static var isStopping: Bool { stopping.load(ordering: .relaxed) }
+  static var isStopping: Bool { stopping.withLock { $0 } }
   nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
   private static let installOnce: Void = {
     for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
       signal(signalNumber, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
       source.setEventHandler {
-        stopping.store(true, ordering: .relaxed)
+        stopping.withLock { $0 = true }
         let current = handler.withLock { $0 }
         current.beforeExit()
         Console.error(current.message)

@@ -50,8 +50,8 @@ struct Mark: AsyncParsableCommand {
     let outcome: MarkEpisodes.Outcome
     do {
       outcome = try await MarkEpisodes(
-        resolver: CommandContext(libraryOptions: libraryOptions).resolver,
-        paths: libraryOptions.paths
+        paths: libraryOptions.paths,
+        network: CommandContext(libraryOptions: libraryOptions).network
       ).run(feed: feed, selection: try EpisodeSelection(usage: selection), as: choice.asked)
     } catch let error as SelectionError {
       // Episode 9999 of a 143-episode feed is a usage error, with the command's usage.

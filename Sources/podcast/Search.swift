@@ -17,11 +17,11 @@ struct Search: AsyncParsableCommand {
   @Argument(help: "Words to search for in podcast titles and authors.")
   var term: [String]
 
-  @Option(help: "Show at most N results (1-\(ITunesClient.limitRange.upperBound)).")
-  var limit = ITunesClient.defaultLimit
+  @Option(help: "Show at most N results (1-\(SearchPodcasts.limits.upperBound)).")
+  var limit = SearchPodcasts.defaultLimit
 
   @Option(help: "Two-letter country code of the Apple Podcasts store to search.")
-  var country = ITunesClient.defaultCountry
+  var country = SearchPodcasts.defaultCountry
 
   @Flag(help: "Print JSON.")
   var json = false
@@ -34,15 +34,15 @@ struct Search: AsyncParsableCommand {
 
   func validate() throws {
     do {
-      try ITunesClient.validate(term: joinedTerm, limit: limit, country: country)
+      try SearchPodcasts.check(term: joinedTerm, limit: limit, country: country)
     } catch {
       throw ValidationError(CommandFailure.message(for: error))
     }
   }
 
   func run() async throws {
-    let results = try await ITunesClient.fromEnvironment()
-      .search(term: joinedTerm, limit: limit, country: country)
+    let results = try await SearchPodcasts(network: CommandContext.network())
+      .run(term: joinedTerm, limit: limit, country: country)
     if json {
       Console.print(SearchTable.json(results).rendered())
     } else if results.isEmpty {

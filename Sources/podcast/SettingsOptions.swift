@@ -53,11 +53,8 @@ struct SettingsOptions: ParsableArguments {
   var infoJSON = false
 
   func validate() throws {
-    if let concurrency, !(1...32).contains(concurrency) {
-      throw ValidationError("--concurrency must be from 1 to 32")
-    }
     do {
-      _ = try settings(episodesDir: nil)
+      try settings(episodesDir: nil).check()
     } catch let error as ValidationError {
       throw error
     } catch {

@@ -19,8 +19,7 @@ struct Status: AsyncParsableCommand {
 
   func run() async throws {
     Console.showsSecrets = showSecrets
-    // Read-only: looking at the library must work on a full disk and change nothing.
-    let records = try libraryOptions.openStoreForReading()?.downloadsForDisplay() ?? []
+    let records = try ShowStatus(paths: libraryOptions.paths).run()
     if json {
       Console.print(JSONValue.array(records.map(Self.object)).rendered())
       return

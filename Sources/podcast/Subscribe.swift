@@ -50,8 +50,8 @@ struct Subscribe: AsyncParsableCommand {
     let outcome: SubscribeToFeed.Outcome
     do {
       outcome = try await SubscribeToFeed(
-        resolver: CommandContext(libraryOptions: libraryOptions).resolver,
-        paths: libraryOptions.paths
+        paths: libraryOptions.paths,
+        network: CommandContext(libraryOptions: libraryOptions).network
       ).run(
         feed: feed, name: name, keep: keep,
         credentials: user.map { user in { try credentials(of: user) } },

@@ -10,9 +10,6 @@ enum SubscriptionCompletion {
       $0 + 1 < words.count ? words[$0 + 1] : nil
     }
     let paths = LibraryPaths(root: LibraryOptions.libraryPath(flag: flag), episodes: nil)
-    guard FileManager.default.fileExists(atPath: paths.database),
-      let store = try? LibraryStore(paths: paths), let subscriptions = try? store.subscriptions()
-    else { return [] }
-    return subscriptions.map(\.name).filter { $0.hasPrefix(prefix) }
+    return ListSubscriptions(paths: paths).names().filter { $0.hasPrefix(prefix) }
   }
 }

@@ -18,28 +18,21 @@ struct Subscriptions: ParsableCommand {
 
   func run() throws {
     Console.showsSecrets = showSecrets
-    let store = try libraryOptions.openStore()
-    let subscriptions = try store.subscriptions()
-    let counts = try store.episodeCounts()
-    let settings = try store.allSettings()
+    let entries = try ListSubscriptions(paths: libraryOptions.paths).run()
     if json {
-      Console.print(Self.document(subscriptions, counts: counts, settings: settings).rendered())
-    } else if subscriptions.isEmpty {
+      Console.print(JSONValue.array(entries.map(Self.entry)).rendered())
+    } else if entries.isEmpty {
       Console.print("No subscriptions yet. Add one with `podcast subscribe FEED`.")
     } else {
-      Self.table(subscriptions, counts: counts, settings: settings).forEach(Console.print)
+      Self.table(entries).forEach(Console.print)
     }
   }
 
-  static func document(
-    _ subscriptions: [Subscription], counts: [Int64: Int], settings: [Int64: SubscriptionSettings]
-  ) -> JSONValue {
-    .array(
-      subscriptions.enumerated().map { offset, subscription in
-        entry(
-          subscription, number: offset + 1, episodeCount: counts[subscription.id ?? -1] ?? 0,
-          settings: settings[subscription.id ?? -1] ?? SubscriptionSettings())
-      })
+  /// One subscription as the document lists it (`subscribe --json` prints the new one alone).
+  static func entry(_ listed: ListSubscriptions.Entry) -> JSONValue {
+    entry(
+      listed.subscription, number: listed.number, episodeCount: listed.episodeCount,
+      settings: listed.settings)
   }
 
   /// One subscription as the document lists it (`subscribe --json` prints the new one alone).
@@ -59,15 +52,13 @@ struct Subscriptions: ParsableCommand {
     ])
   }
 
-  static func table(
-    _ subscriptions: [Subscription], counts: [Int64: Int], settings: [Int64: SubscriptionSettings]
-  ) -> [String] {
-    let rows = subscriptions.enumerated().map { offset, subscription in
-      [
-        "\(offset + 1)", subscription.name, "\(counts[subscription.id ?? -1] ?? 0)",
+  static func table(_ entries: [ListSubscriptions.Entry]) -> [String] {
+    let rows = entries.map { entry in
+      let subscription = entry.subscription
+      return [
+        "\(entry.number)", subscription.name, "\(entry.episodeCount)",
         subscription.lastChecked.map(Format.time) ?? "never",
-        SettingsView.summary(
-          keep: subscription.keep, settings[subscription.id ?? -1] ?? SubscriptionSettings()),
+        SettingsView.summary(keep: subscription.keep, entry.settings),
         subscription.title.map { "\($0)  \(subscription.feedURL)" } ?? subscription.feedURL,
       ]
     }

@@ -60,37 +60,48 @@ struct Sync: AsyncParsableCommand {
     }
     Interrupt.install(
       message: "interrupted: run podcast sync again to finish; partial downloads are kept")
-    let lock = try acquireLock(library.paths)
-    defer { lock.release() }
-    var sync = SyncSubscriptions(
-      store: library.store, http: context.http, settings: try settings.settings())
-    sync.episodesFlag = libraryOptions.episodesDir
+    var sync = try SyncSubscriptions(
+      library: library, network: context.network, settings: try settings.settings())
+    sync.episodesDirectory = libraryOptions.episodesDir
     sync.filter = try filterOptions.predicate()
-    sync.dryRun = dryRun
     sync.playlist = playlist
     sync.readsPages = !noPages
-    let subscriptions = try sync.subscriptions(named: names)
-    if subscriptions.isEmpty && !quiet && !json {
-      Console.print("No subscriptions yet. Add one with `podcast subscribe FEED`.")
-      return
-    }
+    sync.waitsForLock = wait
     let reporter = DownloadRun(json: json, quiet: quiet)
-    if dryRun {
-      let plan = try await sync.plan(subscriptions, reporter: reporter)
-      show(try sync.preview(plan))
-      if !plan.failedFeeds.isEmpty { throw ExitCode.failure }
-      return
+    do {
+      if dryRun {
+        let preview = try await sync.preview(names, reporter: reporter)
+        if preview.subscriptions == 0 && !quiet && !json { return showNoSubscriptions() }
+        show(preview)
+        if preview.feedsFailed { throw ExitCode.failure }
+        return
+      }
+      let outcome = try await sync.run(names, reporter: reporter)
+      if outcome.subscriptions == 0 && !quiet && !json { return showNoSubscriptions() }
+      try show(outcome)
+    } catch LibraryError.busy {
+      throw CommandError.syncBusy(library: library.paths.root)
     }
-    let outcome = try await sync.run(subscriptions, reporter: reporter)
+  }
+
+  private func show(_ outcome: SyncOutcome) throws {
     if !quiet && !json {
       for line in SyncReport.moves(outcome.plan) { Console.print(line) }
     }
-    show(outcome)
+    if json {
+      Console.print(SyncDocument(outcome: outcome).value.rendered())
+    } else if !quiet {
+      for line in SyncReport(outcome: outcome).lines { Console.print(line) }
+    }
     let completed = backgroundOptions.runCompletionCommand(files: outcome.results.downloadedFiles)
     if !completed || outcome.failed { throw ExitCode.failure }
   }
 
-  private func startInBackground(_ library: OpenLibrary) throws {
+  private func showNoSubscriptions() {
+    Console.print("No subscriptions yet. Add one with `podcast subscribe FEED`.")
+  }
+
+  private func startInBackground(_ library: Library) throws {
     let pid = try backgroundOptions.detach(logDirectory: library.paths.stateDirectory)
     if !quiet {
       Console.print("Syncing in the background (pid \(pid)); follow it with `podcast status`.")
@@ -105,19 +116,4 @@ struct Sync: AsyncParsableCommand {
     }
   }
 
-  private func show(_ outcome: SyncOutcome) {
-    if json {
-      Console.print(SyncDocument(outcome: outcome).value.rendered())
-    } else if !quiet {
-      for line in SyncReport(outcome: outcome).lines { Console.print(line) }
-    }
-  }
-
-  private func acquireLock(_ paths: LibraryPaths) throws -> LibraryLock {
-    do {
-      return try LibraryLock.acquire(paths: paths, wait: wait)
-    } catch LibraryError.busy {
-      throw CommandError.syncBusy(library: paths.root)
-    }
-  }
 }

@@ -116,6 +116,23 @@ final class LibraryStateTests: LibraryTestCase {
     XCTAssertTrue(listing.stdout.contains(" done "), listing.stdout)
   }
 
+  /// Commands that only look create no library: in an empty folder each says there is
+  /// nothing, exits 0, and leaves the folder empty (no `.podcast/`, no `Episodes/`).
+  func testReadingCommandsInAnEmptyFolderCreateNothing() throws {
+    let show = Show("looked-at", episodes: 2, on: server)
+    let commands = [
+      ["subscriptions"], ["subscriptions", "--json"], ["status"], ["status", "--json"],
+      ["export"], ["episodes", show.feedURL], ["episodes", show.feedURL, "--json"],
+    ]
+    for command in commands {
+      let result = try binary.run(command)
+      XCTAssertEqual(result.status, 0, "\(command): \(result.stderr)")
+    }
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: binary.library).sorted(), [],
+      "a command that only reads made something in the library folder")
+  }
+
   /// A truncated database is a damaged library, not a new empty one that `sync --quiet`
   /// would then silently keep empty forever.
   func testAnEmptyDatabaseFileIsAClearError() throws {

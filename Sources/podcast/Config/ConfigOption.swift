@@ -33,11 +33,11 @@ struct ConfigOption: Sendable {
       "limit-rate": .text(downloading, integerAllowed: true) {
         _ = try TransferRate.bytesPerSecond($0)
       },
-      "concurrency": .count(downloading, 1...32),
+      "concurrency": .count(downloading, ParallelDownloads.range),
       "write-feed": .flag(downloading),
       "info-json": .flag(downloading),
       "feed-base-url": .text(downloading) { _ = try FeedBaseURL($0) },
-      "per-host": .count(downloading, 1...32),
+      "per-host": .count(downloading, ParallelDownloads.range),
       "first": .text(["subscribe"]) { _ = try FirstSyncPolicy(parsing: $0) },
       "keep": .count(["subscribe"], 1...Int.max),
       "limit": .count(["episodes", "search"], 1...Int.max),

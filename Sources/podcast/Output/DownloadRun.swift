@@ -26,7 +26,7 @@ final class DownloadRun: RunReporter, @unchecked Sendable {
     ) {
       view?.stop()
       // What arrived but sits in a write buffer reaches the partial files before the exit.
-      HTTPClient.stopAllTransfers()
+      Network.stopAllTransfers()
     }
     lock.withLock {
       self.view = view

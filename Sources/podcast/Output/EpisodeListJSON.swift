@@ -20,7 +20,7 @@ enum EpisodeListJSON {
     writer.key("episodes")
     writer.open("[")
     // Through a buffer, so each episode is lent to `write` where it lies: taken from the
-    // array it was copied first (a dozen retains and releases each).
+    // array, it would be copied first (a dozen retains and releases each).
     episodes.withUnsafeBufferPointer { episodes in
       for (offset, index) in indexes.enumerated() {
         writer.element(first: offset == 0, indent: 4)

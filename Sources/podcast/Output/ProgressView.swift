@@ -1,6 +1,5 @@
 import Foundation
 import PodcastKit
-import Synchronization
 
 /// Live progress bars on stderr, one per running download and a total line, redrawn in place a
 /// few times a second. Finished episodes scroll up above the bars as permanent lines.
@@ -14,7 +13,7 @@ final class ProgressView: Sendable {
   }
 
   private let buffer: ProgressBuffer
-  private let state = Mutex(State())
+  private let state = Guarded(State())
   private let started = Date()
 
   init(buffer: ProgressBuffer) {

@@ -1,0 +1,44 @@
+import Model
+import Store
+
+/// `podcast subscriptions`: the library's subscriptions in the order their numbers count,
+/// each with its settings and how many episodes it has seen. Only reads: a folder without a
+/// library lists none and stays as it was.
+public struct ListSubscriptions: Sendable {
+  /// One subscription as listed.
+  public struct Entry: Sendable {
+    /// What selects it in other commands (1 is the first).
+    public var number: Int
+    public var subscription: Subscription
+    public var episodeCount: Int
+    public var settings: SubscriptionSettings
+  }
+
+  private let paths: LibraryPaths
+
+  public init(paths: LibraryPaths) {
+    self.paths = paths
+  }
+
+  public func run() throws -> [Entry] {
+    guard let store = try Library.existingStore(at: paths) else { return [] }
+    let counts = try store.episodeCounts()
+    let settings = try store.allSettings()
+    return try store.subscriptions().enumerated().map { offset, subscription in
+      let id = subscription.id
+      return Entry(
+        number: offset + 1, subscription: subscription,
+        episodeCount: id.flatMap { counts[$0] } ?? 0,
+        settings: id.flatMap { settings[$0] } ?? SubscriptionSettings())
+    }
+  }
+
+  /// The subscriptions' names, for completing them in a shell: none when the library cannot
+  /// be read, as a completion has nowhere to say why.
+  public func names() -> [String] {
+    guard let store = try? Library.existingStore(at: paths),
+      let subscriptions = try? store.subscriptions()
+    else { return [] }
+    return subscriptions.map(\.name)
+  }
+}

@@ -1,0 +1,5 @@
+import PodcastKit
+
+extension LibraryOptions {
+  var paths: LibraryPaths { LibraryPaths(root: libraryPath, episodes: episodesPath) }
+}
