@@ -92,7 +92,7 @@ public enum AtomicFile {
   /// running is its write in progress and stays.
   ///
   /// Read with `readdir`, names compared as bytes: a sync looks in every podcast folder it
-  /// wrote a playlist in, and Foundation's listing made a string of every name in each.
+  /// writes a playlist in, and Foundation's listing makes a string of every name in each.
   public static func removeAbandonedTemporaries(in folder: String, prefix: String) {
     guard let directory = opendir(folder) else { return }
     defer { closedir(directory) }

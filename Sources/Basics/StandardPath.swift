@@ -3,7 +3,8 @@ import Foundation
 /// A path as `URL(fileURLWithPath:).standardizedFileURL.path` gives it, worked out only when
 /// there is something to do: an absolute path without empty, `.` or `..` components and
 /// without a trailing slash is already that. The paths the library makes itself all are, and
-/// the round trip through `URL` cost more than the rest of writing a folder's playlist.
+/// the round trip through `URL` (bridging, encoding, decoding) is costly for every file a
+/// sync lists.
 package enum StandardPath {
   package static func of(_ path: String) -> String {
     isStandard(path) ? path : URL(fileURLWithPath: path).standardizedFileURL.path
@@ -32,8 +33,8 @@ package enum StandardPath {
   }
 
   // The parts of a path, as `NSString`'s path methods give them, cut on the UTF-8 view: on
-  // Linux each of those bridges the string and fixes its slashes first, 20,000 to 30,000
-  // instructions a call, and a sync made several per episode. A path with an empty component
+  // Linux each of those bridges the string and fixes its slashes first, and a sync asks
+  // several per episode. A path with an empty component
   // or a trailing slash (or none at all) goes to `NSString`, whose rules for those differ.
 
   /// `deletingLastPathComponent`: the folder a file is in.

@@ -125,8 +125,8 @@ package enum Finisher {
     return (standardizedRoot(episodesDirectory), parts)
   }
 
-  /// The Episodes directory, standardized and ending in "/": worked out once per directory
-  /// (a run has one or a few), where it was 4% of a cold sync's instructions done per episode.
+  /// The Episodes directory, standardized and ending in "/": worked out once per directory (a
+  /// run has one or a few), not once per episode.
   private static func standardizedRoot(_ episodesDirectory: String) -> String {
     if let known = roots.withLock({ $0[episodesDirectory] }) { return known }
     let root = URL(fileURLWithPath: episodesDirectory).standardizedFileURL.path

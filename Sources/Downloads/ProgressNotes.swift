@@ -5,9 +5,9 @@ import Synchronization
 
 /// Live progress for `podcast status` in other processes: once a second, each running
 /// download's bytes (from the progress buffer) go to its row. One timer for a manager's
-/// downloads, where each download kept a sleeping task of its own: making and cancelling a
-/// timer cost a small episode as much as its transfer. Once a second keeps the database out
-/// of the transfers' way.
+/// downloads rather than a sleeping task for each, whose timer, made and cancelled, costs a
+/// small episode as much as its transfer. Once a second keeps the database out of the
+/// transfers' way.
 final class ProgressNotes: Sendable {
   private let progress: ProgressBuffer
   private let rows = Mutex<[String: DownloadRow]>([:])

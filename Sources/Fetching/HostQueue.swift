@@ -1,9 +1,9 @@
 import Basics
 import Transfer
 
-/// Work waiting for its server's turn, kept as values until it can start: a run that made a
-/// task for every feed and every download at once held all their waiting frames (a sync of
-/// 10,000 feeds spent most of its memory on them). `next` hands out items in the order they
+/// Work waiting for its server's turn, kept as values until it can start: a task made for every
+/// feed and every download at once would hold all their waiting frames, most of a large sync's
+/// memory. `next` hands out items in the order they
 /// were added, skipping those whose server has no place free (`HostShares`), each with its
 /// server's place taken until `release` gives it back. `add` waits while `capacity` items
 /// wait already, so whatever feeds the queue runs only that far ahead of the work.

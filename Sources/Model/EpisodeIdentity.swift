@@ -78,7 +78,7 @@ public enum EpisodeIdentity {
   }
 
   /// On the UTF-8 view throughout: every character looked for is ASCII, and walking the
-  /// text as characters (grapheme clusters) was most of the cost of a feed's identity keys.
+  /// text as characters (grapheme clusters) costs far more, for every episode of every feed.
   private static func withoutSchemeQueryAndFragment(_ url: String) -> String {
     let utf8 = url.utf8
     let end =

@@ -134,7 +134,7 @@ public struct FolderPlaylist: Sendable, Equatable {
   /// though they are not recorded yet: a finish round's episodes, placed and about to be
   /// recorded. Each playlist's data is synced and its folder after its rename, so the round's
   /// sync of those folders, which makes the new episodes' names survive a power cut, is the
-  /// playlists' too: one sync per folder where writing them after the run took a second.
+  /// playlists' too: one sync of each folder serves both.
   /// Returns the folders it synced. Best effort, never a failure of the round: the run's own
   /// look at its folders (`update`) finds these unchanged, and writes (and says why it could
   /// not write) any this could not.

@@ -24,8 +24,8 @@ public struct CompressedDocument: Sendable, Equatable {
   }
 
   /// Compresses what `chunks` hands over: `expectedBytes` of it, when known. A small document
-  /// gets a window and match state its own size: zlib's full ones (256 KiB, a 64 KiB table
-  /// cleared at the start) cost a feed of a few items more than the rest of its copy.
+  /// gets a window and match state its own size: zlib's full ones (256 KiB, and a 64 KiB table
+  /// cleared at the start) would cost a feed of a few items more than compressing it.
   package init(compressing chunks: Chunks, expectedBytes: Int? = nil) throws {
     var stream = z_stream()
     // A window of at least the document (2^9 to 2^15 bytes), and match state to go with it.

@@ -17,8 +17,8 @@ struct DownloadRecordRow: FetchableRecord, TableRecord {
 
   // The lookups a download makes on its way through, as statements prepared once per
   // connection and run through SQLite's own calls (`Statement.run`): GRDB's query interface
-  // prepares (and authorizes, column by column) on every call, which was a third of a cold
-  // sync's instructions, and its rows look every column up by name.
+  // prepares (and authorizes, column by column) on every call, and its rows look every
+  // column up by name.
 
   /// The columns besides `key`, in the order of `values`: one list for reading and writing.
   static let valueColumns = [
@@ -39,8 +39,8 @@ struct DownloadRecordRow: FetchableRecord, TableRecord {
   }
 
   /// The columns whose values differ from `old`'s, with their new values (in `valueColumns`'
-  /// order), compared as values: formatting each date to compare its text cost more than the
-  /// rest of a transition together.
+  /// order), compared as values: formatting each date to compare its text would cost more than
+  /// the rest of a transition.
   func changes(from old: DownloadRecordRow) -> [(column: String, value: SQLValue)] {
     let new = record
     let old = old.record

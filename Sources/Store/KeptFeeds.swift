@@ -13,8 +13,8 @@ import Model
 /// (written from a fetch, or confirmed by a sync's 304). The row goes with its subscription.
 ///
 /// In the database rather than a file per feed: sync writes a feed's copy in the transaction
-/// that records its refresh (`FeedRecord`), where a file cost an inode, a rename and, on a
-/// filesystem that has just deleted many files, a search past every one of them; and a sync
+/// that records its refresh (`FeedRecord`), where a file costs an inode, a rename and, on ext4
+/// without a journal just after many deletions, a search past each of them; and a sync
 /// reads every copy's validators in one query (`SyncSnapshot.keptValidators`). A listing
 /// still only reads: it opens the library read-only.
 public struct KeptFeeds: Sendable {

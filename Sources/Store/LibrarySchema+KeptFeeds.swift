@@ -23,7 +23,7 @@ extension LibrarySchema {
 
 extension LibrarySchema {
   /// "v9-update-index-dropped": the index on `downloads.updatedAt` goes. Every move of a
-  /// download changes that column, so the index cost a page of the WAL on each (a sync's
+  /// download changes that column, so the index costs a page of the WAL on each (a sync's
   /// download made three or four), for the one listing that sorts by it (`status`), which
   /// sorts a few thousand rows without it in a moment.
   static func dropUpdateIndex(_ db: Database) throws {

@@ -52,7 +52,7 @@ extension Statement {
   /// Binds `values` by position, runs the statement to its end and hands each row to `row`,
   /// through SQLite's own calls. For the statements every feed and every download runs
   /// (kept prepared, and run only this way): GRDB's arguments and rows box each value and
-  /// look columns up by name, which cost more than SQLite's own work on those paths.
+  /// look columns up by name, which costs more than SQLite's own work on those paths.
   func run(_ values: [SQLValue], row: (SQLRow) throws -> Void = { _ in }) throws {
     let handle = sqliteStatement
     defer {

@@ -7,8 +7,8 @@ import Model
 #endif
 
 /// A date bound into a statement in the text GRDB stores dates as (`yyyy-MM-dd HH:mm:ss.SSS`,
-/// UTC), written by hand: GRDB formats each bound `Date` through a `DateFormatter`, which was
-/// a third of the cost of recording a feed's new episodes. The store's hot reads parse it by
+/// UTC), written by hand: GRDB formats each bound `Date` through a `DateFormatter`, costly on
+/// the paths every feed and download takes. The store's hot reads parse it by
 /// hand too (`date(_:)`); other reads stay GRDB's: the text is the same.
 struct StoredDate: DatabaseValueConvertible {
   var date: Date

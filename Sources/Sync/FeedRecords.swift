@@ -7,7 +7,7 @@ import Store
 /// that moment; one of the subscription alone (a 304, a failure) waits (`later`) and is
 /// written with a few hundred others, or when the run's feeds are all in: a feed server takes
 /// only a few refreshes at a time, so rounds of those would be as small, a transaction for
-/// every two or three unchanged feeds where the whole run used to need one. A kill loses
+/// every two or three unchanged feeds. A kill loses
 /// nothing that matters of those waiting: the next sync asks those feeds again.
 final class FeedRecords: Sendable {
   private struct Waiting: Sendable {
