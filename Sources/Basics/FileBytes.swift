@@ -12,14 +12,22 @@ package enum FileBytes {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
-    var data = Data()
-    var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { return nil }
+    // Read to the end whatever the size said: a file may grow while it is read.
+    var data = Data(count: max(Int(info.st_size), 0) + 1)
+    var count = 0
     while true {
-      let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      guard count >= 0 else { return nil }
-      if count == 0 { return data }
-      data.append(contentsOf: chunk[0..<count])
+      if count == data.count { data.count += max(4096, count) }
+      let read = data.withUnsafeMutableBytes { buffer in
+        Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+      }
+      if read < 0 && errno == EINTR { continue }
+      guard read >= 0 else { return nil }
+      if read == 0 { break }
+      count += read
     }
+    data.count = count
+    return data
   }
 }

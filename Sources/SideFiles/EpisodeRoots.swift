@@ -16,8 +16,11 @@ package struct EpisodeRoots {
   package func locate(_ file: String) -> (root: String, folder: String)? {
     let path = StandardPath.of(file)
     guard let root = roots.first(where: { path.hasPrefix($0 + "/") }) else { return nil }
-    let components = path.dropFirst(root.count + 1).split(separator: "/")
-    guard components.count > 1 else { return nil }
-    return (root, root + "/" + components[0])
+    // The first component below the root, when there is one more below it.
+    let below = path.utf8.dropFirst(root.utf8.count + 1)
+    guard let slash = below.firstIndex(of: UInt8(ascii: "/")), slash > below.startIndex,
+      below[below.index(after: slash)...].contains(where: { $0 != UInt8(ascii: "/") })
+    else { return nil }
+    return (root, String(path[..<slash]))
   }
 }

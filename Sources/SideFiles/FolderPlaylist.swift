@@ -71,6 +71,11 @@ public struct FolderPlaylist: Sendable, Equatable {
     } catch {
       throw .cannotWrite(path: path, reason: String(describing: error))
     }
+    return try step(records: records)
+  }
+
+  /// `step` with the folder's finished downloads (`LibraryStore.finishedDownloads(under:)`).
+  private func step(records: [DownloadRecord]) throws(PlaylistError) -> Step {
     Self.removeAbandonedTemporaries(in: folder)
     let playlist = Playlist(entries: Self.entries(records.filter { Self.isRegularFile($0.file) }))
     guard !playlist.entries.isEmpty else { return .done(try remove()) }
@@ -147,10 +152,13 @@ public struct FolderPlaylist: Sendable, Equatable {
       guard let file = record.file, let (_, folder) = roots.locate(file) else { continue }
       byFolder[folder, default: []].append(record)
     }
+    let folders = byFolder.keys.map { FolderPlaylist(folder: $0) }
+    guard let recordedByFolder = try? store.finishedDownloads(under: folders.map(\.folder)) else {
+      return []
+    }
     var writes: [(playlist: Playlist, path: String)] = []
-    for (folder, records) in byFolder {
-      let playlist = FolderPlaylist(folder: folder)
-      guard let recorded = try? store.finishedDownloads(under: playlist.folder) else { continue }
+    for (playlist, recorded) in zip(folders, recordedByFolder) {
+      let records = byFolder[playlist.folder] ?? []
       removeAbandonedTemporaries(in: playlist.folder)
       let arrivingFiles = Set(records.compactMap(\.file))
       let listed = Playlist(
@@ -187,11 +195,19 @@ public struct FolderPlaylist: Sendable, Equatable {
     removeAbandonedTemporaries(in: store.paths.stateDirectory)
     let failures = Mutex([Int: PlaylistError]())
     let changed = Mutex([Int: Playlist]())
+    // Every folder's downloads in one read; a read that fails is each folder's failure.
+    let recorded = Result { try store.finishedDownloads(under: playlists.map(\.folder)) }
     let lanes = min(playlists.count, 4)
     DispatchQueue.concurrentPerform(iterations: lanes) { lane in
       for index in stride(from: lane, to: playlists.count, by: lanes) {
         do throws(PlaylistError) {
-          if case .write(let playlist) = try playlists[index].step(store: store) {
+          let records: [DownloadRecord]
+          switch recorded {
+          case .success(let all): records = all[index]
+          case .failure(let error):
+            throw .cannotWrite(path: playlists[index].path, reason: String(describing: error))
+          }
+          if case .write(let playlist) = try playlists[index].step(records: records) {
             changed.withLock { $0[index] = playlist }
           }
         } catch {

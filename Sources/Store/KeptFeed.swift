@@ -82,17 +82,29 @@ public struct KeptFeed: Sendable, Equatable {
 
   private static let magic = "podcast kept feed 1"
 
-  /// The file's bytes: header, then every page.
+  /// The copy's bytes: header, then every page. Built as bytes, in one buffer of the right
+  /// size: a sync encodes every feed it fetches.
   package func encoded() -> Data {
-    var header = Self.magic + "\n" + "feed \(Self.oneLine(feedURL))\n"
-    if let etag = validators.etag { header += "etag \(Self.oneLine(etag))\n" }
+    var header: [UInt8] = []
+    header.reserveCapacity(256)
+    func line(_ parts: String...) {
+      for part in parts { header.append(contentsOf: part.utf8) }
+      header.append(10)
+    }
+    line(Self.magic)
+    line("feed ", Self.oneLine(feedURL))
+    if let etag = validators.etag { line("etag ", Self.oneLine(etag)) }
     if let lastModified = validators.lastModified {
-      header += "last-modified \(Self.oneLine(lastModified))\n"
+      line("last-modified ", Self.oneLine(lastModified))
     }
     for page in pages {
-      header += "page \(page.document.data.count) \(page.documentBytes) \(Self.oneLine(page.url))\n"
+      line(
+        "page ", String(page.document.data.count), " ", String(page.documentBytes), " ",
+        Self.oneLine(page.url))
     }
-    var data = Data((header + "\n").utf8)
+    header.append(10)
+    var data = Data(capacity: header.count + pages.reduce(0) { $0 + $1.document.data.count })
+    data.append(contentsOf: header)
     for page in pages { data.append(page.document.data) }
     return data
   }
@@ -123,7 +135,10 @@ public struct KeptFeed: Sendable, Equatable {
 
   /// Header values are one line each; a line break in one (HTTP allows none) would end it.
   private static func oneLine(_ text: String) -> String {
-    text.contains(where: \.isNewline)
+    // Any line break Swift knows has a byte below 0x20 or above 0x7F in UTF-8: text without
+    // one (nearly every URL and validator) needs no look at its characters.
+    guard text.utf8.contains(where: { $0 < 0x20 || $0 > 0x7E }) else { return text }
+    return text.contains(where: \.isNewline)
       ? String(text.map { $0.isNewline ? " " : $0 }) : text
   }
 

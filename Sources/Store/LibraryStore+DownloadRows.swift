@@ -251,6 +251,12 @@ extension LibraryStore {
   /// Finished downloads whose file is somewhere under `folder` (at any depth), whether or not
   /// the file is still there.
   public func finishedDownloads(under folder: String) throws -> [DownloadRecord] {
+    try finishedDownloads(under: [folder])[0]
+  }
+
+  /// `finishedDownloads(under:)` of each of `folders`, in their order, read together: a run
+  /// asks it of every podcast folder it touched.
+  public func finishedDownloads(under folders: [String]) throws -> [[DownloadRecord]] {
     // A range on the indexed path rather than LIKE, whose % and _ a folder name may contain:
     // "0" is the character after "/", so the range is exactly the paths that start "folder/".
     try lookup { db in
@@ -259,10 +265,12 @@ extension LibraryStore {
           SELECT \(DownloadRecordRow.selection) FROM downloads
           WHERE file > ? AND file < ? AND state = ?
           """)
-      return try statement.all(
-        [.text(folder + "/"), .text(folder + "0"), .text(DownloadState.done.rawValue)],
-        DownloadRecordRow.init
-      ).map(\.record)
+      return try folders.map { folder in
+        try statement.all(
+          [.text(folder + "/"), .text(folder + "0"), .text(DownloadState.done.rawValue)],
+          DownloadRecordRow.init
+        ).map(\.record)
+      }
     }
   }
 
