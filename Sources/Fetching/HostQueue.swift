@@ -87,24 +87,8 @@ package actor HostQueue<Item: Sendable> {
     }
   }
 
-  /// The first pending item whose host can start, taken out with its place taken. The look
-  /// ends once every host with items is full.
+  /// The first pending item whose host can start, taken out with its place taken.
   private func takeStartable() -> (host: String, item: Item)? {
-    var full: Set<String> = []
-    var index = 0
-    while index < pending.count, !shares.isFull {
-      let host = pending[index].host
-      if !full.contains(host), shares.canStart(host) {
-        let entry = pending.remove(at: index)
-        pendingHosts[host, default: 1] -= 1
-        if pendingHosts[host] == 0 { pendingHosts[host] = nil }
-        shares.take(host)
-        return entry
-      }
-      full.insert(host)
-      if full.count == pendingHosts.count { return nil }
-      index += 1
-    }
-    return nil
+    shares.admit(from: &pending, waitingHosts: &pendingHosts, host: \.host, limit: 1).first
   }
 }

@@ -47,6 +47,33 @@ package struct HostShares: Sendable {
     runningTotal += 1
   }
 
+  /// Takes out of `waiting` (in order) up to `limit` of the first that can start now, taking
+  /// a place for each, and returns them; `waitingHosts` counts the hosts in `waiting`. The look
+  /// ends once every host with waiters is full: with thousands waiting on one server, reading
+  /// past the first each time a place is given back would cost more than the work.
+  package mutating func admit<Waiting>(
+    from waiting: inout [Waiting], waitingHosts: inout [String: Int],
+    host: (Waiting) -> String, limit: Int = .max
+  ) -> [Waiting] {
+    var admitted: [Waiting] = []
+    var full: Set<String> = []
+    var index = 0
+    while index < waiting.count, admitted.count < limit, !isFull {
+      let next = host(waiting[index])
+      if !full.contains(next), canStart(next) {
+        admitted.append(waiting.remove(at: index))
+        waitingHosts[next, default: 1] -= 1
+        if waitingHosts[next] == 0 { waitingHosts[next] = nil }
+        take(next)
+      } else {
+        full.insert(next)
+        if full.count == waitingHosts.count { break }
+        index += 1
+      }
+    }
+    return admitted
+  }
+
   package mutating func release(_ host: String) {
     let count = running[host, default: 1] - 1
     running[host] = count > 0 ? count : nil

@@ -35,26 +35,10 @@ package actor HostSlots {
   }
 
   /// Starts every waiter that fits now, in the order they came: after a slot is given back,
-  /// or when a server has just been seen to multiplex and so has room for more. The look
-  /// ends once every host with waiters is full: a sync of 2,000 feeds on one server has
-  /// 2,000 waiters, and reading past the first after each slot given back was a third of
-  /// its CPU.
+  /// or when a server has just been seen to multiplex and so has room for more.
   package func admitWaiting() {
-    var index = 0
-    var full: Set<String> = []
-    while index < waiting.count, !shares.isFull {
-      let host = waiting[index].host
-      if !full.contains(host), shares.canStart(host) {
-        let waiter = waiting.remove(at: index)
-        waitingHosts[host, default: 1] -= 1
-        if waitingHosts[host] == 0 { waitingHosts[host] = nil }
-        shares.take(waiter.host)
-        waiter.continuation.resume()
-      } else {
-        full.insert(host)
-        if full.count == waitingHosts.count { return }
-        index += 1
-      }
+    for waiter in shares.admit(from: &waiting, waitingHosts: &waitingHosts, host: \.host) {
+      waiter.continuation.resume()
     }
   }
 }
