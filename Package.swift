@@ -95,7 +95,7 @@ let package = Package(
       name: "PodcastKit",
       dependencies: [
         "Basics", "Downloads", "Feeds", "Fetching", "Model", "Privacy", "Search", "Selection",
-        "SideFiles", "Source", "Store", "Sync", "Tags", "Transfer",
+        "SideFiles", "Source", "Store", "Sync", "SyncServer", "Tags", "Transfer",
       ]
     ),
     .executableTarget(
@@ -112,6 +112,9 @@ let package = Package(
     // -D FUZZING`; the ordinary build makes a replayer for saved inputs instead. Not shipped.
     .systemLibrary(name: "CLibFuzzer"),
     .executableTarget(name: "FeedFuzzer", dependencies: ["PodcastKit", "CLibFuzzer"]),
+    // The real sync server (oPodSync), the phone (mygpoclient) and a recording proxy, for the
+    // sync-server tests of the client and of the binary. Not shipped.
+    .target(name: "SyncServerTestSupport", path: "Tests/SyncServerTestSupport"),
     // Each layer is tested through its own module. GRDB directly too: the library tests open
     // the database themselves (old schemas, migrations), and Store imports GRDB only internally.
     .testTarget(
@@ -119,11 +122,11 @@ let package = Package(
       dependencies: [
         "Basics", "Privacy", "Transfer", "Feeds", "Tags", "Selection", "Search", "Source",
         "SyncServer", "Model", "Store", "Fetching", "SideFiles", "Downloads", "Sync", "PodcastKit",
-        "LoopbackServer",
+        "LoopbackServer", "SyncServerTestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       resources: [.copy("Fixtures")]
     ),
-    .testTarget(name: "podcastTests", dependencies: ["LoopbackServer"]),
+    .testTarget(name: "podcastTests", dependencies: ["LoopbackServer", "SyncServerTestSupport"]),
   ]
 )

@@ -18,6 +18,7 @@ package enum LibrarySchema {
     migrator.registerMigration("v5-download-details", migrate: addDownloadDetails)
     migrator.registerMigration("v6-download-keys", migrate: keyDownloadsByEpisode)
     migrator.registerMigration("v7-download-archive", migrate: addDownloadArchive)
+    migrator.registerMigration("v8-account", migrate: addAccount)
     return migrator
   }
 

@@ -38,14 +38,16 @@ extension LibraryStore {
   /// Subscribes with settings, and with what `firstRefresh` learned from the feed, in one
   /// transaction, so a failure or a kill leaves no half-set subscription: either none, or one
   /// whose validators never go without the episodes and queued downloads they stand for.
+  /// `serverURL`: the subscription comes from the account's server, which knows it by that
+  /// URL; it is not journaled to be sent back.
   @discardableResult
   public func addSubscription(
     name: String, feedURL: String, title: String?, keep: Int?, settings: SubscriptionSettings,
-    firstRefresh: FirstRefresh? = nil
+    firstRefresh: FirstRefresh? = nil, serverURL: String? = nil
   ) throws -> Subscription {
     try SubscriptionName.validate(name)
     if let keep, keep < 1 { throw LibraryError.invalidKeep(keep) }
-    return try write { db in
+    let insert = { (db: Database) throws -> Subscription in
       try Self.refuseDuplicate(db, name: name, feedURL: feedURL, except: nil)
       var row = SubscriptionRow(
         Subscription(
@@ -55,9 +57,11 @@ extension LibraryStore {
       try row.insert(db)
       guard let id = row.subscription.id else { return row.subscription }
       if !settings.isEmpty { try Self.save(db, settings, subscriptionId: id) }
-      if let firstRefresh { try record(firstRefresh, db, subscriptionId: id) }
+      if let firstRefresh { try self.record(firstRefresh, db, subscriptionId: id) }
+      if let serverURL { try Self.linkToServer(db, subscriptionId: id, serverURL: serverURL) }
       return row.subscription
     }
+    return try serverURL == nil ? write(insert) : applyingFromServer(insert)
   }
 
   static func save(_ db: Database, _ settings: SubscriptionSettings, subscriptionId: Int64)
