@@ -145,8 +145,14 @@ package struct AccountExchange: Sendable {
     let waiting = { (url: String) in pending.contains(FeedIdentity.key(url)) }
     var unsubscribe: [(url: String, subscription: Subscription)] = []
     if record.subscriptionsSince != nil {
+      let settings = try store.allSettings()
       for url in changes.remove where !waiting(url) {
-        if let found = try store.subscription(serverURL: url) { unsubscribe.append((url, found)) }
+        // A private feed the server was never given is none of its business.
+        if let found = try store.subscription(serverURL: url),
+          Self.shared(found.feedURL, found.id.flatMap { settings[$0] })
+        {
+          unsubscribe.append((url, found))
+        }
       }
     }
     var subscribe: [String] = []

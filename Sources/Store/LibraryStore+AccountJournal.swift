@@ -19,6 +19,16 @@ extension LibraryStore {
     }
   }
 
+  /// Journals the subscription as added, when the library has an account.
+  static func journalAdded(_ db: Database, subscriptionId: Int64) throws {
+    guard try account(db) != nil else { return }
+    try db.execute(
+      sql: """
+        INSERT INTO accountJournal (change, feedURL, subscriptionId, madeAt)
+        SELECT 'add', feedURL, id, ? FROM subscriptions WHERE id = ?
+        """, arguments: [StoredDate(Date()), subscriptionId])
+  }
+
   /// After the server took the journal up to `lastId`: those rows go, each subscription sent
   /// as added is known to the server by the URL sent, and the server's rewrites of URLs are
   /// followed (see `followRewrite`), in one transaction. Rows journaled since stay for the

@@ -26,12 +26,16 @@ extension LibraryStore {
   /// `forgettingFirstRefresh`: the change alters what a first sync takes (filters, `first`),
   /// so what `subscribe` chose for it is forgotten too, in the same transaction (see
   /// `FirstRefresh`); it only applies while the subscription has never been synced.
+  /// `sharingWithAccount`: the subscription was just shared with the account's server
+  /// (`--share-with-account`), so it is journaled as added, to be sent at the next exchange.
   public func saveSettings(
-    _ settings: SubscriptionSettings, subscriptionId: Int64, forgettingFirstRefresh: Bool = false
+    _ settings: SubscriptionSettings, subscriptionId: Int64, forgettingFirstRefresh: Bool = false,
+    sharingWithAccount: Bool = false
   ) throws {
     try write { db in
       try Self.save(db, settings, subscriptionId: subscriptionId)
       if forgettingFirstRefresh { try forgetFirstRefresh(db, subscriptionId: subscriptionId) }
+      if sharingWithAccount { try Self.journalAdded(db, subscriptionId: subscriptionId) }
     }
   }
 

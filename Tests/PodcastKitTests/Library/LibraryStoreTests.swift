@@ -53,7 +53,7 @@ final class LibraryStoreTests: XCTestCase {
         try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
         [
           "v1", "v2-downloads", "v2-settings", "v3-indexes", "v4-published",
-          "v5-download-details", "v6-download-keys", "v7-download-archive",
+          "v5-download-details", "v6-download-keys", "v7-download-archive", "v8-account",
         ])
       XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA journal_mode"), "wal")
       for table in [
@@ -62,7 +62,7 @@ final class LibraryStoreTests: XCTestCase {
         XCTAssertTrue(try db.tableExists(table), table)
       }
     }
-    XCTAssertEqual(LibraryStore.schemaVersion, 8)
+    XCTAssertEqual(LibraryStore.schemaVersion, 9)
     // Reopening an up-to-date library changes nothing and keeps the data.
     try store.addSubscription(name: "one", feedURL: "https://a.example/feed", title: nil, keep: nil)
     XCTAssertEqual(try library.store().subscriptions().map(\.name), ["one"])
