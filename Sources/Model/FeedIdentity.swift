@@ -17,7 +17,9 @@ public enum FeedIdentity {
       rest = rest[scheme.upperBound...]
       let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
       var authority = rest[..<authorityEnd]
-      if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+      if let at = authority.lastIndex(of: "@") {
+        authority = authority[authority.index(after: at)...]
+      }
       if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
         port = authority[authority.index(after: colon)...]
         authority = authority[..<colon]

@@ -137,7 +137,9 @@ package struct AccountExchange: Sendable {
   /// A removal in the first pull is history from before this library was linked, and is left
   /// alone.
   private func arrivals(_ changes: SubscriptionChanges) throws
-    -> (subscribe: [String], link: [String], unsubscribe: [(url: String, subscription: Subscription)])
+    -> (
+      subscribe: [String], link: [String], unsubscribe: [(url: String, subscription: Subscription)]
+    )
   {
     let pending = Set(
       try store.accountJournal().flatMap { [$0.feedURL] + [$0.serverURL].compactMap { $0 } }
@@ -299,7 +301,9 @@ package struct AccountExchange: Sendable {
     if let earliest = resent.map(\.action.timestamp).compactMap({ $0 }).min() {
       let there = try await client.episodeActions(since: Int64(earliest.timeIntervalSince1970))
       let delivered = Set(there.actions.map(Self.identity))
-      let arrived = sending.filter { $0.pending.sent && delivered.contains(Self.identity($0.action)) }
+      let arrived = sending.filter {
+        $0.pending.sent && delivered.contains(Self.identity($0.action))
+      }
       try store.forgetActions(arrived.map(\.pending.id))
       sending.removeAll { $0.pending.sent && delivered.contains(Self.identity($0.action)) }
     }

@@ -91,8 +91,7 @@ public struct AddAccount: Sendable {
 
   /// Puts this device in `device`'s sync group; false when the server has no groups: oPodSync
   /// and its kind keep one list per user, which both devices see already.
-  private static func follow(_ device: String, with client: SyncServerClient) async throws -> Bool
-  {
+  private static func follow(_ device: String, with client: SyncServerClient) async throws -> Bool {
     let error: SyncServerError
     do {
       _ = try await client.follow(device)

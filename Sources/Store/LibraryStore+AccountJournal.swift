@@ -10,7 +10,8 @@ extension LibraryStore {
   public func accountJournal() throws -> [AccountChange] {
     try read { db in
       try Row.fetchAll(
-        db, sql: "SELECT id, change, feedURL, serverURL, subscriptionId FROM accountJournal ORDER BY id"
+        db,
+        sql: "SELECT id, change, feedURL, serverURL, subscriptionId FROM accountJournal ORDER BY id"
       ).compactMap { row in
         guard let kind = AccountChange.Kind(rawValue: row[1]) else { return nil }
         return AccountChange(
@@ -65,7 +66,8 @@ extension LibraryStore {
       return found
     }
     if found.feedURL == old {
-      try db.execute(sql: "UPDATE subscriptions SET feedURL = ? WHERE id = ?", arguments: [new, id])
+      try db.execute(
+        sql: "UPDATE subscriptions SET feedURL = ? WHERE id = ?", arguments: [new, id])
     }
     try Self.linkToServer(db, subscriptionId: id, serverURL: new)
     return nil

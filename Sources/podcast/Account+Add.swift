@@ -30,7 +30,9 @@ extension Account {
       help: ArgumentHelp("File whose first line is the password (for scripts).", valueName: "FILE"))
     var passwordFile: String?
 
-    @Option(help: ArgumentHelp("This library's device ID (default: podcast-<hostname>).", valueName: "ID"))
+    @Option(
+      help: ArgumentHelp("This library's device ID (default: podcast-<hostname>).", valueName: "ID")
+    )
     var device: String?
 
     @Option(help: "gpodder (the gpodder.net API), nextcloud (Nextcloud gPodder Sync) or auto.")
@@ -74,7 +76,8 @@ extension Account {
       } else if outcome.followNeedless {
         Console.print("The server keeps one list of subscriptions per user: nothing to follow.")
       } else if !outcome.devices.isEmpty {
-        Console.print("The account's other devices (--follow one where the server keeps a list per device):")
+        Console.print(
+          "The account's other devices (--follow one where the server keeps a list per device):")
         for device in outcome.devices {
           Console.print("  \(device.id)  \(Format.singleLine(device.caption)) (\(device.type))")
         }

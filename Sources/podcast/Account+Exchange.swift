@@ -28,7 +28,8 @@ extension Account {
 
     func run() async throws {
       let context = CommandContext(libraryOptions: libraryOptions)
-      var exchange = ExchangeWithAccount(library: try context.openLibrary(), network: context.network)
+      var exchange = ExchangeWithAccount(
+        library: try context.openLibrary(), network: context.network)
       exchange.options = AccountDefaults.options()
       exchange.waitsForLock = wait
       let report: AccountExchangeReport

@@ -53,7 +53,8 @@ struct SettingsOptions: ParsableArguments {
   var deletePlayed: String?
 
   @Flag(
-    help: "Send this private feed to the sync account's server like any other (private feeds are kept from it otherwise)."
+    help:
+      "Send this private feed to the sync account's server like any other (private feeds are kept from it otherwise)."
   )
   var shareWithAccount = false
 

@@ -30,7 +30,9 @@ public enum TestTool {
   /// never saw the end of a script whose child lives on (oPodSync's `serve` leaves PHP running)
   /// and waited on a zombie for ever. The child starts with no signal blocked, whatever this
   /// test thread blocks, so that the server it leaves behind can be stopped with SIGTERM.
-  public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:])
+  public static func run(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:]
+  )
     throws -> String
   {
     let folder = NSTemporaryDirectory() + "podcast-tool-" + UUID().uuidString

@@ -129,7 +129,8 @@ final class AccountCommandTests: AccountTestCase {
 
       run("sync")
       XCTAssertEqual(requestCount(show.episode(3)), fetched, "\(api): never fetched again")
-      XCTAssertEqual(listedEpisodes("heard-show")["heard episode 3"]?["state"] as? String, "deleted")
+      XCTAssertEqual(
+        listedEpisodes("heard-show")["heard episode 3"]?["state"] as? String, "deleted")
     }
   }
 

@@ -33,7 +33,8 @@ final class AccountCrashTests: AccountTestCase {
       let phone = try SyncPhone(
         server: server.url, user: OPodSync.user, password: OPodSync.password)
       try freshLibrary()
-      run("account", "add", proxy.url, "--user", OPodSync.user, "--device", Self.device,
+      run(
+        "account", "add", proxy.url, "--user", OPodSync.user, "--device", Self.device,
         "--api", api)
       do {
         try soak(api: api, kills: kills, proxy: proxy, phone: phone, random: &random)
@@ -119,7 +120,8 @@ final class AccountCrashTests: AccountTestCase {
       $0["device"] as? String == Self.device && $0["action"] as? String == "download"
     }.compactMap { $0["episode"] as? String }
     XCTAssertEqual(sent.count, Set(sent).count, "\(api): a download sent twice: \(sent.sorted())")
-    XCTAssertTrue(Set(sent).isSubset(of: downloaded), "\(api): \(Set(sent).subtracting(downloaded))")
+    XCTAssertTrue(
+      Set(sent).isSubset(of: downloaded), "\(api): \(Set(sent).subtracting(downloaded))")
     let followedDownloads = Set(
       statusRows.filter { row in
         row["state"] as? String == "done"

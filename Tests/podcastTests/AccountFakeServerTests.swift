@@ -39,7 +39,8 @@ final class AccountFakeServerTests: LibraryTestCase {
   /// The `add` and `remove` lists of every push, in order.
   private func pushes() throws -> [(add: [String], remove: [String])] {
     try server.requests(for: subscriptions).filter { $0.method == "POST" }.map { request in
-      let body = try XCTUnwrap(try JSONSerialization.jsonObject(with: request.body) as? [String: Any])
+      let body = try XCTUnwrap(
+        try JSONSerialization.jsonObject(with: request.body) as? [String: Any])
       return (body["add"] as? [String] ?? [], body["remove"] as? [String] ?? [])
     }
   }
@@ -77,7 +78,8 @@ final class AccountFakeServerTests: LibraryTestCase {
     let secret = members.feedURL + "?token=abc123"
     server.set(
       "/members/feed.xml?token=abc123",
-      .text(FeedFixture.rss(title: "members show", episodes: members.episodes, base: server.baseURL)))
+      .text(
+        FeedFixture.rss(title: "members show", episodes: members.episodes, base: server.baseURL)))
     XCTAssertEqual(try podcast("subscribe", open.feedURL).status, 0)
     XCTAssertEqual(try podcast("subscribe", secret, "--name", "members").status, 0)
 
@@ -85,7 +87,9 @@ final class AccountFakeServerTests: LibraryTestCase {
 
     XCTAssertEqual(try pushes().map(\.add), [[open.feedURL]])
     let sentActions = try server.requests(for: episodes).filter { $0.method == "POST" }
-      .flatMap { try XCTUnwrap(try JSONSerialization.jsonObject(with: $0.body) as? [[String: Any]]) }
+      .flatMap {
+        try XCTUnwrap(try JSONSerialization.jsonObject(with: $0.body) as? [[String: Any]])
+      }
     XCTAssertEqual(
       sentActions.compactMap { $0["podcast"] as? String }, [open.feedURL],
       "no action of the private feed: an action subscribes the server to its feed")

@@ -20,7 +20,8 @@ enum AccountReport {
             + [
               count(report.subscribed.count, "subscribed", "subscribed"),
               count(report.unsubscribed.count, "unsubscribed", "unsubscribed"),
-              count(report.sentAdded.count + report.sentRemoved.count, "change sent", "changes sent"),
+              count(
+                report.sentAdded.count + report.sentRemoved.count, "change sent", "changes sent"),
               count(report.actionsSent, "episode action sent", "episode actions sent"),
               count(report.playsRecorded, "play recorded", "plays recorded"),
             ].joined(separator: ", ") + ".")

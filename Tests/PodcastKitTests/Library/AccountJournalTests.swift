@@ -107,7 +107,8 @@ final class AccountJournalTests: XCTestCase {
 
     let owed = try store.pendingActions()
     XCTAssertEqual(owed.map(\.kind), [.download, .download])
-    XCTAssertEqual(owed.map(\.episodeURL), ["https://cdn.example/2.mp3", "https://cdn.example/3.mp3?x=1"])
+    XCTAssertEqual(
+      owed.map(\.episodeURL), ["https://cdn.example/2.mp3", "https://cdn.example/3.mp3?x=1"])
     XCTAssertEqual(owed.map(\.guid), ["ep-2", nil])
     XCTAssertEqual(owed.map(\.feedURL), ["https://a.example/feed", "https://a.example/feed"])
 
@@ -121,7 +122,10 @@ final class AccountJournalTests: XCTestCase {
     try link()
     try store.addSubscription(name: "one", feedURL: "https://a.example/one", title: nil, keep: nil)
     try store.recordMarkedPlays([
-      (PlayState(key: "guid:x", played: true, playedAt: Date(), actedAt: Date()), "https://cdn.example/x.mp3", "x")
+      (
+        PlayState(key: "guid:x", played: true, playedAt: Date(), actedAt: Date()),
+        "https://cdn.example/x.mp3", "x"
+      )
     ])
     XCTAssertEqual(try store.accountBacklog().actions, 1)
 

@@ -96,7 +96,8 @@ final class PlayStateTests: XCTestCase {
       FeedIdentity.key("HTTP://User:pw@Feeds.Example.org:80/show/?a=1#x"),
       "feeds.example.org/show?a=1")
     XCTAssertEqual(
-      FeedIdentity.key("https://feeds.example.org/show"), FeedIdentity.key("http://feeds.example.org/show/"))
+      FeedIdentity.key("https://feeds.example.org/show"),
+      FeedIdentity.key("http://feeds.example.org/show/"))
     XCTAssertNotEqual(
       FeedIdentity.key("https://feeds.example.org/show?format=mp3"),
       FeedIdentity.key("https://feeds.example.org/show?format=aac"))

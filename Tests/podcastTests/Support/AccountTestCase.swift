@@ -36,7 +36,8 @@ class AccountTestCase: LibraryTestCase {
       let phone = try SyncPhone(
         server: server.url, user: OPodSync.user, password: OPodSync.password)
       try freshLibrary()
-      run("account", "add", server.url, "--user", OPodSync.user, "--device", Self.device,
+      run(
+        "account", "add", server.url, "--user", OPodSync.user, "--device", Self.device,
         "--api", api, file: file, line: line)
       do {
         try body(api, server, phone)
@@ -129,7 +130,9 @@ class AccountTestCase: LibraryTestCase {
       while let path = enumerator?.nextObject() as? String {
         let name = (path as NSString).lastPathComponent
         if name.hasPrefix("library.sqlite") { continue }
-        guard let data = FileManager.default.contents(atPath: library + "/" + path) else { continue }
+        guard let data = FileManager.default.contents(atPath: library + "/" + path) else {
+          continue
+        }
         XCTAssertNil(
           data.range(of: Data(password.utf8)), "the password in \(library)/\(path)", file: file,
           line: line)
