@@ -39,15 +39,12 @@ public struct AccountRecord: Sendable, Equatable {
   }
 }
 
-/// Printed, dumped or interpolated, a record shows who and where, never the password.
+/// Printed, dumped or interpolated, a record shows who, never the password (nor the server's
+/// URL, which may carry a login: outputs show it through `SecretMask`).
 extension AccountRecord: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-  public var description: String { "\(user) on \(server) as device \(device)" }
+  public var description: String { "\(user) as device \(device)" }
   public var debugDescription: String { description }
   public var customMirror: Mirror {
-    Mirror(
-      self,
-      children: [
-        "server": server, "user": user, "password": "…", "device": device, "api": api,
-      ])
+    Mirror(self, children: ["user": user, "password": "…", "device": device, "api": api])
   }
 }

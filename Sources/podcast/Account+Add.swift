@@ -79,7 +79,9 @@ extension Account {
         Console.print(
           "The account's other devices (--follow one where the server keeps a list per device):")
         for device in outcome.devices {
-          Console.print("  \(device.id)  \(Format.singleLine(device.caption)) (\(device.type))")
+          Console.print(
+            "  \(Format.singleLine(device.id))  \(Format.singleLine(device.caption))"
+              + " (\(Format.singleLine(device.type)))")
         }
       }
       Console.print(

@@ -44,6 +44,12 @@ public struct SyncPhone {
     _ = try run("play", [feed, episode, String(position), String(total)])
   }
 
+  /// The phone's `download_episode_actions`: the actions since `since` as mygpoclient reads
+  /// them (it keeps no GUID).
+  public func episodeActions(since: Int64) throws -> [[String: Any]] {
+    try run("episode-actions", [String(since)])["actions"] as? [[String: Any]] ?? []
+  }
+
   /// Every action the server has since `since`, each with all the fields it sent.
   public func downloadActions(since: Int64) throws -> [[String: Any]] {
     try run("download-actions", [String(since)])["actions"] as? [[String: Any]] ?? []

@@ -78,6 +78,13 @@ final class AccountCommandTests: AccountTestCase {
 
       run("sync")
 
+      // As the phone's library reads them, then with every field the server keeps.
+      let read = try phone.episodeActions(since: 0)
+      XCTAssertEqual(
+        read.compactMap { $0["action"] as? String }, Array(repeating: "download", count: 3), api)
+      XCTAssertEqual(
+        Set(read.compactMap { $0["episode"] as? String }),
+        Set((1...3).map { show.episode($0).url(on: server) }), api)
       let actions = try phone.downloadActions(since: 0)
       XCTAssertEqual(actions.count, 3, "\(api): \(actions)")
       XCTAssertEqual(

@@ -142,6 +142,18 @@ final class AccountJournalTests: XCTestCase {
     }
   }
 
+  func testARecordPrintedOrDumpedShowsNoPassword() throws {
+    let record = AccountRecord(
+      server: "https://ada:pw-in-url@sync.example", user: "ada", password: "s3cret",
+      device: "box", api: "gpodder")
+    var dumped = ""
+    dump(record, to: &dumped)
+    for text in ["\(record)", String(reflecting: record), dumped] {
+      XCTAssertFalse(text.contains("s3cret"), text)
+      XCTAssertFalse(text.contains("pw-in-url"), text)
+    }
+  }
+
   private func finished(_ url: String, key: String) -> DownloadRecord {
     DownloadRecord(
       url: url, podcastTitle: "Show", episodeTitle: "Episode", state: .done, bytes: 10,
