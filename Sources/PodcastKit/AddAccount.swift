@@ -27,6 +27,9 @@ public struct AddAccount: Sendable {
     public var followNeedless = false
     /// The subscriptions the first exchange will send.
     public var subscriptionsToSend: Int
+    /// The library was linked to this account already: only its login was replaced (a new
+    /// password), and what waits for the server still does.
+    public var relinked = false
   }
 
   private let paths: LibraryPaths
@@ -37,18 +40,25 @@ public struct AddAccount: Sendable {
     self.network = network
   }
 
-  /// `device` nil: `podcast-<this host's name>`; `api` nil: found out.
+  /// `device` nil: `podcast-<this host's name>` (or the device linked already); `api` nil:
+  /// found out. Adding the account the library is linked to already (same server, user and
+  /// device) replaces its password, keeping what waits for the server; another is refused.
   public func run(
     server: String, user: String, password: String, device: String? = nil, api: SyncAPI? = nil,
     follow: String? = nil
   ) async throws -> Outcome {
-    // A library linked already is refused before the server is asked anything.
-    if let existing = try Library.existingStore(at: paths)?.account() {
+    let existing = try Library.existingStore(at: paths)?.account()
+    let device =
+      device ?? existing?.device
+      ?? SyncAccount.defaultDevice(hostname: ProcessInfo.processInfo.hostName)
+    let account = SyncAccount(server: server, user: user, password: password, device: device)
+    // Another account is refused before the server is asked anything.
+    if let existing,
+      existing.server != account.server || existing.user != user || existing.device != device
+    {
       throw LibraryError.accountExists(
         user: existing.user, server: SecretMask.masked(existing.server))
     }
-    let device = device ?? SyncAccount.defaultDevice(hostname: ProcessInfo.processInfo.hostName)
-    let account = SyncAccount(server: server, user: user, password: password, device: device)
     try Self.check(account)
     let http = network.http
     let chosen: SyncAPI
@@ -77,16 +87,20 @@ public struct AddAccount: Sendable {
       followNeedless = true
     }
     let store = try LibraryStore(paths: paths)
-    try store.addAccount(
-      AccountRecord(
-        server: account.server, user: user, password: password, device: device,
-        api: chosen.rawValue))
+    if existing != nil {
+      try store.replaceAccountLogin(password: password, api: chosen.rawValue)
+    } else {
+      try store.addAccount(
+        AccountRecord(
+          server: account.server, user: user, password: password, device: device,
+          api: chosen.rawValue))
+    }
     return Outcome(
       server: account.serverName, user: user, device: device, api: chosen, detected: api == nil,
       devices: devices, followed: followed, followNeedless: followNeedless,
       subscriptionsToSend: try store.subscriptions().filter {
         AccountExchange.shared($0.feedURL, try store.settings(subscriptionId: $0.id ?? 0))
-      }.count)
+      }.count, relinked: existing != nil)
   }
 
   /// Puts this device in `device`'s sync group; false when the server has no groups: oPodSync

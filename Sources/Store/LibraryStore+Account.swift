@@ -54,6 +54,17 @@ extension LibraryStore {
     }
   }
 
+  /// The account's new password (and the API the server was found to speak), everything else
+  /// kept: what waits for the server still does.
+  public func replaceAccountLogin(password: String, api: String) throws {
+    try write { db in
+      guard try Self.account(db) != nil else { throw LibraryError.noAccount }
+      try db.execute(
+        sql: "UPDATE account SET password = ?, api = ?, lastError = NULL, lastErrorAt = NULL",
+        arguments: [password, api])
+    }
+  }
+
   /// Unlinks the library: the account, what the server knew of each subscription, and the
   /// changes and actions still owed to it go; what was played stays (it is the library's own
   /// knowledge now). Returns the account that was removed, nil when there was none.

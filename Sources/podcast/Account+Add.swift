@@ -14,7 +14,8 @@ extension Account {
         by you only) and shown in no output. Where the server keeps subscriptions per device \
         (gpodder.net), --follow DEVICE puts this library in that device's sync group; without \
         it, the account's devices are listed. The library's subscriptions are sent to the \
-        server at the first exchange (private feeds only with `set NAME --share-with-account`).
+        server at the first exchange (private feeds only with `set NAME --share-with-account`). \
+        Adding the account the library has already replaces its password.
         """
     )
 
@@ -66,6 +67,11 @@ extension Account {
           Console.print(Show.document(summary).rendered())
         }
         return
+      }
+      if outcome.relinked {
+        return Console.print(
+          "Replaced the password of \(outcome.user) on \(outcome.server); what waits for the"
+            + " server goes at the next exchange.")
       }
       Console.print(
         "Linked this library to \(outcome.user) on \(outcome.server) as device \(outcome.device)"

@@ -250,7 +250,13 @@ final class AccountCommandTests: AccountTestCase {
     XCTAssertNotNil(after["actionsExchanged"] as? String)
     XCTAssertTrue(run("account").stdout.contains("user             alice"))
 
-    run("account", "add", server.url, "--user", "alice", status: 1)
+    run("account", "add", server.url, "--user", "bob", status: 1)
+    XCTAssertTrue(
+      run("account", "add", server.url, "--user", "alice").stdout.contains("Replaced the password"),
+      "the same account again: a new password")
+    XCTAssertEqual(
+      try XCTUnwrap(try run("account", "--json").json() as? [String: Any])["device"] as? String,
+      "box")
     XCTAssertTrue(run("account", "remove").stdout.contains("Unlinked"))
     XCTAssertEqual(run("account", "--json").stdout, "null\n")
     run("account", "remove", status: 1)
