@@ -112,21 +112,82 @@ let package = Package(
     // -D FUZZING`; the ordinary build makes a replayer for saved inputs instead. Not shipped.
     .systemLibrary(name: "CLibFuzzer"),
     .executableTarget(name: "FeedFuzzer", dependencies: ["PodcastKit", "CLibFuzzer"]),
+    // Helpers that more than one test target uses, each as high as what it needs, so the
+    // tests of a layer can use it only when it stands below that layer. Not shipped.
+    .target(name: "FeedsTestSupport", dependencies: ["Feeds"], path: "Tests/FeedsTestSupport"),
+    // Real audio files made by ffmpeg, for the tags and every layer that tags.
+    .target(name: "TagsTestSupport", path: "Tests/TagsTestSupport"),
+    // A library in a temporary directory, and downloads put in it through their moves.
+    .target(
+      name: "StoreTestSupport",
+      dependencies: [
+        "Basics", "Model", "Store", .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      path: "Tests/StoreTestSupport"
+    ),
     // The real sync server (oPodSync), the phone (mygpoclient) and a recording proxy, for the
-    // sync-server tests of the client and of the binary. Not shipped.
+    // sync-server client's tests and the binary's.
     .target(name: "SyncServerTestSupport", path: "Tests/SyncServerTestSupport"),
-    // Each layer is tested through its own module. GRDB directly too: the library tests open
-    // the database themselves (old schemas, migrations), and Store imports GRDB only internally.
+    // One test target per layer, named after it, depending only on that layer and those below
+    // it. An undeclared import can still compile (every module lands in one build folder), so
+    // Tests/podcastTests/PackageLayoutTests checks both this and that imports are declared.
+    .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
+    .testTarget(name: "PrivacyTests", dependencies: ["Privacy"]),
+    .testTarget(
+      name: "TransferTests", dependencies: ["Basics", "Privacy", "Transfer", "LoopbackServer"]),
+    .testTarget(
+      name: "FeedsTests", dependencies: ["Feeds", "FeedsTestSupport"],
+      resources: [.copy("Fixtures")]),
+    .testTarget(name: "TagsTests", dependencies: ["Feeds", "Tags", "TagsTestSupport"]),
+    .testTarget(name: "SelectionTests", dependencies: ["Feeds", "Selection"]),
+    .testTarget(
+      name: "SearchTests", dependencies: ["Transfer", "Search"], resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "SourceTests",
+      dependencies: ["Basics", "Transfer", "Feeds", "Source", "LoopbackServer", "FeedsTestSupport"]),
+    .testTarget(
+      name: "SyncServerTests",
+      dependencies: [
+        "Basics", "Transfer", "SyncServer", "LoopbackServer", "SyncServerTestSupport",
+      ]),
+    .testTarget(name: "ModelTests", dependencies: ["Basics", "Feeds", "Model"]),
+    // GRDB directly too: the store's tests open the database themselves (old schemas,
+    // migrations), and Store imports GRDB only internally.
+    .testTarget(
+      name: "StoreTests",
+      dependencies: [
+        "Basics", "Feeds", "Model", "Store", "StoreTestSupport",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]),
+    .testTarget(name: "FetchingTests", dependencies: ["Transfer", "Fetching"]),
+    .testTarget(
+      name: "SideFilesTests",
+      dependencies: [
+        "Feeds", "Model", "Store", "Fetching", "SideFiles", "LoopbackServer", "StoreTestSupport",
+        "TagsTestSupport",
+      ]),
+    .testTarget(
+      name: "DownloadsTests",
+      dependencies: [
+        "Transfer", "Feeds", "Tags", "Source", "Model", "Store", "Fetching", "SideFiles",
+        "Downloads", "LoopbackServer", "StoreTestSupport", "TagsTestSupport",
+      ]),
+    .testTarget(
+      name: "SyncTests",
+      dependencies: [
+        "Transfer", "Feeds", "Selection", "Source", "Model", "Store", "Sync", "LoopbackServer",
+        "StoreTestSupport",
+      ]),
+    // The use cases, and what the core's errors say.
     .testTarget(
       name: "PodcastKitTests",
       dependencies: [
-        "Basics", "Privacy", "Transfer", "Feeds", "Tags", "Selection", "Search", "Source",
-        "SyncServer", "Model", "Store", "Fetching", "SideFiles", "Downloads", "Sync", "PodcastKit",
-        "LoopbackServer", "SyncServerTestSupport",
-        .product(name: "GRDB", package: "GRDB.swift"),
-      ],
-      resources: [.copy("Fixtures")]
-    ),
+        "Privacy", "Transfer", "Feeds", "Selection", "Search", "Source", "Model", "Store",
+        "Fetching", "SideFiles", "Downloads", "Sync", "PodcastKit", "LoopbackServer",
+        "StoreTestSupport",
+      ]),
+    .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer"]),
+    // The end-to-end tests: the real binary, run as a user runs it.
     .testTarget(name: "podcastTests", dependencies: ["LoopbackServer", "SyncServerTestSupport"]),
   ]
 )

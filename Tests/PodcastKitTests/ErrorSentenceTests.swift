@@ -1,13 +1,11 @@
 import Foundation
+import Model
+import Search
+import Selection
+import Source
+import Sync
+import Transfer
 import XCTest
-
-@testable import Model
-@testable import Search
-@testable import Selection
-@testable import Source
-@testable import Store
-@testable import Sync
-@testable import Transfer
 
 /// PodcastKit's sentences stand on their own: they name the value and what is wrong with it,
 /// never a CLI flag or command (the CLI adds those), and Foundation sees the same sentence.

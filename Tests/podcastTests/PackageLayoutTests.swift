@@ -4,14 +4,13 @@ import XCTest
 /// `make deb` (Scripts/deb.sh) and `make install`: the files the package holds, where, and
 /// what its control file and systemd units say. The test packages the debug binary
 /// uncompressed (building the release binary would take minutes); lintian is not needed.
+/// And Package.swift itself: the layers and their tests as targets that reach only downwards.
 final class PackageLayoutTests: XCTestCase {
   private var work: String!
   private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("../..").standardizedFileURL.path
 
   override func setUpWithError() throws {
-    try XCTSkipUnless(
-      FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-deb"), "needs dpkg-deb")
     work = NSTemporaryDirectory() + "podcast-deb-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
   }
@@ -27,6 +26,8 @@ final class PackageLayoutTests: XCTestCase {
   }
 
   func testThePackageHoldsTheBinaryManPageCompletionsUnitsAndCopyright() throws {
+    try XCTSkipUnless(
+      FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-deb"), "needs dpkg-deb")
     let manpage = work + "/podcast.1"
     try ".TH PODCAST 1\n".write(toFile: manpage, atomically: true, encoding: .utf8)
 
@@ -100,5 +101,86 @@ final class PackageLayoutTests: XCTestCase {
       XCTAssertTrue(plan.contains(path), "\(path) in\n\(plan)")
     }
     XCTAssertTrue(plan.contains("s|@BINDIR@|/opt/pc/bin|"), "the service runs the installed binary")
+  }
+
+  /// Each target imports only what Package.swift says it depends on, source targets depend
+  /// only on those listed before them, and each layer's tests only on that layer and below:
+  /// read from `swift package dump-package`, SwiftPM's own reading of Package.swift.
+  func testEveryTargetImportsOnlyWhatItDeclaresAndTestsReachOnlyTheirLayerAndBelow() throws {
+    let layout = try PackageLayout.load(root: root)
+    XCTAssertTrue(layout.targets.contains { $0.name == "PodcastKit" && !$0.isTest })
+    XCTAssertTrue(layout.targets.contains { $0.name == "StoreTests" && $0.isTest })
+    let folders = try ["Sources", "Tests"].flatMap { top in
+      try FileManager.default.contentsOfDirectory(atPath: root + "/" + top)
+        .filter { !$0.hasPrefix(".") }.map { top + "/" + $0 }
+    }
+    let violations = try layout.violations(
+      imports: { try PackageLayout.imports(of: $0, root: root) }, folders: folders)
+    XCTAssertEqual(violations, [], violations.joined(separator: "\n"))
+  }
+
+  /// The rules find each kind of breach, in a made-up package.
+  func testTheLayoutRulesNameEachBreach() throws {
+    func target(
+      _ name: String, _ type: String = "regular", _ dependencies: [String] = [],
+      product: String? = nil, path: String? = nil
+    ) -> String {
+      let list =
+        dependencies.map { #"{"byName": ["\#($0)", null]}"# }
+        + (product.map { [#"{"product": ["\#($0)", "lib-package", null, null]}"#] } ?? [])
+      let location = path.map { #", "path": "\#($0)""# } ?? ""
+      return
+        #"{"name": "\#(name)", "type": "\#(type)"\#(location), "dependencies": [\#(list.joined(separator: ","))]}"#
+    }
+    let targets = [
+      target("Low"), target("High", "regular", ["Low"], product: "Lib"),
+      target("Early", "regular", ["Late"]), target("Late"), target("LoopbackServer"),
+      target("Helpers", "regular", ["High"], path: "Tests/Helpers"),
+      target("LowTests", "test", ["Low", "High", "LoopbackServer", "Helpers"], product: "Lib"),
+      target("HighTests", "test", ["High", "Low", "Helpers"], product: "Lib"),
+      target("Checks", "test", ["Low"]),
+    ]
+    let layout = try PackageLayout(
+      dump: Data(#"{"targets": [\#(targets.joined(separator: ","))]}"#.utf8))
+    let imports: [String: [PackageLayout.Import]] = [
+      "High": [
+        .init(file: "Sources/High/A.swift", module: "Low"),
+        .init(file: "Sources/High/A.swift", module: "Foundation"),
+        .init(file: "Sources/High/A.swift", module: "Lib"),
+        .init(file: "Sources/High/B.swift", module: "Late"),
+      ],
+      "HighTests": [.init(file: "Tests/HighTests/T.swift", module: "Low")],
+      "Low": [.init(file: "Sources/Low/L.swift", module: "Lib")],
+    ]
+    let violations = layout.violations(
+      imports: { imports[$0.name] ?? [] },
+      folders: ["Sources/Low", "Sources/High", "Tests/Helpers", "Tests/HighTests", "Tests/Stray"])
+    XCTAssertEqual(
+      violations,
+      [
+        "Sources/Low/L.swift imports Lib, which Low does not declare",
+        "Sources/High/B.swift imports Late, which High does not declare",
+        "Early depends on Late, listed after it in Package.swift",
+        "LowTests depends on High, which is neither Low nor below it, so LowTests may not use it",
+        "Helpers depends on High, which is neither Low nor below it, so LowTests may not use it",
+        "LowTests depends on Lib, which nothing at or below Low uses, so LowTests may not use it",
+        "Checks is not named after a target it tests (<Target>Tests)",
+        "Tests/Stray is no target's folder: nothing compiles its files",
+      ])
+  }
+
+  /// What a line imports, however it is written.
+  func testAnImportIsReadWhateverItsAttributesAndKind() {
+    let lines = [
+      "import Feeds": "Feeds", "@testable import Store": "Store",
+      "  @_exported import Model": "Model", "internal import GRDB": "GRDB",
+      "import struct Basics.Validators": "Basics", "\timport Glibc  // the C library": "Glibc",
+    ]
+    for (line, module) in lines {
+      XCTAssertEqual(PackageLayout.importedModule(Substring(line)), module, line)
+    }
+    for line in ["// import Feeds", "let important = 1", "imports Feeds", "import"] {
+      XCTAssertNil(PackageLayout.importedModule(Substring(line)), line)
+    }
   }
 }

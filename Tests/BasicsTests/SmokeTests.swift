@@ -1,0 +1,8 @@
+import Basics
+import XCTest
+
+final class SmokeTests: XCTestCase {
+  func testVersionIsSemantic() {
+    XCTAssertEqual(Release.version.split(separator: ".").count, 3)
+  }
+}

@@ -1,9 +1,0 @@
-import XCTest
-
-@testable import Basics
-
-final class SmokeTests: XCTestCase {
-  func testVersionIsSemantic() {
-    XCTAssertEqual(Release.version.split(separator: ".").count, 3)
-  }
-}

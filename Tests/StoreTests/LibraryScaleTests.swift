@@ -1,0 +1,143 @@
+import Foundation
+import GRDB
+import Model
+import StoreTestSupport
+import XCTest
+
+@testable import Store
+
+/// The set-based paths a large library takes: the indexed duplicate check, the one-transaction
+/// import, and sync's once-per-run reads and writes.
+final class LibraryScaleTests: XCTestCase {
+  private var library: TemporaryLibrary!
+  private var store: LibraryStore!
+
+  override func setUpWithError() throws {
+    library = try TemporaryLibrary()
+    store = try library.store()
+  }
+
+  func testDuplicateNamesAreCaseInsensitiveBeyondASCII() throws {
+    try store.addSubscription(name: "Ärger", feedURL: "https://a.example/1", title: nil, keep: nil)
+    XCTAssertThrowsError(
+      try store.addSubscription(
+        name: "äRGER", feedURL: "https://a.example/2", title: nil, keep: nil)
+    ) { error in
+      XCTAssertEqual(error as? LibraryError, .duplicateName("äRGER"))
+    }
+    var other = try store.addSubscription(
+      name: "other", feedURL: "https://a.example/3", title: nil, keep: nil)
+    other.name = "ÄRGER"
+    XCTAssertThrowsError(try store.updateSubscription(other)) { error in
+      XCTAssertEqual(error as? LibraryError, .duplicateName("ÄRGER"))
+    }
+    // A subscription renamed to its own name in another case is not its own duplicate.
+    var first = try store.subscription(matching: "Ärger")
+    first.name = "ärger"
+    try store.updateSubscription(first)
+    XCTAssertEqual(try store.availableName(basedOn: "ÄRGER"), "ÄRGER-2")
+  }
+
+  func testALibraryFromBeforeTheIndexesKeepsRefusingDuplicates() throws {
+    let old = try TemporaryLibrary()
+    try old.paths.prepare()
+    let queue = try DatabaseQueue(path: old.paths.database)
+    try LibrarySchema.migrator.migrate(queue, upTo: "v2-downloads")
+    try queue.write { db in
+      try db.execute(
+        sql: """
+          INSERT INTO subscriptions (name, feedURL, addedAt) VALUES ('Radiolab', 'https://r.example/f', '2024-01-01 00:00:00.000')
+          """)
+    }
+    try queue.close()
+    let upgraded = try old.store()
+    XCTAssertThrowsError(
+      try upgraded.addSubscription(
+        name: "RADIOLAB", feedURL: "https://r.example/g", title: nil, keep: nil)
+    ) { error in
+      XCTAssertEqual(error as? LibraryError, .duplicateName("RADIOLAB"))
+    }
+    XCTAssertEqual(try upgraded.subscriptions().map(\.name), ["Radiolab"])
+  }
+
+  func testImportAddsEachFeedOnceWithUniqueNames() throws {
+    try store.addSubscription(
+      name: "show-7", feedURL: "https://feeds.example/7", title: nil, keep: nil)
+    var entries = (1...600).map {
+      OPMLEntry(title: "Show \($0 % 50)", feedURL: "https://feeds.example/\($0)")
+    }
+    // The same feed twice in one file, and a feed subscribed before the import.
+    entries.append(OPMLEntry(title: "Again", feedURL: "https://feeds.example/12"))
+    var settings = SubscriptionSettings()
+    settings.nameTemplate = "{title}"
+    entries.append(
+      OPMLEntry(
+        title: nil, feedURL: "https://feeds.example/kept", name: "kept", keep: 2,
+        settings: settings))
+    entries.append(OPMLEntry(title: nil, feedURL: "https://feeds.example/bad", name: "1234"))
+    let outcomes = try store.importSubscriptions(entries)
+    XCTAssertEqual(outcomes.count, entries.count)
+    let added = outcomes.compactMap { if case .added(let s) = $0 { s } else { nil } }
+    let skipped = outcomes.filter { if case .alreadySubscribed = $0 { true } else { false } }
+    let failed = outcomes.filter { if case .failed = $0 { true } else { false } }
+    XCTAssertEqual(added.count, 600)
+    XCTAssertEqual(skipped.count, 2)
+    XCTAssertEqual(failed.count, 1)
+    let all = try store.subscriptions()
+    XCTAssertEqual(all.count, 601)
+    XCTAssertEqual(Set(all.map(\.feedURL)).count, 601)
+    XCTAssertEqual(Set(all.map { $0.name.lowercased() }).count, 601)
+    XCTAssertTrue(all.contains { $0.name == "show-1-2" })
+    let kept = try store.subscription(matching: "kept")
+    XCTAssertEqual(kept.keep, 2)
+    XCTAssertEqual(try store.settings(subscriptionId: try XCTUnwrap(kept.id)), settings)
+  }
+
+  func testRecordedRefreshesKeepNamesAndRetentionChangedMeanwhile() throws {
+    var refreshed = try store.addSubscription(
+      name: "one", feedURL: "https://a.example/1", title: nil, keep: nil)
+    var gone = try store.addSubscription(
+      name: "gone", feedURL: "https://a.example/2", title: nil, keep: nil)
+    let taken = try store.addSubscription(
+      name: "taken", feedURL: "https://a.example/3", title: nil, keep: nil)
+    // Another process renames it while the sync runs.
+    var renamed = refreshed
+    renamed.name = "renamed"
+    renamed.keep = 4
+    try store.updateSubscription(renamed)
+    refreshed.etag = "\"v2\""
+    refreshed.title = "One"
+    refreshed.lastChecked = Date(timeIntervalSince1970: 1_714_557_600)
+    try store.removeSubscription(id: try XCTUnwrap(gone.id))
+    gone.etag = "\"x\""
+    var moved = taken
+    moved.feedURL = "https://a.example/1"
+    let refused = try store.recordRefreshes([refreshed, gone, moved])
+    XCTAssertEqual(
+      refused[try XCTUnwrap(gone.id)], .unknownSubscription(id: try XCTUnwrap(gone.id)))
+    XCTAssertEqual(
+      refused[try XCTUnwrap(taken.id)],
+      .duplicateFeed(url: "https://a.example/1", name: "renamed"))
+    let stored = try store.subscription(matching: "renamed")
+    XCTAssertEqual(stored.keep, 4)
+    XCTAssertEqual(stored.etag, "\"v2\"")
+    XCTAssertEqual(stored.title, "One")
+    XCTAssertEqual(stored.lastChecked, refreshed.lastChecked)
+    XCTAssertEqual(try store.subscription(matching: "taken").feedURL, "https://a.example/3")
+  }
+
+  func testSyncSnapshotListsOnlyUnfinishedDownloads() throws {
+    for (url, state) in [
+      ("https://a.example/q", DownloadState.queued), ("https://a.example/d", .done),
+      ("https://a.example/f", .failed), ("https://a.example/p", .paused),
+    ] {
+      try store.seed(
+        DownloadRecord(
+          url: url, podcastTitle: "", episodeTitle: "", state: state, partialPath: "",
+          file: state == .done ? "/e/d.mp3" : nil))
+    }
+    XCTAssertEqual(
+      Set(try store.syncSnapshot().unfinishedURLs.keys),
+      ["https://a.example/q", "https://a.example/f", "https://a.example/p"])
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Model
+import Store
+import StoreTestSupport
+import XCTest
+
+final class SeenEpisodeTests: XCTestCase {
+  private var library: TemporaryLibrary!
+  private var store: LibraryStore!
+  private var id: Int64 = 0
+
+  override func setUpWithError() throws {
+    library = try TemporaryLibrary()
+    store = try library.store()
+    id = try XCTUnwrap(
+      store.addSubscription(name: "show", feedURL: "https://f.example/rss", title: nil, keep: nil)
+        .id)
+  }
+
+  private func episode(_ guid: String?, _ url: String?, _ title: String = "T") -> SeenEpisode {
+    SeenEpisode(guid: guid, enclosureURL: url, title: title, published: nil)
+  }
+
+  func testOnlyUnseenEpisodesAreReturnedAsNew() throws {
+    let first = try store.recordSeen(
+      subscriptionId: id, episodes: [episode("a", "https://c.example/a.mp3"), episode("b", nil)])
+    XCTAssertEqual(first.map(\.key), ["guid:a", "guid:b"])
+    XCTAssertEqual(first.map(\.subscriptionId), [id, id])
+    let second = try store.recordSeen(
+      subscriptionId: id,
+      episodes: [episode("c", nil), episode("a", "https://c.example/a.mp3"), episode("c", nil)])
+    XCTAssertEqual(second.map(\.key), ["guid:c"], "a duplicate in one feed is new once")
+    XCTAssertEqual(
+      try store.seenEpisodes(subscriptionId: id).map(\.key), ["guid:a", "guid:b", "guid:c"])
+    XCTAssertEqual(try store.episodeCounts()[id], 3)
+  }
+
+  func testAnEpisodeWhoseGUIDChangedButURLStayedIsNotNew() throws {
+    try store.recordSeen(
+      subscriptionId: id,
+      episodes: [episode("old-guid", "https://dts.podtrac.com/redirect.mp3/c.example/a.mp3")])
+    try store.markEpisodeDownloaded(subscriptionId: id, key: "guid:old-guid", file: "/e/show/a.mp3")
+    let new = try store.recordSeen(
+      subscriptionId: id, episodes: [episode("new-guid", "https://c.example/a.mp3?ts=2")])
+    XCTAssertEqual(new, [])
+    let stored = try store.seenEpisodes(subscriptionId: id)
+    XCTAssertEqual(stored.map(\.key), ["guid:new-guid"])
+    XCTAssertEqual(stored.first?.downloadedFile, "/e/show/a.mp3", "the file stays with the episode")
+  }
+
+  func testEpisodesSharingAURLWithoutItsQueryStayDistinct() throws {
+    try store.recordSeen(
+      subscriptionId: id,
+      episodes: [
+        episode("1", "https://c.example/get.php?id=1"),
+        episode("2", "https://c.example/get.php?id=2"),
+      ])
+    let new = try store.recordSeen(
+      subscriptionId: id,
+      episodes: [
+        episode("3", "https://c.example/get.php?id=3"),
+        episode("2", "https://c.example/get.php?id=2"),
+      ])
+    XCTAssertEqual(new.map(\.key), ["guid:3"])
+  }
+
+  func testAStillListedEpisodeIsNotTakenForARelisting() throws {
+    try store.recordSeen(subscriptionId: id, episodes: [episode("a", "https://c.example/x.mp3")])
+    let new = try store.recordSeen(
+      subscriptionId: id,
+      episodes: [episode("a", "https://c.example/x.mp3"), episode("b", "https://c.example/x.mp3")])
+    XCTAssertEqual(new.map(\.key), ["guid:b"])
+  }
+
+  func testMarkingAnUnknownEpisodeIsAnError() throws {
+    XCTAssertThrowsError(
+      try store.markEpisodeDownloaded(subscriptionId: id, key: "guid:zz", file: "/x")
+    ) {
+      XCTAssertEqual($0 as? LibraryError, .unknownEpisode(key: "guid:zz"))
+    }
+    XCTAssertThrowsError(try store.recordSeen(subscriptionId: 999, episodes: []))
+  }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Model
+import Store
+import StoreTestSupport
+import XCTest
+
+final class SubscriptionTests: XCTestCase {
+  private var library: TemporaryLibrary!
+  private var store: LibraryStore!
+
+  override func setUpWithError() throws {
+    library = try TemporaryLibrary()
+    store = try library.store()
+    for (name, url) in [
+      ("hardcore-history", "https://feeds.example/hh"),
+      ("hard-fork", "https://feeds.example/hf"),
+      ("the-daily", "https://feeds.example/daily"),
+    ] {
+      try store.addSubscription(name: name, feedURL: url, title: name.uppercased(), keep: 3)
+    }
+  }
+
+  func testRoundTripKeepsEveryField() throws {
+    var subscription = try store.subscription(matching: "the-daily")
+    XCTAssertEqual(subscription.feedURL, "https://feeds.example/daily")
+    XCTAssertEqual(subscription.title, "THE-DAILY")
+    XCTAssertEqual(subscription.keep, 3)
+    subscription.etag = "\"abc\""
+    subscription.lastModified = "Wed, 01 May 2024 10:00:00 GMT"
+    subscription.lastChecked = Date(timeIntervalSince1970: 1_714_557_600)
+    subscription.lastError = "HTTP 500"
+    try store.updateSubscription(subscription)
+    XCTAssertEqual(try library.store().subscription(matching: "3"), subscription)
+  }
+
+  func testNumberExactNameAndPrefixSelectASubscription() throws {
+    XCTAssertEqual(try store.subscription(matching: "1").name, "hardcore-history")
+    XCTAssertEqual(try store.subscription(matching: "3").name, "the-daily")
+    XCTAssertEqual(try store.subscription(matching: "hard-fork").name, "hard-fork")
+    XCTAssertEqual(try store.subscription(matching: "HARDC").name, "hardcore-history")
+    XCTAssertEqual(try store.subscription(matching: "the").name, "the-daily")
+    XCTAssertEqual(try store.subscription(matching: "https://feeds.example/hf").name, "hard-fork")
+  }
+
+  func testAmbiguousPrefixListsTheCandidates() {
+    XCTAssertThrowsError(try store.subscription(matching: "hard")) { error in
+      XCTAssertEqual(
+        error as? LibraryError,
+        .ambiguousSubscription("hard", candidates: ["hardcore-history", "hard-fork"]))
+      XCTAssertTrue("\(error)".contains("hardcore-history, hard-fork"))
+    }
+  }
+
+  func testNoMatchAndOutOfRangeNumbersAreErrors() {
+    XCTAssertThrowsError(try store.subscription(matching: "radiolab")) { error in
+      XCTAssertEqual(error as? LibraryError, .noSubscription("radiolab", count: 3))
+    }
+    XCTAssertThrowsError(try store.subscription(matching: "4")) { error in
+      XCTAssertEqual(error as? LibraryError, .noSubscriptionNumber(4, count: 3))
+    }
+    XCTAssertThrowsError(try store.subscription(matching: "0"))
+  }
+
+  func testDuplicatesAreRefusedWithReasons() {
+    XCTAssertThrowsError(
+      try store.addSubscription(
+        name: "Hard-Fork", feedURL: "https://other.example/x", title: nil, keep: nil)
+    ) { error in
+      XCTAssertEqual(error as? LibraryError, .duplicateName("Hard-Fork"))
+    }
+    XCTAssertThrowsError(
+      try store.addSubscription(
+        name: "another", feedURL: "https://feeds.example/hf", title: nil, keep: nil)
+    ) { error in
+      XCTAssertEqual(
+        error as? LibraryError, .duplicateFeed(url: "https://feeds.example/hf", name: "hard-fork"))
+    }
+  }
+
+  func testBadNamesAndRetentionAreRefused() {
+    XCTAssertThrowsError(
+      try store.addSubscription(name: "42", feedURL: "https://x.example/1", title: nil, keep: nil))
+    XCTAssertThrowsError(
+      try store.addSubscription(name: " ", feedURL: "https://x.example/2", title: nil, keep: nil))
+    XCTAssertThrowsError(
+      try store.addSubscription(name: "ok", feedURL: "https://x.example/3", title: nil, keep: 0)
+    ) { error in
+      XCTAssertEqual(error as? LibraryError, .invalidKeep(0))
+    }
+  }
+
+  func testRemovingRenumbersAndDropsItsEpisodes() throws {
+    let first = try store.subscription(matching: "1")
+    let id = try XCTUnwrap(first.id)
+    try store.recordSeen(
+      subscriptionId: id,
+      episodes: [SeenEpisode(guid: "a", enclosureURL: nil, title: "A", published: nil)])
+    try store.removeSubscription(id: id)
+    XCTAssertEqual(try store.subscription(matching: "1").name, "hard-fork")
+    XCTAssertEqual(try store.seenEpisodes(subscriptionId: id), [])
+    XCTAssertThrowsError(try store.removeSubscription(id: id))
+  }
+
+  /// What a sync queued for itself and never began goes with the subscription once that sync
+  /// is gone (killed); while it runs, the download is still its to start.
+  func testRemovingForgetsUnstartedDownloadsOfADeadRunButNotOfALiveOne() throws {
+    let ended = Process()
+    ended.executableURL = URL(fileURLWithPath: "/bin/true")
+    try ended.run()
+    ended.waitUntilExit()
+    let queued = { (url: String, pid: Int32) in
+      QueuedDownload(
+        url: url, feedURL: "https://feeds.example/hh", identityKeys: ["guid:\(url)"], pid: pid)
+    }
+    let keys = try store.queueDownloads([
+      queued("https://c.example/dead.mp3", ended.processIdentifier),
+      queued("https://c.example/live.mp3", ProcessInfo.processInfo.processIdentifier),
+    ])
+    try store.removeSubscription(id: try XCTUnwrap(store.subscription(matching: "1").id))
+    XCTAssertNil(try store.download(key: keys[0]), "its run is gone: nobody will start it")
+    XCTAssertNotNil(try store.download(key: keys[1]), "its run is still running")
+  }
+
+  func testAvailableNameAddsASuffix() throws {
+    XCTAssertEqual(try store.availableName(basedOn: "the-daily"), "the-daily-2")
+    XCTAssertEqual(try store.availableName(basedOn: "radiolab"), "radiolab")
+  }
+}

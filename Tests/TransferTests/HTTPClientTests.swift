@@ -1,0 +1,291 @@
+import Basics
+import Foundation
+import LoopbackServer
+import Transfer
+import XCTest
+
+/// The transfer layer (HTTPClient over CurlTransfer) against the loopback server: what it asks
+/// for, what it follows, what it refuses and what it hands back.
+final class HTTPClientTests: XCTestCase {
+  private var server: LoopbackServer!
+  private let body = Data((0..<5_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+
+  override func setUpWithError() throws {
+    server = try LoopbackServer()
+  }
+
+  override func tearDownWithError() throws {
+    server.stop()
+  }
+
+  /// A GET as the downloader makes it, into memory.
+  /// A GET as the downloader makes it (its own request, not `fetch`'s), into memory.
+  private func perform(_ request: TransferRequest) async throws -> (head: ResponseHead, body: Data)
+  {
+    let sink = MemorySink(url: request.url, limit: 256 << 20)
+    let head = try await HTTPClient().perform(request, into: sink)
+    return (head, sink.body)
+  }
+
+  private func media(_ path: String) -> TransferRequest {
+    var request = TransferRequest(url: server.url(path), options: TransferOptions())
+    request.acceptsCompression = false
+    return request
+  }
+
+  /// The error `body` throws, which must be a `TransferError`.
+  private func transferError(_ body: () async throws -> Void) async -> TransferError? {
+    do {
+      try await body()
+      XCTFail("no error")
+      return nil
+    } catch let error as TransferError {
+      return error
+    } catch {
+      XCTFail("not a TransferError: \(error)")
+      return nil
+    }
+  }
+
+  // MARK: Ranges
+
+  func testARangeRequestGets206AndTheBytesFromTheOffset() async throws {
+    server.set("/a.mp3", .data(body, contentType: "audio/mpeg").withETag("\"v1\""))
+    var request = media("/a.mp3")
+    request.rangeStart = 1_234
+    request.ifRange = "\"v1\""
+
+    let (head, received) = try await perform(request)
+
+    XCTAssertEqual(head.status, 206)
+    XCTAssertEqual(received, body[1_234...])
+    XCTAssertEqual(head.headers["content-range"], "bytes 1234-4999/5000")
+    let sent = try XCTUnwrap(server.requests(for: "/a.mp3").last)
+    XCTAssertEqual(sent.header("Range"), "bytes=1234-")
+    XCTAssertEqual(sent.header("If-Range"), "\"v1\"")
+    XCTAssertEqual(sent.header("Accept-Encoding"), "identity", "media stays byte for byte")
+  }
+
+  /// If-Range is what keeps a resume from gluing the tail of a new file onto an old start.
+  func testAChangedFileComesBackWholeDespiteTheRange() async throws {
+    server.set("/a.mp3", .data(body, contentType: "audio/mpeg").withETag("\"v2\""))
+    var request = media("/a.mp3")
+    request.rangeStart = 1_234
+    request.ifRange = "\"v1\""
+
+    let (head, received) = try await perform(request)
+
+    XCTAssertEqual(head.status, 200)
+    XCTAssertEqual(received, body)
+  }
+
+  func testNoRangeIsSentFromOffsetZero() async throws {
+    server.set("/a.mp3", .data(body, contentType: "audio/mpeg"))
+    var request = media("/a.mp3")
+    request.rangeStart = 0
+    request.ifRange = "\"v1\""
+
+    let (head, received) = try await perform(request)
+
+    XCTAssertEqual(head.status, 200)
+    XCTAssertEqual(received, body)
+    let sent = try XCTUnwrap(server.requests(for: "/a.mp3").last)
+    XCTAssertNil(sent.header("Range"))
+    XCTAssertNil(sent.header("If-Range"))
+  }
+
+  // MARK: Redirects
+
+  func testARedirectChainIsFollowedAndTheFinalURLReported() async throws {
+    server.set("/old", .redirect(to: "/older", status: 301))
+    server.set("/older", .redirect(to: server.url("/feed.xml"), status: 302))
+    server.set("/feed.xml", .text("<rss/>", contentType: "application/rss+xml"))
+
+    let response = try await HTTPClient().fetch(server.url("/old"))
+
+    XCTAssertEqual(response.status, 200)
+    XCTAssertEqual(response.url, server.url("/feed.xml"))
+    XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "<rss/>")
+    XCTAssertEqual(response.redirects.map(\.status), [301, 302])
+    XCTAssertEqual(
+      response.redirects.map(\.url), [server.url("/older"), server.url("/feed.xml")],
+      "a relative Location is resolved against the URL that sent it")
+  }
+
+  func testARedirectToAnotherSchemeIsRefused() async throws {
+    for location in ["file:///etc/passwd", "ftp://127.0.0.1/feed.xml", "gopher://127.0.0.1/1"] {
+      server.set("/feed", .redirect(to: location))
+      let error = await transferError { _ = try await HTTPClient().fetch(self.server.url("/feed")) }
+      XCTAssertEqual(
+        error, .redirectRefused(url: server.url("/feed"), location: location), location)
+    }
+  }
+
+  func testANonHTTPURLIsRefusedBeforeAnyRequest() async throws {
+    for url in ["file:///etc/passwd", "ftp://127.0.0.1/feed.xml"] {
+      let error = await transferError { _ = try await HTTPClient().fetch(url) }
+      XCTAssertEqual(error, .unsupportedScheme(url: url))
+    }
+    let error = await transferError { _ = try await HTTPClient().fetch("http://") }
+    XCTAssertEqual(error, .invalidURL("http://"))
+    XCTAssertTrue(server.requests.isEmpty)
+  }
+
+  func testARedirectLoopEndsAtTheLimit() async throws {
+    server.set("/a", .redirect(to: "/b"))
+    server.set("/b", .redirect(to: "/a"))
+    let client = HTTPClient(options: TransferOptions(maxRedirects: 3))
+
+    let error = await transferError { _ = try await client.fetch(self.server.url("/a")) }
+
+    XCTAssertEqual(error, .tooManyRedirects(url: server.url("/a"), limit: 3))
+    XCTAssertEqual(server.requests.count, 4, "the first request and three redirects")
+  }
+
+  // MARK: Conditional GET
+
+  func testAMatchingETagGets304WithNoBody() async throws {
+    server.set("/feed.xml", .text("<rss/>").withETag("\"v1\""))
+
+    let first = try await HTTPClient().fetch(server.url("/feed.xml"))
+    XCTAssertEqual(first.validators.etag, "\"v1\"")
+    let second = try await HTTPClient().fetch(
+      server.url("/feed.xml"), validators: first.validators)
+
+    XCTAssertTrue(second.notModified)
+    XCTAssertEqual(second.status, 304)
+    XCTAssertTrue(second.body.isEmpty)
+    XCTAssertNil(server.requests(for: "/feed.xml").first?.header("If-None-Match"))
+    XCTAssertEqual(server.requests(for: "/feed.xml").last?.header("If-None-Match"), "\"v1\"")
+  }
+
+  func testAChangedETagGetsTheNewBody() async throws {
+    server.set("/feed.xml", .text("<rss>new</rss>").withETag("\"v2\""))
+
+    let response = try await HTTPClient().fetch(
+      server.url("/feed.xml"), validators: Validators(etag: "\"v1\""))
+
+    XCTAssertEqual(response.status, 200)
+    XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "<rss>new</rss>")
+    XCTAssertEqual(response.validators.etag, "\"v2\"")
+  }
+
+  func testAnUnchangedLastModifiedGets304() async throws {
+    let modified = Date(timeIntervalSince1970: 1_715_335_200)
+    server.set("/feed.xml", .text("<rss/>").withLastModified(modified))
+
+    let first = try await HTTPClient().fetch(server.url("/feed.xml"))
+    let lastModified = try XCTUnwrap(first.validators.lastModified)
+    let second = try await HTTPClient().fetch(
+      server.url("/feed.xml"), validators: Validators(lastModified: lastModified))
+
+    XCTAssertTrue(second.notModified)
+    XCTAssertEqual(
+      server.requests(for: "/feed.xml").last?.header("If-Modified-Since"), lastModified)
+  }
+
+  // MARK: Statuses
+
+  func testAnErrorStatusThrowsWithTheServersRetryAfter() async throws {
+    server.set("/gone", .status(404))
+    server.set(
+      "/busy", .status(503, body: "later").withHeader("Retry-After", "120"))
+
+    let missing = await transferError { _ = try await HTTPClient().fetch(self.server.url("/gone")) }
+    let busy = await transferError { _ = try await HTTPClient().fetch(self.server.url("/busy")) }
+
+    XCTAssertEqual(missing, .httpStatus(url: server.url("/gone"), status: 404, retryAfter: nil))
+    XCTAssertEqual(missing?.isTransient, false)
+    XCTAssertEqual(busy, .httpStatus(url: server.url("/busy"), status: 503, retryAfter: 120))
+    XCTAssertEqual(busy?.isTransient, true)
+  }
+
+  /// A host name with no address fails at once and for good. A label longer than 63 bytes
+  /// makes the resolver refuse the name itself, so no query leaves the machine.
+  func testAHostWithNoAddressIsNotWorthRetrying() async {
+    let url = "http://" + String(repeating: "a", count: 64) + ".test/feed.xml"
+
+    let error = await transferError { _ = try await HTTPClient().fetch(url) }
+
+    guard case .unknownHost(url, let reason)? = error else {
+      return XCTFail("\(String(describing: error))")
+    }
+    XCTAssertTrue(reason.contains("resolve"), reason)
+    XCTAssertEqual(error?.isTransient, false)
+  }
+
+  // MARK: Size cap
+
+  func testABodyPastTheCapIsRefusedFromItsDeclaredLength() async throws {
+    server.set("/big.xml", .data(body, contentType: "application/rss+xml"))
+    let client = HTTPClient(maxBodyBytes: 1_000)
+
+    let error = await transferError { _ = try await client.fetch(self.server.url("/big.xml")) }
+
+    XCTAssertEqual(error, .tooLarge(url: server.url("/big.xml"), limit: 1_000))
+  }
+
+  /// A compressed body's Content-Length says nothing about its size once decoded: the cap
+  /// counts the decoded bytes as they arrive.
+  func testACompressedBodyPastTheCapIsRefusedAsItArrives() async throws {
+    let text = String(repeating: "<item>an episode</item>\n", count: 2_000)
+    server.set("/big.xml", .text(text, contentType: "application/rss+xml").gzipped())
+    let client = HTTPClient(maxBodyBytes: 10_000)
+
+    let error = await transferError { _ = try await client.fetch(self.server.url("/big.xml")) }
+
+    XCTAssertEqual(error, .tooLarge(url: server.url("/big.xml"), limit: 10_000))
+  }
+
+  func testABodyAtTheCapIsKept() async throws {
+    server.set("/exact.xml", .data(body, contentType: "application/rss+xml"))
+    let client = HTTPClient(maxBodyBytes: Int64(body.count))
+
+    let response = try await client.fetch(server.url("/exact.xml"))
+
+    XCTAssertEqual(response.body, body)
+  }
+
+  // MARK: Compression
+
+  func testAGzippedFeedArrivesDecoded() async throws {
+    let text = String(repeating: "<item>an episode</item>\n", count: 200)
+    server.set("/feed.xml", .text(text, contentType: "application/rss+xml").gzipped())
+
+    let response = try await HTTPClient().fetch(server.url("/feed.xml"))
+
+    XCTAssertEqual(String(decoding: response.body, as: UTF8.self), text)
+    let accepted = try XCTUnwrap(server.requests(for: "/feed.xml").last?.header("Accept-Encoding"))
+    XCTAssertTrue(accepted.contains("gzip"), accepted)
+  }
+
+  // MARK: Rate limit
+
+  /// The budget is charged with what arrives: a timing-free check that the option reaches the
+  /// transfer. One 100-byte body (one write from the server) at 1 byte/s leaves the budget
+  /// spent for the next 100 s, so a second transfer sharing it would have to wait.
+  func testReceivedBytesAreChargedToTheRateLimit() async throws {
+    let small = Data(body.prefix(100))
+    server.set("/a.mp3", .data(small, contentType: "audio/mpeg"))
+    var options = TransferOptions()
+    let limit = RateLimit(bytesPerSecond: 1)
+    options.rateLimit = limit
+    XCTAssertNil(limit.spentUntil(), "a fresh budget is not spent")
+
+    let response = try await HTTPClient(options: options).fetch(server.url("/a.mp3"))
+
+    XCTAssertEqual(response.status, 200)
+    XCTAssertEqual(response.body, small)
+    XCTAssertNotNil(limit.spentUntil(), "the 100 bytes were charged to the shared budget")
+  }
+
+  /// `limitedTo` copies keep one budget object: every download of a run shares it.
+  func testOptionsCarryTheSameBudgetObject() {
+    var options = TransferOptions()
+    options.rateLimit = RateLimit(bytesPerSecond: 500 << 10)
+    let copy = options
+    XCTAssertEqual(copy.rateLimit, options.rateLimit)
+    XCTAssertNotEqual(
+      RateLimit(bytesPerSecond: 500 << 10), options.rateLimit, "same size, another budget")
+  }
+}
