@@ -32,6 +32,23 @@ final class AccountCommandTests: AccountTestCase {
     }
   }
 
+  func testOneFeedFromBothSidesIsOneSubscription() throws {
+    let show = Show("twice", episodes: 1, on: server)
+    // Another form of the URL, and an old address that redirects to it for good.
+    server.set("/old/twice.xml", .redirect(to: show.feedURL, status: 301))
+    try inEachStyle { api, _, phone in
+      run("subscribe", show.feedURL)
+      try phone.subscribe(show.feedURL + "/", server.url("/old/twice.xml"))
+
+      let sync = run("sync")
+
+      XCTAssertEqual(subscribedFeeds(), [show.feedURL], "\(api): \(sync.stdout)")
+      XCTAssertFalse(sync.stdout.contains("subscribed  "), "\(api): \(sync.stdout)")
+      run("sync")
+      XCTAssertEqual(subscribedFeeds(), [show.feedURL], api)
+    }
+  }
+
   func testChangesHereReachThePhoneAndThoseMadeWhileTheServerIsDownGoWhenItIsBack() throws {
     let here = Show("here", episodes: 2, on: server)
     let later = Show("later", episodes: 2, on: server)
