@@ -11,9 +11,9 @@ import Transfer
 /// changes and apply them, then push the journal of this library's), `actions` after the
 /// downloads and before pruning (send the outbox, then pull the plays, which retention needs).
 ///
-/// Each step commits what it applied together with the timestamp or journal rows it covers,
-/// so a kill or a failure repeats a step and never skips one, and applying a step twice
-/// changes nothing: an add of a feed followed already links it, a removal of one not followed
+/// Each step moves its timestamp or deletes its journal or outbox rows only once what they
+/// cover is applied and committed (in the same transaction where one suffices), so a kill or a
+/// failure repeats a step and never skips one, and applying a step twice changes nothing: an add of a feed followed already links it, a removal of one not followed
 /// is nothing, a play no newer than the state it would change is dropped, and actions an
 /// upload that was cut off may have delivered are checked against the server before they go
 /// again. The first error stops the exchange (told through `problem`, kept in the account as
