@@ -9,19 +9,24 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # starts with about 6 MB less resident memory.
 RELEASE := -c release --static-swift-stdlib
 
-.PHONY: all deps wan-deps sync-phone build debug test install uninstall deb bench bench-wan demo fuzz soak format clean
+.PHONY: all deps wan-deps sync-phone build debug test install uninstall deb package-test bench bench-wan demo fuzz soak format clean
 
 all: build
 
+# $(call apt-install,PACKAGES): installs those of the Debian PACKAGES that are missing, if any.
+define apt-install
+missing=""; for p in $(1); do \
+  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+done; \
+if [ -n "$$missing" ]; then \
+  echo "Installing:$$missing"; \
+  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+fi
+endef
+
 # Installs the Debian packages the build needs, only when one is missing.
 deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "Installing:$$missing"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
-	fi
+	@$(call apt-install,$(DEB_PACKAGES))
 
 # What the WAN section of the bench needs (Scripts/bench-wan.sh: a network namespace, a packet
 # delay through NFQUEUE, nginx with HTTPS). Only `make bench` and `make bench-wan` install them,
@@ -52,8 +57,26 @@ sync-phone:
 	  { /usr/bin/python3 -m venv $(SYNC_PHONE) && $(SYNC_PHONE)/bin/pip install -q $(MYGPOCLIENT); } \
 	    || { rm -rf $(SYNC_PHONE); echo "could not make the sync tests' phone ($(MYGPOCLIENT) in a venv)"; }; }
 
+# The release binary, checked to start without the Swift toolchain (Scripts/check-static.sh),
+# and its man page. A command plugin such as `swift package generate-manual` builds every
+# product in release without --static-swift-stdlib into .build, and SwiftPM's next static build
+# can reuse that build plan (.build/release.yaml) and report "complete" without linking again:
+# when the check finds such a binary, the plan is dropped and the build runs again.
+# The man page comes from swift-argument-parser's generate-manual tool, run on the release
+# binary itself (it reads the binary's --experimental-dump-help); the tool is built once in its
+# own scratch folder, so nothing but this static build ever writes to .build/release.
+RELEASE_BIN := .build/release/podcast
+MANUAL_SCRATCH := .build-manual
+MANPAGE := $(MANUAL_SCRATCH)/podcast.1
 build: deps
 	$(SWIFT) build $(RELEASE) --product podcast
+	@bash Scripts/check-static.sh $(RELEASE_BIN) 2>/dev/null || { \
+	  echo "$(RELEASE_BIN) needs the Swift runtime: SwiftPM reused a build plan made without --static-swift-stdlib; planning and building again"; \
+	  rm -f .build/release.yaml && $(SWIFT) build $(RELEASE) --product podcast && bash Scripts/check-static.sh $(RELEASE_BIN); }
+	$(SWIFT) build --package-path .build/checkouts/swift-argument-parser \
+	  --scratch-path "$(CURDIR)/$(MANUAL_SCRATCH)" --product generate-manual
+	"$(MANUAL_SCRATCH)/debug/generate-manual" $(RELEASE_BIN) --output-directory $(MANUAL_SCRATCH) \
+	  --date "$$(git log -1 --format=%as 2>/dev/null || date +%F)"
 
 debug: deps
 	$(SWIFT) build
@@ -73,26 +96,22 @@ soak: deps
 	PODCAST_SOAK_ROUNDS=$(SOAK_ROUNDS) PODCAST_SOAK_SEED=$(SOAK_SEED) \
 	  $(SWIFT) test --skip-build --filter CrashResumeTests
 
-# Stripped (the symbols are a third of the file) and with a man page generated from the
-# command definitions by swift-argument-parser's generate-manual plugin. The plugin builds the
-# tool its own way first, so the release build runs after it and is what gets installed.
-# With it: bash, zsh and fish completions and the systemd user units podcast-sync.service and
-# .timer, where each looks under PREFIX (user units in ~/.local/share/systemd/user for
-# PREFIX=~/.local, the one user folder systemd searches). `make deb` packages the same files.
-MANPAGE := .build/plugins/GenerateManual/outputs/podcast/podcast.1
+# Stripped (the symbols are a third of the file), from the release build as `make build` left
+# it (a current one is not built again). With it: the man page, bash, zsh and fish completions
+# and the systemd user units podcast-sync.service and .timer, where each looks under PREFIX (user
+# units in ~/.local/share/systemd/user for PREFIX=~/.local, the one user folder systemd
+# searches). `make deb` packages the same files. The installed binary is checked like the built one.
 USER_UNIT_DIR ?= $(if $(filter $(HOME)/.local,$(PREFIX)),$(PREFIX)/share/systemd/user,$(PREFIX)/lib/systemd/user)
-install: deps
-	$(SWIFT) package generate-manual >/dev/null
-	$(SWIFT) build $(RELEASE) --product podcast
+install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
 	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
 	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d" "$(DESTDIR)$(USER_UNIT_DIR)"
-	install -m 755 -s "$$($(SWIFT) build $(RELEASE) --show-bin-path)/podcast" "$(DESTDIR)$(PREFIX)/bin/podcast"
+	install -m 755 -s $(RELEASE_BIN) "$(DESTDIR)$(PREFIX)/bin/podcast"
+	bash Scripts/check-static.sh "$(DESTDIR)$(PREFIX)/bin/podcast"
 	install -m 644 $(MANPAGE) "$(DESTDIR)$(PREFIX)/share/man/man1/podcast.1"
-	bin="$$($(SWIFT) build $(RELEASE) --show-bin-path)/podcast"; \
-	  "$$bin" --generate-completion-script bash >"$(DESTDIR)$(PREFIX)/share/bash-completion/completions/podcast" && \
-	  "$$bin" --generate-completion-script zsh >"$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_podcast" && \
-	  "$$bin" --generate-completion-script fish >"$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/podcast.fish"
+	$(RELEASE_BIN) --generate-completion-script bash >"$(DESTDIR)$(PREFIX)/share/bash-completion/completions/podcast"
+	$(RELEASE_BIN) --generate-completion-script zsh >"$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_podcast"
+	$(RELEASE_BIN) --generate-completion-script fish >"$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/podcast.fish"
 	sed "s|@BINDIR@|$(PREFIX)/bin|" Packaging/podcast-sync.service.in >"$(DESTDIR)$(USER_UNIT_DIR)/podcast-sync.service"
 	install -m 644 Packaging/podcast-sync.timer "$(DESTDIR)$(USER_UNIT_DIR)/podcast-sync.timer"
 
@@ -103,13 +122,22 @@ uninstall:
 	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/podcast.fish" \
 	  "$(DESTDIR)$(USER_UNIT_DIR)/podcast-sync.service" "$(DESTDIR)$(USER_UNIT_DIR)/podcast-sync.timer"
 
-# podcast_<version>_<arch>.deb here, with dpkg-deb (see Scripts/deb.sh): the stripped release
-# binary, the man page, completions, the systemd user units and the copyright file; Depends
-# from the libraries the binary links (dpkg-shlibdeps), plus libcurl4, opened at run time.
-deb: deps
-	$(SWIFT) package generate-manual >/dev/null
-	$(SWIFT) build $(RELEASE) --product podcast
-	bash Scripts/deb.sh build "$$($(SWIFT) build $(RELEASE) --show-bin-path)/podcast" $(MANPAGE) .
+# podcast_<version>_<arch>.deb here, with dpkg-deb (see Scripts/deb.sh), from the release build
+# as `make build` left it: the stripped binary (checked by Scripts/check-static.sh), the man
+# page, completions, the systemd user units and the copyright file; Depends from the libraries
+# the binary links (dpkg-shlibdeps), plus libcurl4, opened at run time.
+deb: build
+	bash Scripts/deb.sh build $(RELEASE_BIN) $(MANPAGE) .
+
+# The package as Debian tests packages (see Scripts/package-test.sh): make build and make deb
+# twice in this folder, lintian, then piuparts in a Debian 12 chroot made with mmdebstrap from
+# the Debian archive apt uses here, where podcast runs against the loopback test server. Needs
+# root for the chroot (sudo otherwise) and that archive; installs the tools below if missing.
+PACKAGE_TEST_DEB_PACKAGES := piuparts mmdebstrap lintian dpkg-dev debian-archive-keyring
+package-test: deps
+	@$(call apt-install,$(PACKAGE_TEST_DEB_PACKAGES))
+	$(SWIFT) build --product podcast-testserver
+	bash Scripts/package-test.sh "$$($(SWIFT) build --show-bin-path)/podcast-testserver"
 
 # The debug build: shared with `make test`, and twice as quick to build from scratch.
 demo: deps
@@ -145,4 +173,4 @@ format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
 
 clean:
-	rm -rf .build .demo bench-out
+	rm -rf .build $(MANUAL_SCRATCH) .build-package-test .demo bench-out

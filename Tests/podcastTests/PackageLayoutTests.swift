@@ -2,8 +2,10 @@ import Foundation
 import XCTest
 
 /// `make deb` (Scripts/deb.sh) and `make install`: the files the package holds, where, and
-/// what its control file and systemd units say. The test packages the debug binary
+/// what its control file and systemd units say, and the check that what they ship starts without
+/// the Swift toolchain (Scripts/check-static.sh). The tests package the debug binary
 /// uncompressed (building the release binary would take minutes); lintian is not needed.
+/// `make package-test` builds and tests the real package.
 /// And Package.swift itself: the layers and their tests as targets that reach only downwards.
 final class PackageLayoutTests: XCTestCase {
   private var work: String!
@@ -86,10 +88,71 @@ final class PackageLayoutTests: XCTestCase {
       ).contains("podcast"))
   }
 
-  /// `make install` puts the same completions and units under PREFIX.
-  func testMakeInstallInstallsTheSameFilesUnderThePrefix() throws {
+  /// The debug binary links the Swift runtime from the toolchain, as the release binary did when
+  /// SwiftPM reused a build plan made without --static-swift-stdlib: the check says so, library
+  /// by library, and deb.sh packages nothing.
+  func testABinaryThatNeedsTheSwiftToolchainIsRefusedAndNotPackaged() throws {
+    let binary = PodcastBinary.url.path
+    XCTAssertThrowsError(try run(["bash", "Scripts/check-static.sh", binary])) { error in
+      let message = "\(error)"
+      XCTAssertTrue(
+        message.contains("needs libswiftCore.so, a library of the Swift runtime"), message)
+      XCTAssertTrue(message.contains("has RUNPATH /"), message)
+      XCTAssertTrue(message.contains("is not the static release build"), message)
+    }
+
+    let manpage = work + "/podcast.1"
+    try ".TH PODCAST 1\n".write(toFile: manpage, atomically: true, encoding: .utf8)
+    XCTAssertThrowsError(
+      try run(
+        ["bash", "Scripts/deb.sh", "build", binary, manpage, work],
+        environment: ["PODCAST_DEB_COMPRESSION": "none"])
+    ) { error in
+      XCTAssertTrue("\(error)".contains("needs libswiftCore.so"), "\(error)")
+    }
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: work), ["podcast.1"],
+      "no package and no staging tree left")
+  }
+
+  /// A Swift program linked as `make build` links podcast (the runtime in, RUNPATH $ORIGIN)
+  /// passes; the same program with a RUNPATH to another folder does not.
+  func testTheCheckPassesTheSwiftRuntimeLinkedInAndRefusesARunpathOutsideThePackage() throws {
+    let source = work + "/hello.swift"
+    try "print(\"hello\")\n".write(toFile: source, atomically: true, encoding: .utf8)
+    for (name, runpath) in [("static", "$ORIGIN"), ("elsewhere", "/opt/elsewhere/lib")] {
+      try run([
+        "swiftc", "-static-stdlib", "-Xlinker", "-rpath=\(runpath)", source, "-o",
+        work + "/" + name,
+      ])
+    }
+
+    let passed = try run(["bash", "Scripts/check-static.sh", work + "/static"])
+    XCTAssertTrue(
+      passed.contains("needs no Swift runtime library and no RUNPATH but $ORIGIN"), passed)
+    XCTAssertThrowsError(try run(["bash", "Scripts/check-static.sh", work + "/elsewhere"])) {
+      error in
+      let message = "\(error)"
+      XCTAssertTrue(
+        message.contains("has RUNPATH /opt/elsewhere/lib, a folder outside the package"), message)
+      XCTAssertFalse(message.contains("a library of the Swift runtime"), message)
+    }
+  }
+
+  /// `make install` puts the same completions and units under PREFIX. It and `make deb` ship the
+  /// release binary as `make build` leaves it, checked, and neither runs a command plugin, which
+  /// would build into .build without the Swift runtime linked in.
+  func testMakeInstallAndDebShipTheCheckedReleaseBuildUnderThePrefix() throws {
     try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/make"), "needs make")
     let plan = try run(["make", "-n", "install", "PREFIX=/opt/pc", "DESTDIR=/stage"])
+    let debPlan = try run(["make", "-n", "deb"])
+    for steps in [plan, debPlan] {
+      XCTAssertTrue(steps.contains("--static-swift-stdlib --product podcast"), steps)
+      XCTAssertTrue(steps.contains("bash Scripts/check-static.sh .build/release/podcast"), steps)
+      XCTAssertFalse(steps.contains("swift package"), steps)
+    }
+    XCTAssertTrue(plan.contains("bash Scripts/check-static.sh \"/stage/opt/pc/bin/podcast\""), plan)
+    XCTAssertTrue(debPlan.contains("bash Scripts/deb.sh build .build/release/podcast"), debPlan)
     for path in [
       "/stage/opt/pc/bin/podcast", "/stage/opt/pc/share/man/man1/podcast.1",
       "/stage/opt/pc/share/bash-completion/completions/podcast",
