@@ -16,6 +16,7 @@ import Transfer
 public struct SyncSubscriptions: Sendable {
   private let store: LibraryStore
   private let http: HTTPClient
+  private let network: Network
   public let settings: DownloadSettings
   /// Where this run puts every episode, over each subscription's own folder (see `SyncBatch`);
   /// nil: each subscription's folder, else the library's Episodes directory.
@@ -29,12 +30,15 @@ public struct SyncSubscriptions: Sendable {
   /// Whether to wait for another sync of this library to end, instead of throwing
   /// `LibraryError.busy` at once.
   public var waitsForLock = false
+  /// The exchange with the library's sync-server account, if it has one (`AccountExchange`).
+  public var account = AccountSync()
 
   /// Throws when `settings` are out of their bounds (`DownloadSettings.check`).
   public init(library: Library, network: Network, settings: DownloadSettings) throws {
     try settings.check()
     self.store = library.store
     self.http = network.http
+    self.network = network
     self.settings = settings
   }
 
@@ -65,9 +69,11 @@ public struct SyncSubscriptions: Sendable {
     }
     let prunable = SyncPruner(store: store).wouldPrune(
       plan.feeds.map(\.subscription), adding: planned)
-    return SyncPreview(
+    var preview = SyncPreview(
       subscriptions: subscriptions.count, batches: batches, prunable: prunable,
       feedsFailed: !plan.failedFeeds.isEmpty)
+    preview.account = try await accountExchange(reporter: reporter)?.preview()
+    return preview
   }
 
   /// The sync of the subscriptions `names` pick (all when empty), holding the library's sync
@@ -75,11 +81,27 @@ public struct SyncSubscriptions: Sendable {
   public func run(_ names: [String], reporter: some RunReporter) async throws -> SyncOutcome {
     let lock = try LibraryLock.acquire(paths: store.paths, wait: waitsForLock)
     defer { lock.release() }
+    let account = try accountExchange(reporter: reporter)
+    let exchanged = await account?.subscriptions()
     let subscriptions = try subscriptions(named: names)
-    if subscriptions.isEmpty { return SyncOutcome() }
-    var outcome = try await run(subscriptions, reporter: reporter)
+    guard !subscriptions.isEmpty else {
+      var outcome = SyncOutcome()
+      outcome.account = await account?.actions(continuing: exchanged)
+      return outcome
+    }
+    var outcome = try await run(
+      subscriptions, account: account, exchanged: exchanged, reporter: reporter)
     outcome.subscriptions = subscriptions.count
     return outcome
+  }
+
+  /// The library's account exchange for this run; nil without an account or with
+  /// `sync --no-account`.
+  private func accountExchange(reporter: some RunReporter) throws -> AccountExchange? {
+    guard account.exchanges else { return nil }
+    return try AccountExchange(store: store, network: network, options: account) {
+      reporter.problem($0, subject: nil)
+    }
   }
 
   /// The whole run, planning and downloading overlapped: the downloads of subscriptions that keep
@@ -92,9 +114,10 @@ public struct SyncSubscriptions: Sendable {
   /// What the run holds grows with its feeds only by what it reports: the planner runs only
   /// as far ahead of the downloads as the manager's queue allows, and each download leaves a
   /// summary behind (`DownloadResult.Summary`), not its job.
-  private func run(_ subscriptions: [Subscription], reporter: some RunReporter) async throws
-    -> SyncOutcome
-  {
+  private func run(
+    _ subscriptions: [Subscription], account: AccountExchange?,
+    exchanged: AccountExchangeReport?, reporter: some RunReporter
+  ) async throws -> SyncOutcome {
     let allSettings = try store.allSettings()
     let runBatch = batch(for: SubscriptionSettings())
     // Worked out once per subscription with settings, not once per planned download.
@@ -149,9 +172,13 @@ public struct SyncSubscriptions: Sendable {
     let batches = try batches(plan, allSettings: allSettings)
     ended += await download(
       batches, allSettings: allSettings, refresher: refresher, reporter: reporter)
-    return await finish(
+    // Before pruning: the plays it records are what `--delete-played` prunes by.
+    let accountReport = await account?.actions(continuing: exchanged)
+    var outcome = await finish(
       plan, results: ended, batches: [runBatch] + batches, allSettings: allSettings,
       reporter: reporter)
+    outcome.account = accountReport
+    return outcome
   }
 
   private func planner(dryRun: Bool = false) throws -> SyncPlanner {

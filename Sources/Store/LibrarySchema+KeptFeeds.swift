@@ -3,7 +3,7 @@ internal import GRDB
 import Model
 
 extension LibrarySchema {
-  /// "v8-kept-feeds": the last copy of each subscription's feed (`KeptFeeds`), a row per
+  /// "v9-kept-feeds": the last copy of each subscription's feed (`KeptFeeds`), a row per
   /// subscription that goes with it: the copy (`KeptFeed`'s bytes, as the files of earlier
   /// versions held them), the validators it came with, and when it was last known current.
   /// The files earlier versions kept in `.podcast/feeds/` move in once a write opens the

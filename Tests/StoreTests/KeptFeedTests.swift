@@ -158,7 +158,7 @@ final class KeptFeedTests: XCTestCase {
       try db.execute(sql: "CREATE INDEX downloads_by_update ON downloads(updatedAt)")
       try db.execute(
         sql:
-          "DELETE FROM grdb_migrations WHERE identifier IN ('v8-kept-feeds', 'v9-update-index-dropped')"
+          "DELETE FROM grdb_migrations WHERE identifier IN ('v9-kept-feeds', 'v9-update-index-dropped')"
       )
     }
     try FileManager.default.createDirectory(

@@ -19,7 +19,8 @@ final class LibraryStoreTests: XCTestCase {
         try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
         [
           "v1", "v2-downloads", "v2-settings", "v3-indexes", "v4-published",
-          "v5-download-details", "v6-download-keys", "v7-download-archive", "v8-kept-feeds",
+          "v5-download-details", "v6-download-keys", "v7-download-archive", "v8-account",
+          "v9-kept-feeds",
           "v9-update-index-dropped",
         ])
       XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA journal_mode"), "wal")
@@ -30,7 +31,7 @@ final class LibraryStoreTests: XCTestCase {
         XCTAssertTrue(try db.tableExists(table), table)
       }
     }
-    XCTAssertEqual(LibraryStore.schemaVersion, 10)
+    XCTAssertEqual(LibraryStore.schemaVersion, 11)
     // Reopening an up-to-date library changes nothing and keeps the data.
     try store.addSubscription(name: "one", feedURL: "https://a.example/feed", title: nil, keep: nil)
     XCTAssertEqual(try library.store().subscriptions().map(\.name), ["one"])

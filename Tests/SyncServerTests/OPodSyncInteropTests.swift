@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import SyncServerTestSupport
 import SyncServer
 import Transfer
 import XCTest
