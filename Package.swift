@@ -64,6 +64,8 @@ let package = Package(
       dependencies: [
         "Basics", "Feeds", "Model", "CZlib",
         .product(name: "GRDB", package: "GRDB.swift"),
+        // SQLite's own calls, for the statements every feed and download runs (`SQLValue`).
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
     ),
     // One remote file fetched to disk: partial files, resumable sinks, retries, body checks,
@@ -95,7 +97,7 @@ let package = Package(
       name: "PodcastKit",
       dependencies: [
         "Basics", "Downloads", "Feeds", "Fetching", "Model", "Privacy", "Search", "Selection",
-        "SideFiles", "Source", "Store", "Sync", "Tags", "Transfer",
+        "SideFiles", "Source", "Store", "Sync", "SyncServer", "Tags", "Transfer",
       ]
     ),
     .executableTarget(
@@ -125,6 +127,9 @@ let package = Package(
       ],
       path: "Tests/StoreTestSupport"
     ),
+    // The real sync server (oPodSync), the phone (mygpoclient) and a recording proxy, for the
+    // sync-server client's tests and the binary's.
+    .target(name: "SyncServerTestSupport", path: "Tests/SyncServerTestSupport"),
     // One test target per layer, named after it, depending only on that layer and those below
     // it. An undeclared import can still compile (every module lands in one build folder), so
     // Tests/podcastTests/PackageLayoutTests checks both this and that imports are declared.
@@ -144,7 +149,9 @@ let package = Package(
       dependencies: ["Basics", "Transfer", "Feeds", "Source", "LoopbackServer", "FeedsTestSupport"]),
     .testTarget(
       name: "SyncServerTests",
-      dependencies: ["Basics", "Transfer", "SyncServer", "LoopbackServer"]),
+      dependencies: [
+        "Basics", "Transfer", "SyncServer", "LoopbackServer", "SyncServerTestSupport",
+      ]),
     .testTarget(name: "ModelTests", dependencies: ["Basics", "Feeds", "Model"]),
     // GRDB directly too: the store's tests open the database themselves (old schemas,
     // migrations), and Store imports GRDB only internally.
@@ -184,6 +191,6 @@ let package = Package(
       ]),
     .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer"]),
     // The end-to-end tests: the real binary, run as a user runs it.
-    .testTarget(name: "podcastTests", dependencies: ["LoopbackServer"]),
+    .testTarget(name: "podcastTests", dependencies: ["LoopbackServer", "SyncServerTestSupport"]),
   ]
 )

@@ -10,6 +10,8 @@ call it once per step and read its JSON answer on stdout.
     pull-subscriptions SINCE               {"add": [...], "remove": [...], "timestamp": N}
     play FEED EPISODE POSITION TOTAL       upload a play action (started 0, now)
     download FEED EPISODE                  upload a download action (now)
+    episode-actions SINCE                  {"actions": [...], "timestamp": N}, as mygpoclient's
+                                           download_episode_actions reads them (no guid)
     download-actions SINCE                 {"actions": [...], "timestamp": N}, every field the
                                            server sent (mygpoclient's EpisodeAction drops the guid)
 
@@ -49,6 +51,13 @@ def main(argv):
     elif command == "download":
         action = api.EpisodeAction(args[0], args[1], "download", device=device, timestamp=now())
         answer = {"timestamp": client.upload_episode_actions([action])}
+    elif command == "episode-actions":
+        changes = client.download_episode_actions(int(args[0]))
+        fields = ("podcast", "episode", "action", "device", "timestamp", "started", "position",
+                  "total")
+        answer = {"actions": [{name: getattr(action, name) for name in fields}
+                              for action in changes.actions],
+                  "timestamp": changes.since}
     elif command == "download-actions":
         # The same request download_episode_actions makes, read through mygpoclient's own JSON
         # client so that fields its EpisodeAction class has no place for (guid) are kept.

@@ -54,7 +54,7 @@ public enum AtomicFile {
   public static func write(_ files: [Pending]) -> [Int32?] {
     let temporaries = ParallelSync.run(files.count) { index -> (path: String?, failure: Int32?) in
       let file = files[index]
-      let targetFolder = (file.path as NSString).deletingLastPathComponent
+      let targetFolder = StandardPath.directory(of: file.path)
       let staging = file.folder ?? (targetFolder.isEmpty ? "." : targetFolder)
       let temporary = staging + "/" + TemporaryName.make(prefix: file.prefix)
       let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, file.mode)
@@ -74,7 +74,7 @@ public enum AtomicFile {
       guard let temporary = temporary.path else { continue }
       let path = files[index].path
       if rename(temporary, path) == 0 {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = StandardPath.directory(of: path)
         if files[index].durable { renamed.append(folder.isEmpty ? "." : folder) }
         continue
       }

@@ -11,6 +11,14 @@ public enum ISO8601 {
     return String(decoding: bytes, as: UTF8.self)
   }
 
+  /// `2024-05-01`: the day of `date` in UTC, as `string` starts.
+  public static func day(_ date: Date) -> String {
+    var bytes: [UInt8] = []
+    append(date, to: &bytes)
+    let end = bytes.firstIndex(of: UInt8(ascii: "T")) ?? bytes.endIndex
+    return String(decoding: bytes[..<end], as: UTF8.self)
+  }
+
   /// The same text as `string`, digit by digit: string interpolation of every date is a
   /// visible part of a large `episodes --json`.
   public static func append(_ date: Date, to bytes: inout [UInt8]) {

@@ -54,6 +54,12 @@ package enum ParallelSync {
     }
   }
 
+  /// Runs `work` on one of the kept threads (`Helpers`): for a loop of blocking calls that
+  /// starts and stops often (`Rounds`), which would otherwise make a thread each time.
+  package static func detach(_ work: @escaping @Sendable () -> Void) {
+    Helpers.shared.submit(work)
+  }
+
   /// Threads that wait for blocking calls to make, up to `width`, made as a batch first needs
   /// them and kept for the rest of the process.
   private final class Helpers: @unchecked Sendable {

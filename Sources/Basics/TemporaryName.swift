@@ -47,11 +47,27 @@ public enum TemporaryName {
   /// Removes every abandoned temporary directly in `folder` whose name starts with `prefix`;
   /// the names removed. A temporary of a process still running is its write in progress and
   /// stays.
+  ///
+  /// Read with `readdir`, names compared as bytes: a sync looks in every podcast folder it
+  /// writes a playlist in, and Foundation's listing makes a string of every name in each.
   @discardableResult
   public static func removeAbandoned(in folder: String, prefix: String = ".") -> [String] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    guard let directory = opendir(folder) else { return [] }
+    defer { closedir(directory) }
+    let start = Array(prefix.utf8)
+    let end = Array(".tmp".utf8)
     var removed: [String] = []
-    for name in names where name.hasPrefix(prefix) && isAbandoned(name, in: folder) {
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw -> String? in
+        let bytes = raw.bindMemory(to: UInt8.self)
+        let length = bytes.firstIndex(of: 0) ?? bytes.count
+        let name = bytes[..<length]
+        guard name.starts(with: start), name.reversed().starts(with: end.reversed()) else {
+          return nil
+        }
+        return String(decoding: name, as: UTF8.self)
+      }
+      guard let name, isAbandoned(name, in: folder) else { continue }
       if unlink(folder + "/" + name) == 0 { removed.append(name) }
     }
     return removed

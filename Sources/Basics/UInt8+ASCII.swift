@@ -7,3 +7,12 @@ extension UInt8 {
     self >= UInt8(ascii: "A") && self <= UInt8(ascii: "Z") ? self | 0x20 : self
   }
 }
+
+extension UInt8 {
+  /// An ASCII letter or digit.
+  @inlinable public var isASCIILetterOrDigit: Bool {
+    let lower = asciiLowercased
+    return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z"))
+      || (self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9"))
+  }
+}

@@ -81,11 +81,37 @@ public enum DownloadOutcome: Sendable, Equatable {
 }
 
 public struct DownloadResult: Sendable, Equatable {
-  public var job: DownloadJob
+  public var job: Summary
   public var outcome: DownloadOutcome
   /// For an episode that was already here: the side files this run added because they were
   /// missing (a fresh download has them in its outcome).
   public var sideFiles: SideFileReport = .none
+
+  /// What a run keeps of a job once it ended: what its report, its playlists and `--exec` say
+  /// of it. The tags, descriptions and side-file plans the download needed go with the
+  /// download, so a run's results grow by a few names per episode, not by its show notes.
+  public struct Summary: Sendable, Equatable {
+    public var url: String
+    public var title: String?
+    public var podcastTitle: String?
+    public var published: Date?
+    /// The subscription's episode the job was for (sync).
+    public var subscriptionEpisode: SubscriptionEpisode?
+
+    public init(_ job: DownloadJob) {
+      url = job.url
+      title = job.title
+      podcastTitle = job.podcastTitle
+      published = job.published
+      subscriptionEpisode = job.subscriptionEpisode
+    }
+  }
+
+  public init(job: DownloadJob, outcome: DownloadOutcome, sideFiles: SideFileReport = .none) {
+    self.job = Summary(job)
+    self.outcome = outcome
+    self.sideFiles = sideFiles
+  }
 }
 
 extension [DownloadResult] {

@@ -4,6 +4,7 @@ import Foundation
 import Model
 import SideFiles
 import Store
+import Synchronization
 import Transfer
 
 #if canImport(Glibc)
@@ -16,11 +17,11 @@ public final class DownloadManager: Sendable {
   public let progress = ProgressBuffer()
   private let paths: LibraryPaths
   private let http: HTTPClient
-  private let store: LibraryStore
+  fileprivate let store: LibraryStore
   private let options: DownloadOptions
   /// Asked for a fresh link when the server refuses one (401, 403, 410): signed links expire.
   private let refresher: LinkRefresher?
-  private let covers: CoverCache
+  fileprivate let covers: CoverCache
   private let folderCovers: FolderCovers
   private let sideFiles: SideFileWriter
 
@@ -48,23 +49,29 @@ public final class DownloadManager: Sendable {
   public func download(
     _ jobs: [DownloadJob], onFinish: @escaping @Sendable (DownloadResult) -> Void = { _ in }
   ) async -> [DownloadResult] {
-    let (groups, arrival) = AsyncStream<[DownloadJob]>.makeStream()
-    arrival.yield(jobs)
-    arrival.finish()
-    return await download(arriving: groups, onFinish: onFinish)
+    let results = Locked<[(Int, DownloadResult)]>([])
+    await download(
+      onFinish: { index, result in
+        results.withLock { $0.append((index, result)) }
+        onFinish(result)
+      },
+      feeding: { intake in await intake.add(jobs) })
+    return results.withLock { $0 }.sorted { $0.0 < $1.0 }.map(\.1)
   }
 
-  /// Runs jobs as they arrive, a group at a time (sync hands over each feed's as soon as the
-  /// feed is planned), within one set of limits: the first group's transfers start while later
-  /// feeds are still being fetched. Returns one result per distinct URL, in the order they
-  /// arrived, once the stream has ended and every job with it.
-  public func download(
-    arriving groups: AsyncStream<[DownloadJob]>,
-    onFinish: @escaping @Sendable (DownloadResult) -> Void = { _ in }
-  ) async -> [DownloadResult] {
-    // What earlier runs left behind goes first: partial files no unfinished row owns. Before
-    // any job of this run has a partial file of its own.
-    let setUp = Result { try PartialSweep(store: store).run() }
+  /// Runs jobs as `feeding` hands them over, a group at a time (sync hands over each feed's as
+  /// soon as the feed is planned), within one set of limits: the first group's transfers start
+  /// while later feeds are still being fetched. Returns once `feeding` has returned and every
+  /// job it gave has ended; each result goes to `onFinish` as its job ends, with its place in
+  /// the order the jobs were given. Duplicate URLs run once.
+  ///
+  /// Jobs wait as values, not as tasks, until their server has a place (`HostQueue`), and
+  /// `Intake.add` waits while `queueCapacity` jobs wait already: what feeds the manager runs
+  /// only that far ahead of the downloads, so a run's memory does not grow with its length.
+  public func download<Value>(
+    onFinish: @escaping @Sendable (_ index: Int, DownloadResult) -> Void,
+    feeding: (Intake) async -> Value
+  ) async -> Value {
     // The per-host cap is on connections: a job holds a transfer slot only while its bytes
     // come in (`TransferTurn`), so one episode's fsync, link and record overlap the next
     // one's transfer. Jobs begun at once are capped too (twice the transfers), and so are
@@ -72,22 +79,100 @@ public final class DownloadManager: Sendable {
     // one place for the other when its transfer ends, so the episodes waiting for a finish
     // batch never hold back their host's next transfer.
     let transfers = HostSlots(total: options.concurrency, perHost: options.perHost)
-    let begun = HostSlots(total: 2 * options.concurrency, perHost: 2 * options.perHost)
+    let begun = HostQueue<Intake.Entry>(
+      total: 2 * options.concurrency, perHost: 2 * options.perHost,
+      capacity: Self.waitingPerTransfer * options.concurrency)
     let finishing = HostSlots(
       total: Self.finishingPerTransfer * options.concurrency,
       perHost: Self.finishingPerTransfer * options.concurrency)
-    return await withTaskGroup(of: (Int, DownloadResult).self) { group in
+    let intake = Intake(manager: self, queue: begun, onFinish: onFinish)
+    let notes = ProgressNotes(progress: progress)
+    let noting = Task { await notes.run() }
+    async let ran: Void = run(
+      begun, transfers: transfers, finishing: finishing, notes: notes, onFinish: onFinish)
+    let value = await feeding(intake)
+    await begun.close()
+    await ran
+    noting.cancel()
+    await noting.value
+    return value
+  }
+
+  /// Starts each job the queue hands out, its begun place taken, until the queue is closed
+  /// and empty: a task per job running now, none for those waiting.
+  private func run(
+    _ begun: HostQueue<Intake.Entry>, transfers: HostSlots, finishing: HostSlots,
+    notes: ProgressNotes, onFinish: @escaping @Sendable (Int, DownloadResult) -> Void
+  ) async {
+    await withDiscardingTaskGroup { group in
+      while let (host, entry) = await begun.next() {
+        group.addTask {
+          let turn = JobTurn(finishing: finishing) { await begun.release(host: host) }
+          let job = entry.job
+          let (fetched, outcome) = await self.fetch(
+            job, key: entry.key, mayAdopt: entry.mayAdopt, transfers: transfers, turn: turn,
+            notes: notes)
+          await turn.end()
+          let result = await self.addingSideFiles(to: outcome, of: fetched)
+          self.covers.release(Self.pictures(of: job))
+          onFinish(entry.index, result)
+        }
+      }
+    }
+  }
+
+  /// Where a download manager's jobs come in (see `download(onFinish:feeding:)`): each group
+  /// is queued in the library and waits for its server's turn.
+  public final class Intake: Sendable {
+    /// A job waiting for its turn, with its row and its place in the run.
+    package struct Entry: Sendable {
+      var job: DownloadJob
+      var key: DownloadKey
+      /// False when another job of the run would land on the same path: a file found there
+      /// could be either episode's.
+      var mayAdopt: Bool
+      var index: Int
+    }
+
+    private struct State {
       var arrived = 0
-      var earlierPaths: Set<String> = []
-      for await jobs in groups {
+      var paths: Set<String> = []
+    }
+
+    private let manager: DownloadManager
+    private let queue: HostQueue<Entry>
+    private let onFinish: @Sendable (Int, DownloadResult) -> Void
+    private let state = Mutex(State())
+    /// What earlier runs left behind goes first: partial files no unfinished row owns. Before
+    /// any job of this run has a partial file of its own.
+    private let setUp: Result<Void, Error>
+
+    fileprivate init(
+      manager: DownloadManager, queue: HostQueue<Entry>,
+      onFinish: @escaping @Sendable (Int, DownloadResult) -> Void
+    ) {
+      self.manager = manager
+      self.queue = queue
+      self.onFinish = onFinish
+      setUp = Result { try PartialSweep(store: manager.store).run() }
+    }
+
+    /// Queues `jobs` (those whose URL the run has not had yet), first waiting while the
+    /// manager has its fill of jobs waiting.
+    public func add(_ jobs: [DownloadJob]) async {
+      let progress = manager.progress
+      let store = manager.store
+      // One group at a time: the indexes and the paths shared between groups follow the
+      // order the groups came in.
+      let entries = state.withLock { state -> [Entry] in
         let unique = jobs.filter {
           progress.enqueue($0.url, title: $0.title, podcast: $0.podcastTitle)
         }
-        let first = arrived
-        arrived += unique.count
+        let first = state.arrived
+        state.arrived += unique.count
         let keys: [DownloadKey]
         do {
-          _ = try setUp.get()
+          try setUp.get()
           // Queued in the library too, so `podcast status` elsewhere shows the whole batch; a
           // download begun under another link moves to the feed's current one.
           // So a queue this process leaves behind (killed) reads as paused, not waiting
@@ -98,73 +183,70 @@ public final class DownloadManager: Sendable {
           keys = unique.map { $0.queuedAs ?? queued.removeFirst() }
         } catch {
           for (offset, job) in unique.enumerated() {
-            let result = DownloadResult(job: job, outcome: .failed(DownloadFailure(error)))
             progress.fail(job.url, state: .failed, error: String(describing: error))
-            onFinish(result)
-            group.addTask { (first + offset, result) }
+            onFinish(
+              first + offset, DownloadResult(job: job, outcome: .failed(DownloadFailure(error))))
           }
-          continue
+          return []
         }
         // A path an earlier group had too is not this one's to adopt either.
-        let sharedPaths = Self.pathsOfSeveral(unique).union(
-          unique.lazy.map(\.relativePath).filter { earlierPaths.contains($0) })
-        earlierPaths.formUnion(unique.lazy.map(\.relativePath))
-        for job in unique { covers.claim(Self.pictures(of: job)) }
-        for (offset, job) in unique.enumerated() {
-          group.addTask {
-            let turn = JobTurn(begun: begun, finishing: finishing, host: job.servingHost)
-            await turn.begin()
-            let fetched = await self.fetch(
-              job, key: keys[offset], mayAdopt: !sharedPaths.contains(job.relativePath),
-              transfers: transfers, turn: turn)
-            await turn.end()
-            let result = await self.addingSideFiles(to: fetched)
-            self.covers.release(Self.pictures(of: job))
-            onFinish(result)
-            return (first + offset, result)
-          }
+        var sharedPaths = DownloadManager.pathsOfSeveral(unique)
+        for job in unique where !state.paths.insert(job.relativePath).inserted {
+          sharedPaths.insert(job.relativePath)
+        }
+        return unique.enumerated().map { offset, job in
+          Entry(
+            job: job, key: keys[offset], mayAdopt: !sharedPaths.contains(job.relativePath),
+            index: first + offset)
         }
       }
-      var results: [(Int, DownloadResult)] = []
-      for await result in group { results.append(result) }
-      return results.sorted { $0.0 < $1.0 }.map(\.1)
+      for entry in entries {
+        manager.covers.claim(DownloadManager.pictures(of: entry.job))
+        await queue.add(entry, host: entry.job.servingHost)
+      }
     }
   }
+
+  /// Jobs waiting for their turn, per transfer: enough that each server's next ones are at
+  /// hand when a place frees, few enough that a long run holds little.
+  private static let waitingPerTransfer = 8
 
   /// Jobs finishing at once, per transfer: enough for a finish batch to gather what arrives
   /// while the one before is made durable (a few milliseconds a round) at loopback speed.
   private static let finishingPerTransfer = 4
 
   /// The pictures `job` looks up in the cover cache: its tag's covers and its folder's.
-  private static func pictures(of job: DownloadJob) -> [String] {
+  fileprivate static func pictures(of job: DownloadJob) -> [String] {
     (job.tagging?.coverURLs ?? []) + [job.folderCoverURL].compactMap { $0 }
   }
 
   /// One job, and once more under the feed's current link when the server refused the one
   /// the job had (an expired signature): the row moves to it with its validators, and the
-  /// partial file, named after the episode, resumes with `Range` and `If-Range`.
+  /// partial file, named after the episode, resumes with `Range` and `If-Range`. Returns the
+  /// job as last tried, with how it ended.
   private func fetch(
-    _ job: DownloadJob, key: DownloadKey, mayAdopt: Bool, transfers: HostSlots, turn: JobTurn
-  ) async -> DownloadResult {
+    _ job: DownloadJob, key: DownloadKey, mayAdopt: Bool, transfers: HostSlots, turn: JobTurn,
+    notes: ProgressNotes
+  ) async -> (DownloadJob, DownloadOutcome) {
     let first = await episodeDownload(
-      job, key: key, mayAdopt: mayAdopt, transfers: transfers, turn: turn
+      job, key: key, mayAdopt: mayAdopt, transfers: transfers, turn: turn, notes: notes
     ).attempt()
     guard case .failed = first.outcome, let refresher, Self.isRefusedLink(first.error),
       let fresh = await refresher.currentURL(for: job), fresh != job.url, URLPolicy.isAllowed(fresh)
-    else { return DownloadResult(job: job, outcome: first.outcome) }
+    else { return (job, first.outcome) }
     var renewed = job
     renewed.url = fresh
     do {
       try store.relinkDownload(key, to: fresh)
     } catch {
       // Unrecorded, the new link would be fetched under the old one's row: say why instead.
-      return DownloadResult(job: job, outcome: .failed(DownloadFailure(error)))
+      return (job, .failed(DownloadFailure(error)))
     }
     _ = progress.enqueue(fresh, title: job.title, podcast: job.podcastTitle)
     let second = await episodeDownload(
-      renewed, key: key, mayAdopt: mayAdopt, transfers: transfers, turn: turn
+      renewed, key: key, mayAdopt: mayAdopt, transfers: transfers, turn: turn, notes: notes
     ).run()
-    return DownloadResult(job: renewed, outcome: second)
+    return (renewed, second)
   }
 
   private static func isRefusedLink(_ error: Error?) -> Bool {
@@ -175,15 +257,17 @@ public final class DownloadManager: Sendable {
   /// The side files beside the episode: all of them for a new download; for one that was
   /// already here, only those missing (an earlier run could not fetch them), so a rerun costs
   /// a `stat` per side file. Never a failure: what cannot be had becomes a note.
-  private func addingSideFiles(to result: DownloadResult) async -> DownloadResult {
-    var result = result
-    switch result.outcome {
+  private func addingSideFiles(to outcome: DownloadOutcome, of job: DownloadJob) async
+    -> DownloadResult
+  {
+    var result = DownloadResult(job: job, outcome: outcome)
+    switch outcome {
     case .downloaded(let file, let bytes, let report):
-      let report = await sideFiles(of: result.job, besides: file, onlyMissing: false, report)
+      let report = await sideFiles(of: job, besides: file, onlyMissing: false, report)
       result.outcome = .downloaded(file: file, bytes: bytes, report: report)
     case .alreadyDownloaded(let file):
       guard FileManager.default.fileExists(atPath: file) else { break }
-      result.sideFiles = await sideFiles(of: result.job, besides: file, onlyMissing: true, .none)
+      result.sideFiles = await sideFiles(of: job, besides: file, onlyMissing: true, .none)
     case .failed:
       break
     }
@@ -253,19 +337,20 @@ public final class DownloadManager: Sendable {
   }
 
   /// Relative paths that more than one job of the batch would use.
-  private static func pathsOfSeveral(_ jobs: [DownloadJob]) -> Set<String> {
+  fileprivate static func pathsOfSeveral(_ jobs: [DownloadJob]) -> Set<String> {
     var counts: [String: Int] = [:]
     for job in jobs { counts[job.relativePath, default: 0] += 1 }
     return Set(counts.filter { $0.value > 1 }.keys)
   }
 
   private func episodeDownload(
-    _ job: DownloadJob, key: DownloadKey, mayAdopt: Bool, transfers: HostSlots, turn: JobTurn
+    _ job: DownloadJob, key: DownloadKey, mayAdopt: Bool, transfers: HostSlots, turn: JobTurn,
+    notes: ProgressNotes
   ) -> EpisodeDownload {
     EpisodeDownload(
       job: job, key: key, paths: paths, http: http, store: store, progress: progress,
       options: options,
       mayAdoptFileAtTarget: mayAdopt, covers: covers, sideFiles: sideFiles, transfers: transfers,
-      jobTurn: turn)
+      jobTurn: turn, notes: notes)
   }
 }

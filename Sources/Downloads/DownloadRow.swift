@@ -4,12 +4,13 @@ import Model
 import Store
 import Transfer
 
-/// The one writer of one download's row while it runs. Everything the download learns goes
-/// through here: the plan, the response head (handed over from the transfer thread, written
-/// from a task, never on that thread), progress about once a second, and how it ended. Each
-/// write is a move of `DownloadTransition` (begin, progress, pause or fail, finish), which the
-/// store checks against the row as it stands: the store's transition executor is the only code
-/// that writes a download's row, and this is the only code that asks it to while one runs.
+/// The one writer of one download's row while it runs (from `LibraryStore.start`, which begins
+/// it). Everything the download learns goes through here: the response head (handed over from
+/// the transfer thread, written from a task, never on that thread), progress about once a
+/// second, and how it ended. Each write is a move of `DownloadTransition` (progress, pause or
+/// fail, finish), which the store checks against the row as it stands: the store's transition
+/// executor is the only code that writes a download's row, and this is the only code that asks
+/// it to while one runs.
 ///
 /// Writes on the download's own path throw. Writes from the side (the head, progress) cannot
 /// throw into the transfer, so their first failure is kept and `check()` raises it when the
@@ -27,15 +28,15 @@ package final class DownloadRow: @unchecked Sendable {
   /// Set once the download ended (done or failed): a late side write must never turn a
   /// finished row back into a running one.
   private var ended = false
+  /// Set once the transfer is over: progress notes stop then (`stopNotes`).
+  private var notesStopped = false
 
-  /// The row keyed `key` as it stands (queued by the download manager).
-  package init(store: LibraryStore, key: DownloadKey) throws {
+  /// The row as `LibraryStore.start` began it.
+  package init(store: LibraryStore, begun record: DownloadRecord) {
     self.store = store
-    self.key = key
-    guard let record = try store.download(key: key) else {
-      throw LibraryError.illegalDownloadMove(url: key.text, move: "begin", from: nil)
-    }
+    self.key = record.key
     self.record = record
+    savedBytes = record.bytes
   }
 
   package var current: DownloadRecord { lock.withLock { record } }
@@ -47,15 +48,6 @@ package final class DownloadRow: @unchecked Sendable {
     return record.lastModified
   }
 
-  /// This process owns the download now, from the `bytesOnDisk` it trusts. Durable when it
-  /// lowers the row's durable length (the file is shorter than the row says is synced): the
-  /// bytes written from here on must never be taken for synced ones after a power cut.
-  package func begin(_ job: DownloadJob, bytesOnDisk: Int64) throws {
-    try change(
-      .begin(job.queued(withDetails: false), owner: .current, bytesOnDisk: bytesOnDisk),
-      durably: current.durableBytes > bytesOnDisk)
-  }
-
   /// What a response head says about the file: its validators and size. Saved as soon as it
   /// arrives, not when the attempt ends: after a kill mid-body, these let the next run resume.
   package func noteHead(_ head: ResponseHead, total: Int64?, bytes: Int64) {
@@ -64,8 +56,22 @@ package final class DownloadRow: @unchecked Sendable {
 
   /// Progress for `podcast status` in other processes; skipped when nothing changed.
   package func noteProgress(bytes: Int64) {
-    guard lock.withLock({ savedBytes != bytes }) else { return }
-    side(.progress(DownloadProgress(bytes: bytes)))
+    do {
+      try lock.withLock {
+        guard !notesStopped, !ended, savedBytes != bytes else { return }
+        if let next = try store.transition(key, .progress(DownloadProgress(bytes: bytes))) {
+          record = next
+        }
+        savedBytes = record.bytes
+      }
+    } catch {
+      lock.withLock { sideFailure = sideFailure ?? error }
+    }
+  }
+
+  /// No progress note is written once this returns (one being written finishes first).
+  package func stopNotes() {
+    lock.withLock { notesStopped = true }
   }
 
   /// An attempt ended: what the server said and how far it got.

@@ -16,7 +16,9 @@ import Transfer
 /// Fetches one episode into its partial file and moves the verified file into the Episodes
 /// directory: a small state machine, each step a method below.
 ///
-///   claim   lock the partial file, then ask whether the episode is already here
+///   start   lock the partial file; with a transfer turn, unless the episode is recorded
+///           as here already, begin it in its row
+///   claim   adopt a file at its target that no download owns
 ///   plan    resume from the bytes on disk when their validators prove the same file
 ///   fetch   one attempt; retried (resuming) on transient failures
 ///   verify  the body is the episode: its length, not empty, not tiny, not gzip
@@ -24,7 +26,7 @@ import Transfer
 ///   finish  sync, link into place and record it done, with the others of its batch
 ///
 /// `DownloadRow` is the only writer of the download's row while it runs, and never on the
-/// transfer thread; before, `claim` only forgets the row queued under `key` when the episode
+/// transfer thread; before, `start` only forgets the row queued under `key` when the episode
 /// turns out done under another. Both write through the store's `DownloadTransition`. The
 /// row and the partial file are the episode's (`key`); the job's URL is where it is fetched
 /// from this time.
@@ -48,6 +50,8 @@ package struct EpisodeDownload {
   package let transfers: HostSlots
   /// The job's place in the batch: traded for a finishing place when the transfer is over.
   package let jobTurn: JobTurn
+  /// Where its progress is noted for other processes while its transfer runs.
+  let notes: ProgressNotes
 
   /// Finishing (link + record) and recognising a file at the target are one step within this
   /// process, so a download never adopts another's file in the moment between its link and
@@ -72,10 +76,31 @@ package struct EpisodeDownload {
       }
       // A run killed mid-tag left its copy: never finished nor resumed, only deleted.
       EpisodeTagging.discardDebris(of: file)
-      if let done = try claim(file) { return (done, nil) }
-      let row = try DownloadRow(store: store, key: key)
+      let turn = TransferTurn(slots: transfers, host: job.servingHost)
+      await turn.take()
+      let row: DownloadRow
       do {
-        return (try await fetchAndFinish(file, row: row), nil)
+        try trustOnlyWhatSurvived(file)
+        switch try store.start(
+          key, job.queued(withDetails: false), owner: .current, bytesOnDisk: file.size)
+        {
+        case .alreadyHere(let record, let path):
+          await turn.giveBack()
+          return (try alreadyHere(record, at: path, file), nil)
+        case .begun(let record):
+          row = DownloadRow(store: store, begun: record)
+          file.synced.claim(record.durableBytes)
+        }
+      } catch {
+        await turn.giveBack()
+        throw error
+      }
+      do {
+        if let done = try claim(file, row: row) {
+          await turn.giveBack()
+          return (done, nil)
+        }
+        return (try await fetchAndFinish(file, row: row, turn: turn), nil)
       } catch {
         // Still holding the lock: a failure before the first byte leaves nothing to resume.
         if file.size == 0 { unlink(file.path) }
@@ -86,23 +111,24 @@ package struct EpisodeDownload {
     }
   }
 
+  // MARK: start
+
+  /// `start` found the episode recorded as done (under this URL or another of its identity).
+  private func alreadyHere(_ record: DownloadRecord, at path: String, _ file: PartialFile) throws
+    -> DownloadOutcome
+  {
+    // Recorded before a kill could tidy up, or the empty file the lock just made.
+    unlink(file.path)
+    try store.recordAlreadyDownloaded(record, episode: job.subscriptionEpisode, superseding: key)
+    progress.finish(job.url, bytes: record.bytes)
+    return .alreadyDownloaded(file: path)
+  }
+
   // MARK: claim
 
-  /// The episode is already here: recorded as done (under this URL or another of its
-  /// identity), or a file at its target path that no other download owns (a library whose
-  /// `.podcast/` was lost). Nil when it must be fetched.
-  private func claim(_ file: PartialFile) throws -> DownloadOutcome? {
-    if let record = try store.finishedDownload(
-      url: job.url, keys: job.identityKeys, feedURL: job.feedURL),
-      let path = record.file
-    {
-      // Recorded before a kill could tidy up, or the empty file the lock just made.
-      unlink(file.path)
-      try store.recordAlreadyDownloaded(
-        record, episode: job.subscriptionEpisode, superseding: key)
-      progress.finish(job.url, bytes: record.bytes)
-      return .alreadyDownloaded(file: path)
-    }
+  /// The episode is already here as a file at its target path that no other download owns (a
+  /// library whose `.podcast/` was lost): recorded done with it. Nil when it must be fetched.
+  private func claim(_ file: PartialFile, row: DownloadRow) throws -> DownloadOutcome? {
     guard mayAdoptFileAtTarget else { return nil }
     let destination = try Finisher.Destination(
       episodesDirectory: paths.episodes, relativePath: job.relativePath)
@@ -115,7 +141,6 @@ package struct EpisodeDownload {
       guard let size = Self.regularFileSize(target), size > 0,
         try !store.isFileOfAnotherDownload(target, key: key)
       else { return nil }
-      let row = try DownloadRow(store: store, key: key)
       try row.finish(file: target, bytes: size, episode: job.subscriptionEpisode)
       unlink(file.path)
       progress.finish(job.url, bytes: size)
@@ -131,49 +156,27 @@ package struct EpisodeDownload {
 
   // MARK: plan, fetch, verify
 
-  private func fetchAndFinish(_ file: PartialFile, row: DownloadRow) async throws
-    -> DownloadOutcome
+  /// The transfer and what follows it, for a download `start` began, holding its transfer
+  /// turn.
+  private func fetchAndFinish(_ file: PartialFile, row: DownloadRow, turn: TransferTurn)
+    async throws -> DownloadOutcome
   {
-    let turn = TransferTurn(slots: transfers, host: job.servingHost)
-    await turn.take()
-    do {
-      try trustOnlyWhatSurvived(file, row: row)
-      try row.begin(job, bytesOnDisk: file.size)
-      file.synced.claim(row.current.durableBytes)
-    } catch {
-      await turn.giveBack()
-      throw error
-    }
     let checkpoints = Checkpoints.Subject(file: file, row: row)
     file.onCheckpointDue = { Checkpoints.shared.request(checkpoints) }
     // The closure holds the file: let go of it when the body is in, or never came.
     defer { file.onCheckpointDue = nil }
-    let reporter = Task { [progress, job] in
-      // Live progress for `podcast status` in another process; once a second keeps the
-      // database out of the hot path.
-      // A cancelled sleep ends at once: without the check, every download wrote its progress
-      // once more as its reporter was told to stop.
-      while (try? await Task.sleep(for: .seconds(1))) != nil {
-        if let entry = progress.entry(for: job.url), entry.state == .downloading {
-          row.noteProgress(bytes: entry.bytes)
-        }
-        // What the transfer thread asked for too soon, or a body too slow to ask at all.
-        if Checkpoints.isDue(checkpoints.file.synced) { Checkpoints.shared.request(checkpoints) }
-      }
-    }
+    notes.add(job.url, checkpoints: checkpoints)
     let bytes: Int64
     do {
       bytes = try await fetchWithRetries(into: file, row: row, turn: turn)
       await turn.giveBack()
     } catch {
       await turn.giveBack()
-      reporter.cancel()
-      await reporter.value
+      notes.remove(job.url, row: row)
       throw error
     }
     // No progress write may land after the finish.
-    reporter.cancel()
-    await reporter.value
+    notes.remove(job.url, row: row)
     await jobTurn.finishing()
     let tagging = await tag(file)
     guard let copy = tagging.copy else {
@@ -194,7 +197,7 @@ package struct EpisodeDownload {
 
   private func tag(_ file: PartialFile) async -> EpisodeTagging.Outcome {
     guard let request = job.tagging else { return EpisodeTagging.Outcome(note: .none) }
-    let name = (job.relativePath as NSString).pathExtension
+    let name = StandardPath.pathExtension(of: job.relativePath)
     let hint = FormatHint(mimeType: job.mimeType, fileExtension: name.isEmpty ? nil : name)
     return await EpisodeTagging(
       request: request, hint: hint, covers: covers, sideFiles: sideFiles,
@@ -203,10 +206,12 @@ package struct EpisodeDownload {
   }
 
   /// After a reboot, only what a checkpoint synced is proven to be the file's: the rest of a
-  /// partial file goes before anything builds on it (see `trustedPartialLength`).
-  private func trustOnlyWhatSurvived(_ file: PartialFile, row: DownloadRow) throws {
+  /// partial file goes before anything builds on it (see `trustedPartialLength`). An empty
+  /// file, as every new download's is, has nothing to distrust: its row is not read.
+  private func trustOnlyWhatSurvived(_ file: PartialFile) throws {
     let onDisk = file.size
-    let trusted = row.current.trustedPartialLength(onDisk: onDisk, boot: ProcessOwner.currentBoot)
+    guard onDisk > 0, let known = try store.download(key: key) else { return }
+    let trusted = known.trustedPartialLength(onDisk: onDisk, boot: ProcessOwner.currentBoot)
     if trusted < onDisk { _ = try file.truncate(to: trusted) }
   }
 
@@ -231,7 +236,7 @@ package struct EpisodeDownload {
         try discard(file, row: row)
         try row.forgetValidators()
       } catch {
-        guard let delay = RetryPolicy(options: options).delay(after: error, attempt: attempt) else {
+        guard let delay = options.retry.delay(after: error, attempt: attempt) else {
           throw error
         }
         try await Task.sleep(for: delay)
@@ -278,10 +283,14 @@ package struct EpisodeDownload {
         seen.set(head, total)
         arrival.yield()
       })
-    let headWriter = Task { [transfers] in
+    let headWriter = Task { [transfers, progress, job] in
       for await _ in heads {
         if let (head, total) = seen.value {
-          row.noteHead(head, total: total, bytes: basis?.offset ?? 0)
+          // A body that came in whole while the head waited for this task (a small episode
+          // arrives in the same moment as its head) needs no write of its own: the finish
+          // records the head with it, and a kill before then costs only those bytes again.
+          let whole = total.map { total in (progress.entry(for: job.url)?.bytes ?? 0) >= total }
+          if whole != true { row.noteHead(head, total: total, bytes: basis?.offset ?? 0) }
           // The hosts this head came through may now take their larger shares.
           await transfers.admitWaiting()
         }

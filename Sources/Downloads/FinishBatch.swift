@@ -2,8 +2,8 @@ import Basics
 import Fetching
 import Foundation
 import Model
+import SideFiles
 import Store
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -18,8 +18,10 @@ import Synchronization
 ///
 ///   1. data    every file's `fdatasync`, all at once (`ParallelSync`)
 ///   2. link    every file into place (`Finisher.place`), under the locks of their folders
-///   3. names   every folder that got a name, and those above it, synced once each
-///   4. record  one durable commit records every one of them done (`recordFinished(_:)`)
+///   3. lists   the podcast folders' playlists, listing the new files (`FolderPlaylist`)
+///   4. names   every folder that got a name, and those above it, synced once each (a
+///              playlist's folder by its own write)
+///   5. record  one durable commit records every one of them done (`recordFinished(_:)`)
 ///
 /// A lone episode finds no round running and starts one at once; 200 finishing together pay
 /// a few rounds, not 200 file syncs, 200 folder syncs and 200 commits one after another. A
@@ -28,8 +30,8 @@ import Synchronization
 /// target that the next run recognises as its own link or adopts (before 4). The partial's
 /// name goes only after 4 (`EpisodeDownload`).
 ///
-/// Rounds run one at a time, on a thread of their own: every step waits on the disk, and the
-/// cooperative pool is only as wide as the cores.
+/// Rounds run one at a time, on a thread of their own (`Rounds`): every step waits on the
+/// disk, and the cooperative pool is only as wide as the cores.
 package final class FinishBatch: Sendable {
   /// One episode to finish.
   ///
@@ -66,53 +68,27 @@ package final class FinishBatch: Sendable {
     }
   }
 
-  private struct Waiting: Sendable {
-    var request: Request
-    var answer: CheckedContinuation<String, any Error>
-  }
-
-  private struct State {
-    var waiting: [Waiting] = []
-    var running = false
-  }
-
-  private let state = Mutex(State())
+  private let rounds: Rounds<Request, String>
   /// Finishing and recognising a file at a target (`EpisodeDownload.claim`) are one step
   /// within this process, per folder: see `EpisodeDownload`.
-  package let folders = FolderLocks()
+  package let folders: FolderLocks
 
-  package init() {}
+  package init() {
+    let folders = FolderLocks()
+    self.folders = folders
+    rounds = Rounds { requests in Self.finish(requests, folders: folders) }
+  }
 
   /// Waits for `request`'s round and returns where the file landed, recorded done; or throws
   /// why it could not be (nothing of it is then recorded, and no new name of it is left).
   package func finish(_ request: Request) async throws -> String {
-    try await withCheckedThrowingContinuation { answer in
-      let starts = state.withLock { state in
-        state.waiting.append(Waiting(request: request, answer: answer))
-        if state.running { return false }
-        state.running = true
-        return true
-      }
-      if starts { Thread.detachNewThread { self.runRounds() } }
-    }
-  }
-
-  /// Rounds until nobody waits: each takes everyone who came while the last one ran.
-  private func runRounds() {
-    while true {
-      let round = state.withLock { state in
-        defer { state.waiting = [] }
-        if state.waiting.isEmpty { state.running = false }
-        return state.waiting
-      }
-      if round.isEmpty { return }
-      let answers = finish(round.map(\.request))
-      for (waiting, answer) in zip(round, answers) { waiting.answer.resume(with: answer) }
-    }
+    try await rounds.submit(request)
   }
 
   /// One round: the steps above for all of `requests`; an answer for each, in their order.
-  private func finish(_ requests: [Request]) -> [Result<String, any Error>] {
+  private static func finish(_ requests: [Request], folders: FolderLocks) -> [Result<
+    String, any Error
+  >] {
     var answers = [Result<String, any Error>?](repeating: nil, count: requests.count)
     // 1. A staged copy was synced when it was made; a file linked as it is, here.
     let linked = requests.indices.filter { requests[$0].staged == nil }
@@ -138,17 +114,32 @@ package final class FinishBatch: Sendable {
           answers[index] = .failure(error)
         }
       }
-      // 3. Best effort, as every folder sync here: the files themselves are synced.
-      var seen = Set<String>()
-      let names = placed.flatMap { requests[$0.index].destination.folders }.filter {
-        seen.insert($0).inserted
-      }
-      _ = ParallelSync.syncDirectories(names)
-      // 4. One commit per library (a process has one, unless a test opens several).
       var byStore: [ObjectIdentifier: [(index: Int, at: Finisher.Placed)]] = [:]
       for entry in placed {
         byStore[ObjectIdentifier(requests[entry.index].store), default: []].append(entry)
       }
+      // 3.
+      var seen = Set<String>()
+      for group in byStore.values {
+        let arriving = group.map { entry in
+          var record = requests[entry.index].row.current
+          record.file = entry.at.path
+          record.state = .done
+          record.updatedAt = Date()
+          return record
+        }
+        let roots = Set(group.compactMap { requests[$0.index].destination.folders.last })
+        seen.formUnion(
+          FolderPlaylist.write(
+            arriving: arriving, episodesDirectories: Array(roots),
+            store: requests[group[0].index].store))
+      }
+      // 4. Best effort, as every folder sync here: the files themselves are synced.
+      let names = placed.flatMap { requests[$0.index].destination.folders }.filter {
+        seen.insert($0).inserted
+      }
+      _ = ParallelSync.syncDirectories(names)
+      // 5. One commit per library (a process has one, unless a test opens several).
       for group in byStore.values {
         let store = requests[group[0].index].store
         let records = group.map { entry in

@@ -1,6 +1,7 @@
 import Basics
 import Fetching
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -34,7 +35,7 @@ package enum Finisher {
       let (root, parts) = try Finisher.rootAndParts(
         episodesDirectory: episodesDirectory, relativePath: relativePath)
       path = root + parts.joined(separator: "/")
-      directory = (path as NSString).deletingLastPathComponent
+      directory = StandardPath.directory(of: path)
       folders = (0..<parts.count).reversed().map { depth in
         depth > 0
           ? root + parts[..<depth].joined(separator: "/")
@@ -121,14 +122,25 @@ package enum Finisher {
     }
     // Without empty, "." and ".." parts the join cannot climb out of the root, so only the
     // root needs standardizing: a second URL round trip per episode bought nothing.
-    let root = URL(fileURLWithPath: episodesDirectory).standardizedFileURL.path
-    return (root.hasSuffix("/") ? root : root + "/", parts)
+    return (standardizedRoot(episodesDirectory), parts)
   }
+
+  /// The Episodes directory, standardized and ending in "/": worked out once per directory (a
+  /// run has one or a few), not once per episode.
+  private static func standardizedRoot(_ episodesDirectory: String) -> String {
+    if let known = roots.withLock({ $0[episodesDirectory] }) { return known }
+    let root = URL(fileURLWithPath: episodesDirectory).standardizedFileURL.path
+    let standardized = root.hasSuffix("/") ? root : root + "/"
+    roots.withLock { $0[episodesDirectory] = standardized }
+    return standardized
+  }
+
+  private static let roots = Mutex<[String: String]>([:])
 
   /// `name.mp3`, `name (2).mp3`, `name (3).mp3`, … made one at a time: nearly every episode
   /// takes the first, and building all 999 up front was 15% of a cold sync's instructions.
   package static func candidates(for target: String) -> LazyMapSequence<ClosedRange<Int>, String> {
-    let ext = (target as NSString).pathExtension
+    let ext = StandardPath.pathExtension(of: target)
     let stem = ext.isEmpty ? target : String(target.dropLast(ext.count + 1))
     return (1...999).lazy.map { number in
       if number == 1 { return target }

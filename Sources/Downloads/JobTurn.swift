@@ -3,8 +3,9 @@ import Fetching
 import Foundation
 
 /// One job's place among those a download manager runs at once: first among the jobs begun
-/// (`begun`, capped per host, so one server's queue never keeps the others' jobs from
-/// starting), then, once its transfer is over, among the jobs finishing (`finishing`).
+/// (given with the job by the manager's queue, capped per host, so one server's queue never
+/// keeps the others' jobs from starting), then, once its transfer is over, among the jobs
+/// finishing (`finishing`).
 ///
 /// The trade at the end of the transfer is what lets finish batches grow: a job waiting for
 /// its batch to be made durable no longer holds its host's place, so the next episode from
@@ -19,21 +20,15 @@ package final class JobTurn {
     case finishing
   }
 
-  private let begun: HostSlots
   private let finishing: HostSlots
-  private let host: String
-  private var place = Place.none
+  /// Gives the begun place back to whoever handed it out.
+  private let releaseBegun: @Sendable () async -> Void
+  private var place = Place.begun
 
-  package init(begun: HostSlots, finishing: HostSlots, host: String) {
-    self.begun = begun
+  /// A turn holding its begun place already.
+  package init(finishing: HostSlots, releaseBegun: @escaping @Sendable () async -> Void) {
     self.finishing = finishing
-    self.host = host
-  }
-
-  package func begin() async {
-    guard case .none = place else { return }
-    await begun.acquire(host: host)
-    place = .begun
+    self.releaseBegun = releaseBegun
   }
 
   /// The transfer is over: a finishing place first (waiting while they are all taken), then
@@ -42,13 +37,13 @@ package final class JobTurn {
     guard case .begun = place else { return }
     await finishing.acquire(host: Self.anyHost)
     place = .finishing
-    await begun.release(host: host)
+    await releaseBegun()
   }
 
   package func end() async {
     switch place {
     case .none: return
-    case .begun: await begun.release(host: host)
+    case .begun: await releaseBegun()
     case .finishing: await finishing.release(host: Self.anyHost)
     }
     place = .none

@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import Model
+import Transfer
 
 #if canImport(Glibc)
   import Glibc
@@ -50,7 +51,7 @@ public enum DownloadError: SentenceError, Equatable {
   }
 
   /// A retry (resuming from what is on disk) may succeed.
-  package var isTransient: Bool {
+  public var isTransient: Bool {
     switch self {
     case .lengthMismatch, .changedOnServer, .emptyBody, .tooSmall, .compressed:
       return true
@@ -58,3 +59,5 @@ public enum DownloadError: SentenceError, Equatable {
     }
   }
 }
+
+extension DownloadError: TransientFailure {}

@@ -3,7 +3,8 @@ import Foundation
 import Model
 import Synchronization
 
-/// Live progress of every download in this process, keyed by the episode's remote URL.
+/// Live progress of the downloads in this process, keyed by the episode's remote URL, and
+/// counts of those that ended.
 ///
 /// Writers are the transfer callbacks (many times a second); readers are the progress bars and
 /// the persister that copies it to the store. A mutex-protected dictionary is all it needs.
@@ -29,25 +30,45 @@ public final class ProgressBuffer: Sendable {
     }
   }
 
-  private let entries = Mutex<[String: Entry]>([:])
+  /// What the buffer says at one moment: the downloads queued or running, and how many
+  /// ended (their entries go as they end, so a long run's buffer stays small).
+  public struct Snapshot: Sendable {
+    /// Queued or running, by remote URL.
+    public var live: [String: Entry] = [:]
+    /// Downloads that ended done.
+    public var done = 0
+    /// Every download the buffer had, live or ended.
+    public var count = 0
+    /// Bytes the ended downloads fetched in this run.
+    public var endedBytes: Int64 = 0
+  }
+
+  private struct State {
+    var snapshot = Snapshot()
+    /// Every URL the buffer had: one is never downloaded twice.
+    var known: Set<String> = []
+  }
+
+  private let state = Mutex(State())
 
   public init() {}
 
-  public func snapshot() -> [String: Entry] {
-    entries.withLock { $0 }
+  public func snapshot() -> Snapshot {
+    state.withLock { $0.snapshot }
   }
 
   public func entry(for url: String) -> Entry? {
-    entries.withLock { $0[url] }
+    state.withLock { $0.snapshot.live[url] }
   }
 
-  /// Adds `url` as queued; false when it is already in the buffer (never download twice).
+  /// Adds `url` as queued; false when the buffer had it already (never download twice).
   @discardableResult
   public func enqueue(_ url: String, title: String?, podcast: String?) -> Bool {
-    entries.withLock { entries in
-      guard entries[url] == nil else { return false }
-      entries[url] = Entry(
+    state.withLock { state in
+      guard state.known.insert(url).inserted else { return false }
+      state.snapshot.live[url] = Entry(
         state: .queued, bytes: 0, title: title, podcast: podcast, updated: Date())
+      state.snapshot.count += 1
       return true
     }
   }
@@ -68,7 +89,7 @@ public final class ProgressBuffer: Sendable {
   }
 
   public func finish(_ url: String, bytes: Int64) {
-    update(url) {
+    end(url) {
       $0.state = .done
       $0.bytes = bytes
       $0.total = bytes
@@ -76,18 +97,28 @@ public final class ProgressBuffer: Sendable {
   }
 
   public func fail(_ url: String, state: DownloadState, error: String) {
-    update(url) {
+    end(url) {
       $0.state = state
       $0.error = error
     }
   }
 
   private func update(_ url: String, _ change: (inout Entry) -> Void) {
-    entries.withLock { entries in
-      guard var entry = entries[url] else { return }
+    state.withLock { state in
+      guard var entry = state.snapshot.live[url] else { return }
       change(&entry)
       entry.updated = Date()
-      entries[url] = entry
+      state.snapshot.live[url] = entry
+    }
+  }
+
+  /// The download ended: it leaves the live entries for the counts.
+  private func end(_ url: String, _ change: (inout Entry) -> Void) {
+    state.withLock { state in
+      guard var entry = state.snapshot.live.removeValue(forKey: url) else { return }
+      change(&entry)
+      if entry.state == .done { state.snapshot.done += 1 }
+      state.snapshot.endedBytes += max(0, entry.bytes - entry.startBytes)
     }
   }
 }

@@ -70,25 +70,31 @@ public enum EpisodeIdentity {
     while let stripped = TrackingPrefix.strip(rest) {
       rest = withoutSchemeQueryAndFragment(stripped)
     }
-    guard let slash = rest.firstIndex(of: "/") else {
+    guard let slash = rest.utf8.firstIndex(of: UInt8(ascii: "/")) else {
       return rest.isEmpty ? nil : rest.lowercased()
     }
     let host = rest[..<slash].lowercased()
     return host.isEmpty ? nil : host + rest[slash...]
   }
 
+  /// On the UTF-8 view throughout: every character looked for is ASCII, and walking the
+  /// text as characters (grapheme clusters) costs far more, for every episode of every feed.
   private static func withoutSchemeQueryAndFragment(_ url: String) -> String {
-    var text = Substring(url)
-    if let end = text.firstIndex(where: { $0 == "?" || $0 == "#" }) {
-      text = text[..<end]
+    let utf8 = url.utf8
+    let end =
+      utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? utf8.endIndex
+    var start = utf8.startIndex
+    if let scheme = utf8[..<end].firstRange(of: "://".utf8) {
+      let name = url[..<scheme.lowerBound]
+      let isScheme =
+        name.utf8.allSatisfy { $0 < 0x80 }
+        ? name.utf8.allSatisfy { byte in
+          byte.isASCIILetterOrDigit || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: ".")
+        }
+        : name.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
+      if !name.isEmpty, isScheme { start = scheme.upperBound }
     }
-    // On the UTF-8 view: String's range(of:) is Foundation's search.
-    if let scheme = text.utf8.firstRange(of: "://".utf8) {
-      let name = text[..<scheme.lowerBound]
-      if !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) {
-        text = text[scheme.upperBound...]
-      }
-    }
-    return String(text)
+    return String(url[start..<end])
   }
 }

@@ -13,6 +13,14 @@ public struct FileNamer: Sendable {
   package static let maxComponentBytes = 200
 
   public let template: String
+  /// The template's path components, each as its text and placeholders: parsed once, so a
+  /// name works out only the values its template names.
+  private let components: [[Part]]
+
+  private enum Part: Sendable {
+    case text(String)
+    case placeholder(String)
+  }
 
   public init(template: String = FileNamer.defaultTemplate) throws {
     var rest = template[...]
@@ -31,6 +39,22 @@ public struct FileNamer: Sendable {
         template, reason: "it must be relative to the Episodes directory")
     }
     self.template = template
+    components = template.split(separator: "/", omittingEmptySubsequences: true).map {
+      Self.parts(of: $0)
+    }
+  }
+
+  /// `component`'s text and placeholders, in order (`init` checked that every { has its }).
+  private static func parts(of component: Substring) -> [Part] {
+    var parts: [Part] = []
+    var rest = component
+    while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+      if open > rest.startIndex { parts.append(.text(String(rest[..<open]))) }
+      parts.append(.placeholder(String(rest[rest.index(after: open)..<close])))
+      rest = rest[rest.index(after: close)...]
+    }
+    if !rest.isEmpty { parts.append(.text(String(rest))) }
+    return parts
   }
 
   /// The podcast's folder name inside the Episodes directory.
@@ -46,67 +70,88 @@ public struct FileNamer: Sendable {
 
   /// The relative path (folder/…/file) for `episode`, before de-duplication.
   public func relativePath(for episode: Episode, podcast: Podcast, index: Int) -> String {
-    let values = Self.values(for: episode, podcast: podcast, index: index)
-    let components = template.split(separator: "/", omittingEmptySubsequences: true).map {
-      Self.expand(String($0), values: values)
-    }
+    var values = Values(episode: episode, podcast: podcast, index: index)
+    let components = components.map { Self.expand($0, values: &values) }
     // A folder whose placeholders have no value ({season} of an unnumbered show) is left out
     // rather than becoming a folder named "_".
     let safe = components.enumerated().compactMap { offset, component -> String? in
       let isFile = offset == components.count - 1
-      if isFile { return Self.sanitizeFileName(component, ext: values["ext"] ?? "") }
+      if isFile { return Self.sanitizeFileName(component, ext: values.value(of: "ext") ?? "") }
       let folder = Self.sanitize(component, fallback: "")
       return folder.isEmpty ? nil : folder
     }
     return ([Self.folderName(for: podcast)] + safe).joined(separator: "/")
   }
 
-  package static func values(for episode: Episode, podcast: Podcast, index: Int) -> [String: String]
-  {
-    let urlPath = URL(string: episode.enclosure.url)?.path ?? ""
-    let urlFile = (urlPath as NSString).lastPathComponent
-    return [
-      "podcast": podcast.title ?? "",
-      "date": episode.published.map {
-        $0.formatted(.iso8601.year().month().day().dateSeparator(.dash))
-      } ?? "",
-      // The URL's file name without its extension: the template adds {ext} itself, and an
-      // untitled episode must not become `a.mp3.mp3`.
-      "title": [episode.title, episode.guid].compactMap { $0 }
-        .first { !$0.trimmingWhitespace.isEmpty }
-        ?? (urlFile as NSString).deletingPathExtension,
-      "guid": episode.guid ?? "",
-      "index": String(index),
-      "season": episode.season.map(String.init) ?? "",
-      "number": episode.number.map(String.init) ?? "",
-      "filename": (urlFile as NSString).deletingPathExtension,
-      "ext": MediaType.fileExtension(urlPath: urlPath, mimeType: episode.enclosure.type),
-    ]
+  /// Each placeholder's value for one episode, worked out when first asked for: the default
+  /// template names three of the nine.
+  package struct Values {
+    let episode: Episode
+    let podcast: Podcast
+    let index: Int
+    private var urlPath: String?
+
+    package init(episode: Episode, podcast: Podcast, index: Int) {
+      self.episode = episode
+      self.podcast = podcast
+      self.index = index
+    }
+
+    /// The enclosure URL's path, parsed once.
+    private mutating func path() -> String {
+      if let urlPath { return urlPath }
+      let parsed = URL(string: episode.enclosure.url)?.path ?? ""
+      urlPath = parsed
+      return parsed
+    }
+
+    /// nil for a name that is no placeholder.
+    package mutating func value(of name: String) -> String? {
+      switch name {
+      case "podcast": return podcast.title ?? ""
+      case "date": return episode.published.map(ISO8601.day) ?? ""
+      case "title":
+        // The URL's file name without its extension: the template adds {ext} itself, and an
+        // untitled episode must not become `a.mp3.mp3`.
+        return [episode.title, episode.guid].compactMap { $0 }
+          .first { !$0.trimmingWhitespace.isEmpty }
+          ?? ((path() as NSString).lastPathComponent as NSString).deletingPathExtension
+      case "guid": return episode.guid ?? ""
+      case "index": return String(index)
+      case "season": return episode.season.map(String.init) ?? ""
+      case "number": return episode.number.map(String.init) ?? ""
+      case "filename":
+        return ((path() as NSString).lastPathComponent as NSString).deletingPathExtension
+      case "ext":
+        return MediaType.fileExtension(urlPath: path(), mimeType: episode.enclosure.type)
+      default: return nil
+      }
+    }
   }
 
   /// The component with each placeholder replaced by its value, in one pass: a value is never
   /// searched for placeholders itself (a title "{date}" stays that text whatever order the
   /// values come in), and only the values the component names are cleaned.
-  private static func expand(_ component: String, values: [String: String]) -> String {
+  private static func expand(_ component: [Part], values: inout Values) -> String {
     var result = ""
-    var rest = component[...]
-    // `init` checked that every { has its } and names a placeholder.
-    while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-      result += rest[..<open]
-      let name = String(rest[rest.index(after: open)..<close])
-      if let value = values[name] {
-        // Values are made safe before they go in, so a title can never add a path separator.
-        result += name == "ext" ? value : clean(value)
-      } else {
-        result += rest[open...close]
+    for part in component {
+      switch part {
+      case .text(let text): result += text
+      case .placeholder(let name):
+        if let value = values.value(of: name) {
+          // Values are made safe before they go in, so a title can never add a path separator.
+          result += name == "ext" ? value : clean(value)
+        } else {
+          result += "{" + name + "}"
+        }
       }
-      rest = rest[rest.index(after: close)...]
     }
-    return result + rest
+    return result
   }
 
   /// Replaces what filesystems (or shells, or Windows shares) choke on.
   package static func clean(_ text: String) -> String {
+    if let ascii = cleanASCII(text) { return ascii }
     // One spelling per name: the same title in NFC and NFD must not give two files that look
     // identical. ASCII has one spelling only, and skips Foundation's normalisation.
     let composed =
@@ -129,6 +174,42 @@ public struct FileNamer: Sendable {
     }
     return String(out).split(separator: " ", omittingEmptySubsequences: true).joined(
       separator: " ")
+  }
+
+  /// `clean` of a text that is all ASCII, byte by byte (nil for any other text): the same
+  /// replacements, without asking each character's Unicode category. Titles mostly are.
+  private static func cleanASCII(_ text: String) -> String? {
+    var out: [UInt8] = []
+    out.reserveCapacity(text.utf8.count)
+    var bytes = text.utf8.makeIterator()
+    var next = bytes.next()
+    var pendingSpace = false
+    while let byte = next {
+      guard byte < 0x80 else { return nil }
+      next = bytes.next()
+      let replaced: [UInt8]
+      switch byte {
+      case UInt8(ascii: ":") where next == UInt8(ascii: " "): replaced = [0x20, UInt8(ascii: "-")]
+      case UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: ":"), UInt8(ascii: "|"):
+        replaced = [UInt8(ascii: "-")]
+      case UInt8(ascii: "*"), UInt8(ascii: "?"), UInt8(ascii: "\""), UInt8(ascii: "<"),
+        UInt8(ascii: ">"):
+        replaced = [UInt8(ascii: "_")]
+      case 0..<0x20, 0x7F: replaced = [0x20]
+      default: replaced = [byte]
+      }
+      // Runs of spaces become one, and none leads or trails (as `split` and `joined` do).
+      for piece in replaced {
+        if piece == 0x20 {
+          pendingSpace = !out.isEmpty
+        } else {
+          if pendingSpace { out.append(0x20) }
+          pendingSpace = false
+          out.append(piece)
+        }
+      }
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 
   package static func sanitize(_ text: String, fallback: String) -> String {

@@ -27,6 +27,10 @@ public enum LibraryError: SentenceError, Equatable {
   /// A change of a download's row that `DownloadTransition` does not allow from its state
   /// (`from` nil: the library has no row of it).
   case illegalDownloadMove(url: String, move: String, from: String?)
+  /// `account add` on a library linked to an account already.
+  case accountExists(user: String, server: String)
+  /// An account command on a library without one.
+  case noAccount
   /// An error of another kind from inside a store operation; its own sentence.
   case failed(String)
 
@@ -84,6 +88,11 @@ public enum LibraryError: SentenceError, Equatable {
       return "cannot delete \(path): \(reason)"
     case .illegalDownloadMove(let url, let move, let from):
       return "cannot \(move) the download of \(url): it is \(from ?? "not in the library")"
+    case .accountExists(let user, let server):
+      return "this library already syncs with \(server) as \(user): "
+        + "`podcast account remove` it first"
+    case .noAccount:
+      return "this library has no sync account: add one with `podcast account add URL --user NAME`"
     case .failed(let sentence):
       return sentence
     }

@@ -9,7 +9,8 @@ public struct LibraryPaths: Sendable, Equatable {
   public let database: String
   public let partials: String
   public let lockFile: String
-  /// The last copy of each subscription's feed (`KeptFeeds`); made when the first is kept.
+  /// Where earlier versions kept the last copy of each subscription's feed, a file each; they
+  /// move into the database (`KeptFeeds`) the first time a write opens the library.
   public let keptFeeds: String
 
   /// `episodes` defaults to `<root>/Episodes`. Relative paths are taken as given; the CLI makes

@@ -38,6 +38,8 @@ package enum OPMLSettings {
       ("feedBaseURL", settings.feedBaseURL),
       ("infoJSON", settings.info.map { $0 ? "true" : "false" }),
       ("pages", settings.pages.map { $0 ? "true" : "false" }),
+      ("deletePlayed", settings.deletePlayed),
+      ("shareWithAccount", settings.shareWithAccount.map { $0 ? "true" : "false" }),
     ]
     return pairs.compactMap { key, value in value.map { ("podcast:" + key, $0) } }
   }
@@ -80,6 +82,10 @@ package enum OPMLSettings {
       $0.hasPrefix("http://") || $0.hasPrefix("https://") ? $0 : nil
     }
     settings.info = flag("infojson")
+    settings.deletePlayed = attributes["deleteplayed"].flatMap {
+      (try? DateBound.age($0, setting: "delete-played")) == nil ? nil : $0
+    }
+    settings.shareWithAccount = flag("sharewithaccount")
     return settings
   }
 

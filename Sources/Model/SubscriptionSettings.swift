@@ -31,6 +31,12 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
   public var info: Bool?
   /// False once `--no-pages`: a paged feed (RFC 5005) is read on its first page only.
   public var pages: Bool?
+  /// `--delete-played AGE` (`0`, `7d`, `30d`): an episode played on any device is deleted from
+  /// disk this long after it was played. Kept as text, as `since` is.
+  public var deletePlayed: String?
+  /// True once `--share-with-account`: this private feed is sent to the account's server like
+  /// any other (private feeds are kept from it otherwise).
+  public var shareWithAccount: Bool?
 
   public init() {}
 
@@ -39,6 +45,12 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
   /// Throws `FilterError.outOfRange` for a concurrency out of bounds.
   public func check() throws(FilterError) {
     if let concurrency { try ParallelDownloads.check(concurrency, setting: "concurrency") }
+    if let deletePlayed { _ = try DateBound.age(deletePlayed, setting: "delete-played") }
+  }
+
+  /// How long after it was played an episode's file goes (`deletePlayed`); nil: kept.
+  public var deletePlayedAge: TimeInterval? {
+    deletePlayed.flatMap { try? DateBound.age($0, setting: "delete-played") }
   }
 
   /// The names `podcast set --unset` takes, as the flags spell them.
@@ -46,7 +58,7 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
     "keep", "match", "exclude", "match-in", "since", "until", "min-duration", "max-duration",
     "type", "name-template", "episodes-dir", "concurrency", "limit-rate", "first", "tags",
     "cover", "transcripts", "chapters", "write-feed", "feed-base-url",
-    "info-json", "pages",
+    "info-json", "pages", "delete-played", "share-with-account",
   ]
 
   /// Clears one setting by its flag name (`keep` lives on `Subscription` and is cleared there).
@@ -73,6 +85,8 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
     case "feed-base-url": feedBaseURL = nil
     case "info-json": info = nil
     case "pages", "no-pages": pages = nil
+    case "delete-played": deletePlayed = nil
+    case "share-with-account": shareWithAccount = nil
     case "keep": break
     default: throw FilterError.unknownSetting(option)
     }
@@ -95,6 +109,8 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
     merged.feedBaseURL = other.feedBaseURL ?? feedBaseURL
     merged.info = other.info ?? info
     merged.pages = other.pages ?? pages
+    merged.deletePlayed = other.deletePlayed ?? deletePlayed
+    merged.shareWithAccount = other.shareWithAccount ?? shareWithAccount
     return merged
   }
 }

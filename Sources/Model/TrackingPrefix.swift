@@ -28,12 +28,17 @@ package enum TrackingPrefix {
 
   /// Whether `host` (lower-case, no port) is one of the tracking services.
   package static func isTracker(_ host: String) -> Bool {
-    patterns.contains { $0.host == host }
+    hosts.contains(host)
   }
+
+  private static let hosts = Set(patterns.map(\.host))
 
   /// The URL behind the first tracking prefix of `hostAndPath` (no scheme), or nil when it
   /// does not start with one. Only strips when what remains still looks like `host/path`.
   package static func strip(_ hostAndPath: String) -> String? {
+    // Most links have no tracker in front: their host alone says so.
+    let end = hostAndPath.utf8.firstIndex(of: UInt8(ascii: "/")) ?? hostAndPath.endIndex
+    guard isTracker(hostAndPath[..<end].lowercased()) else { return nil }
     let parts = hostAndPath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
     guard let host = parts.first?.lowercased() else { return nil }
     for pattern in patterns where pattern.host == host {

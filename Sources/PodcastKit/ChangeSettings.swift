@@ -51,7 +51,8 @@ public struct ChangeSettings: Sendable {
       settings, subscriptionId: id,
       forgettingFirstRefresh: subscription.lastChecked == nil
         && (settings.filter != before.filter || settings.first != before.first
-          || settings.pages != before.pages)
+          || settings.pages != before.pages),
+      sharingWithAccount: settings.shareWithAccount == true && before.shareWithAccount != true
     )
     return Outcome(subscription: subscription, settings: settings)
   }

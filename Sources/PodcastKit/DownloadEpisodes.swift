@@ -54,18 +54,11 @@ public struct DownloadEpisodes: Sendable {
     let keys = EpisodeIdentity.distinctKeys(of: episodes)
     let podcast = resolved.feed.podcast
     return indexes.map { index in
-      let episode = episodes[index - 1]
-      return settings.sideFiles(
+      settings.sideFiles(
         of: DownloadJob(
-          url: episode.enclosure.url, title: episode.title, podcastTitle: podcast.title,
-          relativePath: namer.relativePath(for: episode, podcast: podcast, index: index),
-          mimeType: episode.enclosure.type, declaredLength: episode.enclosure.length,
+          episode: episodes[index - 1], podcast: podcast, index: index, namer: namer,
           feedURL: resolved.location, identityKeys: keys[index - 1],
-          tagging: TagRequest(podcast: podcast, episode: episode),
-          folderCoverURL: podcast.imageURL, transcripts: episode.transcripts,
-          chaptersURL: episode.chapters?.url, published: episode.published,
-          archive: settings.writeFeed ? ArchivedEpisode(podcast: podcast, episode: episode) : nil,
-          info: settings.infoJSON ? EpisodeInfo(episode: episode, podcast: podcast) : nil))
+          archive: settings.writeFeed, info: settings.infoJSON))
     }
   }
 

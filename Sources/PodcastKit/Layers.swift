@@ -18,5 +18,7 @@
 @_exported import struct Source.ResolvedFeed
 @_exported import struct Sync.SyncPlan
 @_exported import struct Sync.SyncPreview
+@_exported import enum SyncServer.SyncAPI
+@_exported import struct SyncServer.SyncDevice
 @_exported import enum Transfer.TransferRate
 @_exported import struct Transfer.TransferRateError

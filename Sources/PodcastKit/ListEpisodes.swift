@@ -38,13 +38,14 @@ public struct ListEpisodes: Sendable {
     public var pageProblem: FeedPageError?
     private let downloads: DownloadProgressReader
     private let marks: [String: EpisodeMark.State]
+    private let plays: [String: PlayState]
     /// Each episode's identity keys, by offset; empty when there is no library to match.
     private let keys: [[String]]
 
     fileprivate init(
       feed: Feed, indexes: [Int], filtered: Bool, downloads: DownloadProgressReader,
-      marks: [String: EpisodeMark.State], origin: SubscribedFeed.Origin,
-      dropped: [DroppedEpisode], droppedTotal: Int
+      marks: [String: EpisodeMark.State], plays: [String: PlayState],
+      origin: SubscribedFeed.Origin, dropped: [DroppedEpisode], droppedTotal: Int
     ) {
       podcast = feed.podcast
       episodes = feed.episodes
@@ -55,6 +56,7 @@ public struct ListEpisodes: Sendable {
       self.droppedTotal = droppedTotal
       self.downloads = downloads
       self.marks = marks
+      self.plays = plays
       // Identity keys find an episode whose URL changed; without a library there is none.
       keys = downloads.hasLibrary ? EpisodeIdentity.distinctKeys(of: episodes) : []
     }
@@ -69,7 +71,14 @@ public struct ListEpisodes: Sendable {
       ListedStatus(
         download: downloads.status(
           of: episodes[index - 1].enclosure.url, keys: keys.isEmpty ? [] : keys[index - 1]),
-        mark: marks.isEmpty ? nil : marks[EpisodeMark.key(for: episodes[index - 1])])
+        mark: marks.isEmpty ? nil : marks[EpisodeMark.key(for: episodes[index - 1])],
+        play: plays.isEmpty
+          ? nil
+          : ListedStatus.play(
+            keys: EpisodeIdentity.identityKeys(
+              guid: episodes[index - 1].guid, enclosureURL: episodes[index - 1].enclosure.url,
+              title: episodes[index - 1].title, published: episodes[index - 1].published),
+            in: plays))
     }
   }
 
@@ -101,7 +110,7 @@ public struct ListEpisodes: Sendable {
       subscription = found
       if FeedLocation.isRemote(found.feedURL) {
         let loaded = try await SubscribedFeed.load(
-          found, loader: resolver.loader, keptFeeds: KeptFeeds(paths: paths),
+          found, loader: resolver.loader, keptFeeds: KeptFeeds(store: opened),
           // As the resolver does: the setting is looked up only for a feed that is paged.
           readsPages: {
             guard allPages, let id = found.id else { return allPages }
@@ -128,6 +137,7 @@ public struct ListEpisodes: Sendable {
     // one error, not a listing that calls downloaded episodes new.
     let downloads = try DownloadProgressReader(store: store, feedURL: resolved.location)
     let marks = try store?.marks() ?? [:]
+    let plays = try store?.playStates() ?? [:]
     var dropped: [DroppedEpisode] = []
     // Only a listing of the whole feed can tell what the feed no longer lists: not one of a
     // paged feed's first page (`--no-pages`, or its kept copy offline), nor one whose chain
@@ -141,13 +151,13 @@ public struct ListEpisodes: Sendable {
         })
       dropped = DroppedEpisode.find(
         in: try store.seenEpisodes(subscriptionId: id), listed: listed, downloads: downloads,
-        marks: marks, filter: predicate)
+        marks: marks, plays: plays, filter: predicate)
     }
     let droppedTotal = dropped.count
     if let limit { dropped = Array(dropped.prefix(max(0, limit - indexes.count))) }
     var listing = Listing(
       feed: resolved.feed, indexes: indexes, filtered: predicate != nil, downloads: downloads,
-      marks: marks, origin: origin, dropped: dropped, droppedTotal: droppedTotal)
+      marks: marks, plays: plays, origin: origin, dropped: dropped, droppedTotal: droppedTotal)
     listing.pageProblem = resolved.pageProblem
     return listing
   }

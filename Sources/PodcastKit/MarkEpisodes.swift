@@ -1,11 +1,12 @@
 import Feeds
+import Foundation
 import Model
 import Selection
 import Source
 import Store
 
 /// `podcast mark`: tell sync to skip episodes, to treat them as already had, or to take them
-/// as new again.
+/// as new again; or record them played or unplayed (and tell the account's server).
 public struct MarkEpisodes: Sendable {
   public enum Choice: String, Sendable, CaseIterable {
     /// Sync never fetches them.
@@ -14,13 +15,18 @@ public struct MarkEpisodes: Sendable {
     case downloaded
     /// Undo: the mark goes, and sync takes them as new.
     case new
+    /// Heard to the end: recorded here, and sent to the account's server as a `play` action
+    /// at the episode's length.
+    case played
+    /// Not heard after all: sent as a `new` action.
+    case unplayed
 
     /// The mark stored; `new` stores none, which is what lets sync take them again.
     var state: EpisodeMark.State? {
       switch self {
       case .skip: .skip
       case .downloaded: .downloaded
-      case .new: nil
+      case .new, .played, .unplayed: nil
       }
     }
   }
@@ -49,9 +55,26 @@ public struct MarkEpisodes: Sendable {
     try selection.validate(episodeCount: episodes.count)
     let store = try LibraryStore(paths: paths)
     let subscription = try Self.subscription(feed, resolved: resolved, store: store)
-    try store.mark(
-      selection.indexes.map { episodes[$0 - 1] }, as: choice.state, feedURL: resolved.location,
-      subscriptionId: subscription?.id)
+    let chosen = selection.indexes.map { episodes[$0 - 1] }
+    switch choice {
+    case .played, .unplayed:
+      let feedURL = subscription?.feedURL ?? resolved.location
+      let now = Date()
+      try store.recordMarkedPlays(
+        chosen.map { episode in
+          let key = EpisodeMark.key(for: episode)
+          let state =
+            choice == .played
+            ? PlayState(
+              key: key, feedURL: feedURL, position: episode.duration, total: episode.duration,
+              played: true, playedAt: now, actedAt: now)
+            : PlayState(key: key, feedURL: feedURL, total: episode.duration, actedAt: now)
+          return (state, episode.enclosure.url, episode.guid)
+        })
+    case .skip, .downloaded, .new:
+      try store.mark(
+        chosen, as: choice.state, feedURL: resolved.location, subscriptionId: subscription?.id)
+    }
     return Outcome(marked: selection.indexes.count, subscription: subscription)
   }
 

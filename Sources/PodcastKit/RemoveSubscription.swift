@@ -36,8 +36,8 @@ public struct RemoveSubscription: Sendable {
         try store.seenEpisodes(subscriptionId: id).compactMap(\.downloadedFile)
           + store.finishedFiles(feedURL: subscription.feedURL))
     ).sorted()
+    // Its kept copy of the feed goes with it.
     try store.removeSubscription(id: id)
-    KeptFeeds(paths: store.paths).forget(subscriptionId: id)
     var outcome = Outcome(subscription: subscription)
     guard deleteFiles else { return outcome }
     let deletion = DownloadedFiles.delete(files, paths: store.paths)

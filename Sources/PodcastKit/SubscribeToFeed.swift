@@ -58,11 +58,13 @@ public struct SubscribeToFeed: Sendable {
   ///   - firstSyncNameTemplate: the file name template a sync uses when the subscription has
   ///     none of its own (nil: the default), so what is queued here is filed where a first sync
   ///     on its own would have put it.
+  ///   - serverURL: the feed was added on the account's server, which knows it by this URL
+  ///     (the exchange subscribes it here): it is not sent back.
   public func run(
     feed: String, name: String? = nil, keep: Int? = nil,
     credentials: (() throws -> FeedCredentials)? = nil,
     settings: SubscriptionSettings = SubscriptionSettings(),
-    firstSyncNameTemplate: String? = nil
+    firstSyncNameTemplate: String? = nil, serverURL: String? = nil
   ) async throws -> Outcome {
     try settings.check()
     if case .subscription = try? FeedSource.classify(feed) {
@@ -93,15 +95,15 @@ public struct SubscribeToFeed: Sendable {
         namer: try firstSyncNameTemplate.map { try FileNamer(template: $0) })
     let subscription = try store.addSubscription(
       name: chosenName, feedURL: location, title: title, keep: keep, settings: settings,
-      firstRefresh: firstRefresh)
+      firstRefresh: firstRefresh, serverURL: serverURL)
     let id = subscription.id ?? -1
     // The first copy of the feed (every page read), with the validators the first sync will
-    // send: that sync's 304 then confirms it. One that cannot be written only makes the first sync fetch the
-    // whole feed (see `SyncPlanner.conditionalValidators`).
+    // send: that sync's 304 then confirms it. One that cannot be written only makes the first
+    // sync fetch the whole feed (see `FeedRefresher.conditionalValidators`).
     if let added = subscription.id, let document = resolved.document,
       let pages = try? ([document] + resolved.laterDocuments).map(KeptFeed.Page.init)
     {
-      try? KeptFeeds(paths: paths).keep(
+      try? KeptFeeds(store: store).keep(
         KeptFeed(feedURL: location, validators: firstRefresh.validators, pages: pages),
         subscriptionId: added)
     }

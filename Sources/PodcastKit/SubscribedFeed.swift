@@ -10,7 +10,7 @@ import Transfer
 /// copy, and a feed that cannot be had (no network, a server gone or failing) is listed from
 /// the copy with a word on how old it is.
 ///
-/// Of a paged feed (RFC 5005) the copy holds every page sync read (`SyncPlanner.keepCopy`):
+/// Of a paged feed (RFC 5005) the copy holds every page sync read (`FeedRefresher.copy`):
 /// online, after page one's 304, the later pages are read from the server, as a listing of the
 /// feed by URL reads them (kept later pages may be older than page one); offline, every kept
 /// page is listed.

@@ -14,12 +14,16 @@ public struct SyncOutcome: Sendable {
   public var sideFiles = SideFileCompletion()
   /// False when the run's playlist could not be written.
   public var playlistWritten = true
+  /// What the exchange with the library's sync-server account did; nil without one.
+  public var account: AccountExchangeReport?
 
   public var pruned: [String] { pruning.removed }
 
-  /// A feed, an episode, a prune or the `--playlist` file failed: the run exits 1.
+  /// A feed, an episode, a prune, the `--playlist` file or the account's exchange failed: the
+  /// run exits 1.
   public var failed: Bool {
     results.contains { if case .failed = $0.outcome { true } else { false } }
       || !plan.failedFeeds.isEmpty || !pruning.failures.isEmpty || !playlistWritten
+      || account?.failed == true
   }
 }

@@ -16,6 +16,7 @@ import Transfer
 public struct SyncSubscriptions: Sendable {
   private let store: LibraryStore
   private let http: HTTPClient
+  private let network: Network
   public let settings: DownloadSettings
   /// Where this run puts every episode, over each subscription's own folder (see `SyncBatch`);
   /// nil: each subscription's folder, else the library's Episodes directory.
@@ -29,12 +30,15 @@ public struct SyncSubscriptions: Sendable {
   /// Whether to wait for another sync of this library to end, instead of throwing
   /// `LibraryError.busy` at once.
   public var waitsForLock = false
+  /// The exchange with the library's sync-server account, if it has one (`AccountExchange`).
+  public var account = AccountSync()
 
   /// Throws when `settings` are out of their bounds (`DownloadSettings.check`).
   public init(library: Library, network: Network, settings: DownloadSettings) throws {
     try settings.check()
     self.store = library.store
     self.http = network.http
+    self.network = network
     self.settings = settings
   }
 
@@ -65,9 +69,11 @@ public struct SyncSubscriptions: Sendable {
     }
     let prunable = SyncPruner(store: store).wouldPrune(
       plan.feeds.map(\.subscription), adding: planned)
-    return SyncPreview(
+    var preview = SyncPreview(
       subscriptions: subscriptions.count, batches: batches, prunable: prunable,
       feedsFailed: !plan.failedFeeds.isEmpty)
+    preview.account = try await accountExchange(reporter: reporter)?.preview()
+    return preview
   }
 
   /// The sync of the subscriptions `names` pick (all when empty), holding the library's sync
@@ -75,11 +81,27 @@ public struct SyncSubscriptions: Sendable {
   public func run(_ names: [String], reporter: some RunReporter) async throws -> SyncOutcome {
     let lock = try LibraryLock.acquire(paths: store.paths, wait: waitsForLock)
     defer { lock.release() }
+    let account = try accountExchange(reporter: reporter)
+    let exchanged = await account?.subscriptions()
     let subscriptions = try subscriptions(named: names)
-    if subscriptions.isEmpty { return SyncOutcome() }
-    var outcome = try await run(subscriptions, reporter: reporter)
+    guard !subscriptions.isEmpty else {
+      var outcome = SyncOutcome()
+      outcome.account = await account?.actions(continuing: exchanged)
+      return outcome
+    }
+    var outcome = try await run(
+      subscriptions, account: account, exchanged: exchanged, reporter: reporter)
     outcome.subscriptions = subscriptions.count
     return outcome
+  }
+
+  /// The library's account exchange for this run; nil without an account or with
+  /// `sync --no-account`.
+  private func accountExchange(reporter: some RunReporter) throws -> AccountExchange? {
+    guard account.exchanges else { return nil }
+    return try AccountExchange(store: store, network: network, options: account) {
+      reporter.problem($0, subject: nil)
+    }
   }
 
   /// The whole run, planning and downloading overlapped: the downloads of subscriptions that keep
@@ -88,9 +110,14 @@ public struct SyncSubscriptions: Sendable {
   /// sync of 200 took ~1 s before the first episode began). Subscriptions with settings of
   /// their own go in batches after, one after another. Each download
   /// was queued in the library with its feed's refresh, so a kill loses none of them.
-  private func run(_ subscriptions: [Subscription], reporter: some RunReporter) async throws
-    -> SyncOutcome
-  {
+  ///
+  /// What the run holds grows with its feeds only by what it reports: the planner runs only
+  /// as far ahead of the downloads as the manager's queue allows, and each download leaves a
+  /// summary behind (`DownloadResult.Summary`), not its job.
+  private func run(
+    _ subscriptions: [Subscription], account: AccountExchange?,
+    exchanged: AccountExchangeReport?, reporter: some RunReporter
+  ) async throws -> SyncOutcome {
     let allSettings = try store.allSettings()
     let runBatch = batch(for: SubscriptionSettings())
     // What killed or cut-off runs left goes first; this run is marked until it ends.
@@ -107,39 +134,54 @@ public struct SyncSubscriptions: Sendable {
     // One for the whole run: a feed whose signed links expired is fetched again only once.
     let refresher = LinkRefresher(loader: FeedLoader(http: http))
     let manager = manager(for: runBatch, refresher: refresher)
-    let (groups, arrival) = AsyncStream<[DownloadJob]>.makeStream()
+    // Each result with its place in the plan (subscriptions as listed, each feed's episodes
+    // as chosen), so reports and playlists read the same run after run whichever feed came
+    // in first.
+    let order = Locked<[SubscriptionEpisode: Int]>([:])
+    let results = Locked<[(order: Int, index: Int, result: DownloadResult)]>([])
     reporter.batchStarted(manager.progress)
-    let early = Task {
-      await manager.download(arriving: groups) { reporter.downloadEnded($0) }
-    }
-    let plan = await planner.plan(
-      subscriptions, concurrency: SyncPlanner.feedsInFlight(downloads: settings.concurrency)
-    ) { part in
-      let jobs = part.downloads.filter(isOwn).map { job(for: $0, allSettings: allSettings) }
-      if !jobs.isEmpty { arrival.yield(jobs) }
-    }
-    arrival.finish()
-    tellFailedFeeds(plan, reporter: reporter)
-    var results = await early.value
+    let plan = await manager.download(
+      onFinish: { index, result in
+        let place = result.job.subscriptionEpisode.flatMap { key in order.withLock { $0[key] } }
+        results.withLock { $0.append((place ?? Int.max, index, result)) }
+        reporter.downloadEnded(result)
+      },
+      feeding: { intake in
+        let plan = await planner.plan(
+          subscriptions, concurrency: SyncPlanner.feedsInFlight(downloads: settings.concurrency)
+        ) { index, part in
+          var kept = part
+          let own = part.downloads.filter(isOwn)
+          // A new array, not `removeAll(where:)`, which keeps the old one's room for every
+          // feed's downloads until the run ends.
+          kept.downloads = part.downloads.filter { !isOwn($0) }
+          order.withLock { order in
+            for (position, planned) in own.enumerated() {
+              if let key = planned.job.subscriptionEpisode {
+                order[key] = index << 20 | min(position, 1 << 20 - 1)
+              }
+            }
+          }
+          if !own.isEmpty { await intake.add(own.map { job(for: $0, allSettings: allSettings) }) }
+          return kept
+        }
+        // Said as soon as every feed is in, while downloads may still be running.
+        tellFailedFeeds(plan, reporter: reporter)
+        return plan
+      })
     reporter.batchEnded()
-    // In the plan's order (subscriptions as listed, each feed's episodes as chosen), not in
-    // the order the feeds came in, so reports and playlists read the same run after run.
-    let order = Dictionary(
-      plan.downloads.enumerated().compactMap { index, planned in
-        planned.job.subscriptionEpisode.map { ($0, index) }
-      }, uniquingKeysWith: { first, _ in first })
-    let late = plan.downloads.count
-    results = results.enumerated().map { offset, result in
-      (result.job.subscriptionEpisode.flatMap { order[$0] } ?? late + offset, result)
-    }.sorted { $0.0 < $1.0 }.map(\.1)
-    var rest = plan
-    rest.downloads.removeAll(where: isOwn)
-    let batches = try batches(rest, allSettings: allSettings)
-    results += await download(
+    var ended = results.withLock { $0 }.sorted { ($0.order, $0.index) < ($1.order, $1.index) }
+      .map(\.result)
+    let batches = try batches(plan, allSettings: allSettings)
+    ended += await download(
       batches, allSettings: allSettings, refresher: refresher, reporter: reporter)
-    return await finish(
-      plan, results: results, batches: [runBatch] + batches, allSettings: allSettings,
+    // Before pruning: the plays it records are what `--delete-played` prunes by.
+    let accountReport = await account?.actions(continuing: exchanged)
+    var outcome = await finish(
+      plan, results: ended, batches: [runBatch] + batches, allSettings: allSettings,
       finishedByDeadRuns: mark.finishedByDeadRuns, reporter: reporter)
+    outcome.account = accountReport
+    return outcome
   }
 
   private func planner(dryRun: Bool = false) throws -> SyncPlanner {
@@ -180,7 +222,12 @@ public struct SyncSubscriptions: Sendable {
     let fed: [(file: String, request: FeedRequest?)] = results.compactMap { result in
       switch result.outcome {
       case .downloaded(let file, _, _), .alreadyDownloaded(let file):
-        return (file, feedRequest(for: result.job, allSettings: allSettings))
+        return (
+          file,
+          feedRequest(
+            subscriptionId: result.job.subscriptionEpisode?.subscriptionId, allSettings: allSettings
+          )
+        )
       case .failed: return nil
       }
     }

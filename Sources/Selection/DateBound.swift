@@ -14,6 +14,14 @@ public enum DateBound {
     throw FilterError.badDate(setting: setting, text: text)
   }
 
+  /// An age alone (`30d`, `2w`, `12h`, or `0`), in seconds: how long after something happened.
+  public static func age(_ text: String, setting: String) throws(FilterError) -> TimeInterval {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    if trimmed == "0" { return 0 }
+    guard let age = age(trimmed) else { throw FilterError.badAge(setting: setting, text: text) }
+    return age
+  }
+
   private static func age(_ text: String) -> TimeInterval? {
     guard let unit = text.last, let count = Int(text.dropLast()), count >= 0 else { return nil }
     let seconds: Double

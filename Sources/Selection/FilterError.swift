@@ -6,6 +6,7 @@ import Foundation
 public enum FilterError: SentenceError, Equatable {
   case badRegex(setting: String, pattern: String, reason: String)
   case badDate(setting: String, text: String)
+  case badAge(setting: String, text: String)
   case badDuration(setting: String, text: String)
   case badEpisodeType(String)
   case badField(String)
@@ -16,7 +17,7 @@ public enum FilterError: SentenceError, Equatable {
   /// The setting the value was given for: `match`, `since`, `limit-rate`, `first` ...
   public var setting: String {
     switch self {
-    case .badRegex(let setting, _, _), .badDate(let setting, _),
+    case .badRegex(let setting, _, _), .badDate(let setting, _), .badAge(let setting, _),
       .badDuration(let setting, _), .outOfRange(let setting, _, _):
       return setting
     case .badEpisodeType: return "type"
@@ -33,6 +34,8 @@ public enum FilterError: SentenceError, Equatable {
       return "\(pattern): not a regular expression (\(reason))"
     case .badDate(_, let text):
       return "\(text): not a date; give 2024-05-01, or an age such as 30d or 2w"
+    case .badAge(_, let text):
+      return "\(text): not an age; give 0, or an age such as 7d, 2w or 12h"
     case .badDuration(_, let text):
       return "\(text): not a duration; give 45s, 10m, 1h30m or 1:30:00"
     case .badEpisodeType(let text):

@@ -30,7 +30,7 @@ public struct FolderFeed: Sendable, Equatable {
   public let folder: String
 
   public init(folder: String) {
-    self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
+    self.folder = StandardPath.of(folder)
   }
 
   public var path: String { folder + "/" + ArchiveFeed.fileName }
@@ -45,7 +45,7 @@ public struct FolderFeed: Sendable, Equatable {
   /// Brings the feed in line with the library. `request` nil: only a feed already there is
   /// kept up to date (or removed with the last episode).
   public func update(store: LibraryStore, request: FeedRequest?) throws(PlaylistError) -> Change {
-    let existing = try? String(contentsOfFile: path, encoding: .utf8)
+    let existing = FileBytes.read(path).flatMap { String(data: $0, encoding: .utf8) }
     guard request != nil || existing != nil else { return .unchanged }
     let baseURL = request.map(\.baseURL) ?? existing.flatMap(baseURL(selfLinkedIn:))
     let records: [DownloadRecord]
@@ -77,7 +77,7 @@ public struct FolderFeed: Sendable, Equatable {
     // Each directory listed once, not once per episode, for the side files beside them.
     var listings: [String: [String]] = [:]
     for record in records {
-      guard let file = record.file.map({ URL(fileURLWithPath: $0).standardizedFileURL.path }),
+      guard let file = record.file.map(StandardPath.of),
         file.hasPrefix(folder + "/"), let length = Self.regularFileSize(file)
       else { continue }
       let archive = record.archive.flatMap(ArchivedEpisode.init(encoded:))

@@ -18,7 +18,7 @@ public struct FolderPlaylist: Sendable, Equatable {
   public let folder: String
 
   public init(folder: String) {
-    self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
+    self.folder = StandardPath.of(folder)
   }
 
   public var path: String { folder + "/" + Self.fileName(inFolder: folder) }
@@ -26,7 +26,7 @@ public struct FolderPlaylist: Sendable, Equatable {
   /// `Show/Show.m3u8`: named after its folder, so a player that lists several folders' playlists
   /// side by side tells them apart.
   package static func fileName(inFolder folder: String) -> String {
-    (folder as NSString).lastPathComponent + ".m3u8"
+    StandardPath.lastComponent(of: folder) + ".m3u8"
   }
 
   /// What happened to the playlist file.
@@ -71,12 +71,17 @@ public struct FolderPlaylist: Sendable, Equatable {
     } catch {
       throw .cannotWrite(path: path, reason: String(describing: error))
     }
+    return try step(records: records)
+  }
+
+  /// `step` with the folder's finished downloads (`LibraryStore.finishedDownloads(under:)`).
+  private func step(records: [DownloadRecord]) throws(PlaylistError) -> Step {
     Self.removeAbandonedTemporaries(in: folder)
     let playlist = Playlist(entries: Self.entries(records.filter { Self.isRegularFile($0.file) }))
     guard !playlist.entries.isEmpty else { return .done(try remove()) }
     let text = playlist.text(at: path)
     // An unchanged file keeps its time stamp: media servers rescan what changed.
-    if (try? String(contentsOfFile: path, encoding: .utf8)) == text { return .done(.unchanged) }
+    if FileBytes.read(path) == Data(text.utf8) { return .done(.unchanged) }
     return .write(playlist)
   }
 
@@ -130,6 +135,49 @@ public struct FolderPlaylist: Sendable, Equatable {
     return folders
   }
 
+  /// Writes the playlists of the podcast folders `arriving` downloads are in, listing them
+  /// though they are not recorded yet: a finish round's episodes, placed and about to be
+  /// recorded. Each playlist's data is synced and its folder after its rename, so the round's
+  /// sync of those folders, which makes the new episodes' names survive a power cut, is the
+  /// playlists' too: one sync of each folder serves both.
+  /// Returns the folders it synced. Best effort, never a failure of the round: the run's own
+  /// look at its folders (`update`) finds these unchanged, and writes (and says why it could
+  /// not write) any this could not.
+  package static func write(
+    arriving: [DownloadRecord], episodesDirectories: [String], store: LibraryStore
+  ) -> Set<String> {
+    let roots = EpisodeRoots(episodesDirectories)
+    var byFolder: [String: [DownloadRecord]] = [:]
+    for record in arriving {
+      guard let file = record.file, let (_, folder) = roots.locate(file) else { continue }
+      byFolder[folder, default: []].append(record)
+    }
+    let folders = byFolder.keys.map { FolderPlaylist(folder: $0) }
+    guard let recordedByFolder = try? store.finishedDownloads(under: folders.map(\.folder)) else {
+      return []
+    }
+    var writes: [(playlist: Playlist, path: String)] = []
+    for (playlist, recorded) in zip(folders, recordedByFolder) {
+      let records = byFolder[playlist.folder] ?? []
+      removeAbandonedTemporaries(in: playlist.folder)
+      let arrivingFiles = Set(records.compactMap(\.file))
+      let listed = Playlist(
+        entries: entries(
+          (recorded.filter { !arrivingFiles.contains($0.file ?? "") } + records).filter {
+            isRegularFile($0.file)
+          }))
+      guard !listed.entries.isEmpty,
+        FileBytes.read(playlist.path) != Data(listed.text(at: playlist.path).utf8)
+      else { continue }
+      writes.append((listed, playlist.path))
+    }
+    let failures = Playlist.write(writes, staging: store.paths.stateDirectory)
+    return Set(
+      zip(writes, failures).compactMap { write, failure in
+        failure == nil ? StandardPath.directory(of: write.path) : nil
+      })
+  }
+
   /// Updates the playlist of every podcast folder `files` are in (see `folders(of:)`); one
   /// sentence per playlist that could not be brought up to date. Never fails the run: the
   /// episodes themselves are in place whatever happens here.
@@ -147,11 +195,19 @@ public struct FolderPlaylist: Sendable, Equatable {
     removeAbandonedTemporaries(in: store.paths.stateDirectory)
     let failures = Mutex([Int: PlaylistError]())
     let changed = Mutex([Int: Playlist]())
+    // Every folder's downloads in one read; a read that fails is each folder's failure.
+    let recorded = Result { try store.finishedDownloads(under: playlists.map(\.folder)) }
     let lanes = min(playlists.count, 4)
     DispatchQueue.concurrentPerform(iterations: lanes) { lane in
       for index in stride(from: lane, to: playlists.count, by: lanes) {
         do throws(PlaylistError) {
-          if case .write(let playlist) = try playlists[index].step(store: store) {
+          let records: [DownloadRecord]
+          switch recorded {
+          case .success(let all): records = all[index]
+          case .failure(let error):
+            throw .cannotWrite(path: playlists[index].path, reason: String(describing: error))
+          }
+          if case .write(let playlist) = try playlists[index].step(records: records) {
             changed.withLock { $0[index] = playlist }
           }
         } catch {

@@ -28,12 +28,11 @@ public struct Playlist: Sendable, Equatable {
 
   /// The playlist's text for a file at `path`.
   package func text(at path: String) -> String {
-    let folder = (URL(fileURLWithPath: path).standardizedFileURL.path as NSString)
-      .deletingLastPathComponent
+    let folder = StandardPath.directory(of: StandardPath.of(path))
     var lines = ["#EXTM3U"]
     for entry in entries {
-      let file = URL(fileURLWithPath: entry.file).standardizedFileURL.path
-      let title = (entry.title ?? (file as NSString).lastPathComponent)
+      let file = StandardPath.of(entry.file)
+      let title = (entry.title ?? StandardPath.lastComponent(of: file))
         .split(whereSeparator: \.isNewline).joined(separator: " ")
       lines.append("#EXTINF:-1,\(title)")
       lines.append(file.hasPrefix(folder + "/") ? String(file.dropFirst(folder.count + 1)) : file)

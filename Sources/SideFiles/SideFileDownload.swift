@@ -59,7 +59,7 @@ package struct SideFileDownload {
         restarts += 1
         fetched = Fetched()
       } catch {
-        guard let delay = RetryPolicy(options: options).delay(after: error, attempt: attempt)
+        guard let delay = options.retry.delay(after: error, attempt: attempt)
         else { throw error }
         try await Task.sleep(for: delay)
         attempt += 1

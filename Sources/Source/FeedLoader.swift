@@ -27,34 +27,31 @@ public struct FeedLoader: Sendable {
 
   /// `keepingDocument`: the answer holds the document's bytes too (else they go as soon as it
   /// is parsed: a large one waits in a temporary file). A transient failure (5xx, a timeout, a
-  /// dropped connection) is tried again, `attempts` times in all, the pause doubling from
-  /// `retryDelay`; a server asking for more than 30 s is not waited for.
+  /// dropped connection) is tried again as `retry` says.
   public func fetch(
     url: String, validators: Validators? = nil, keepingDocument: Bool = false,
-    attempts: Int = 1, retryDelay: Duration = .seconds(1)
+    retry: RetryPolicy = .once
   ) async throws -> Fetch {
     var attempt = 1
     while true {
       do {
         return try await fetchOnce(
           url: url, validators: validators, keepingDocument: keepingDocument)
-      } catch let error as TransferError where error.isTransient && attempt < attempts {
-        if case .httpStatus(_, _, let retryAfter?) = error, retryAfter > 30 { throw error }
-        try await Task.sleep(for: retryDelay * (1 << (attempt - 1)))
+      } catch {
+        guard let delay = retry.delay(after: error, attempt: attempt) else { throw error }
+        try await Task.sleep(for: delay)
         attempt += 1
       }
     }
   }
 
   /// The whole feed, asked for without validators (`fetch`'s other arguments as there).
-  public func fetchWhole(
-    url: String, keepingDocument: Bool = false, attempts: Int = 1,
-    retryDelay: Duration = .seconds(1)
-  ) async throws -> (
-    feed: Feed, url: String, validators: Validators, movedTo: String?, document: FeedDocument?
-  ) {
-    let fetched = try await fetch(
-      url: url, keepingDocument: keepingDocument, attempts: attempts, retryDelay: retryDelay)
+  public func fetchWhole(url: String, keepingDocument: Bool = false, retry: RetryPolicy = .once)
+    async throws -> (
+      feed: Feed, url: String, validators: Validators, movedTo: String?, document: FeedDocument?
+    )
+  {
+    let fetched = try await fetch(url: url, keepingDocument: keepingDocument, retry: retry)
     guard case .fetched(let feed, let finalURL, let validators, let movedTo, let document) = fetched
     else {
       // Only a conditional request can come back 304, and this one sent no validators.

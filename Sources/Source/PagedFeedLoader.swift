@@ -22,10 +22,9 @@ public struct PagedFeedLoader: Sendable {
 
   private let loader: FeedLoader
   package var pageLimit = PagedFeedLoader.defaultPageLimit
-  /// Tries per page, and the first pause between them (doubling): sync gives a page what it
-  /// gives a feed's first, so a passing 503 on page 3 does not fail the feed until next run.
-  public var attempts = 1
-  public var retryDelay: Duration = .seconds(1)
+  /// When a page is tried again: sync gives a page what it gives a feed's first, so a passing
+  /// 503 on page 3 does not fail the feed until next run.
+  public var retry = RetryPolicy.once
   /// Whether the later pages' documents come back as served (`FeedPages.laterDocuments`), for
   /// the library's copy of the feed.
   public var keepsDocuments = false
@@ -71,7 +70,7 @@ public struct PagedFeedLoader: Sendable {
         // Tried again as a sync tries page one, so a passing 503 on page 3 does not fail it.
         let fetched = try await loader.fetchWhole(
           url: Self.withCredentials(of: origin, link), keepingDocument: keepsDocuments,
-          attempts: attempts, retryDelay: retryDelay)
+          retry: retry)
         (page, pageURL, pageValidators) = (fetched.feed, fetched.url, fetched.validators)
         if let document = fetched.document { documents.append(document) }
       } catch {

@@ -23,15 +23,23 @@ public struct CompressedDocument: Sendable, Equatable {
     self.data = data
   }
 
-  /// Compresses what `chunks` hands over.
-  package init(compressing chunks: Chunks) throws {
+  /// Compresses what `chunks` hands over: `expectedBytes` of it, when known. A small document
+  /// gets a window and match state its own size: zlib's full ones (256 KiB, and a 64 KiB table
+  /// cleared at the start) would cost a feed of a few items more than compressing it.
+  package init(compressing chunks: Chunks, expectedBytes: Int? = nil) throws {
     var stream = z_stream()
-    guard czlib_deflate_init_gzip_level(&stream, Self.level) == Z_OK else {
+    // A window of at least the document (2^9 to 2^15 bytes), and match state to go with it.
+    let windowBits =
+      expectedBytes.map { bytes in
+        max(9, min(15, Int32(Int.bitWidth - max(1, bytes).leadingZeroBitCount)))
+      } ?? 15
+    let memLevel = max(1, min(8, windowBits - 7))
+    guard czlib_deflate_init_gzip_sized(&stream, Self.level, windowBits, memLevel) == Z_OK else {
       throw KeptFeedError.compression("zlib could not start")
     }
     defer { deflateEnd(&stream) }
     var output = Data()
-    let windowSize = 64 << 10
+    let windowSize = min(64 << 10, Int(deflateBound(&stream, uLong(expectedBytes ?? (64 << 10)))))
     let window = UnsafeMutablePointer<Bytef>.allocate(capacity: windowSize)
     defer { window.deallocate() }
     var failure: Int32?

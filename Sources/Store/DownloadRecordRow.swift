@@ -16,8 +16,9 @@ struct DownloadRecordRow: FetchableRecord, TableRecord {
   }
 
   // The lookups a download makes on its way through, as statements prepared once per
-  // connection: GRDB's query interface prepares (and authorizes, column by column) on every
-  // call, which was a third of a cold sync's instructions.
+  // connection and run through SQLite's own calls (`Statement.run`): GRDB's query interface
+  // prepares (and authorizes, column by column) on every call, and its rows look every
+  // column up by name.
 
   /// The columns besides `key`, in the order of `values`: one list for reading and writing.
   static let valueColumns = [
@@ -26,33 +27,70 @@ struct DownloadRecordRow: FetchableRecord, TableRecord {
     "details", "archive", "ownerStart", "ownerBoot", "durableBytes", "partialBoot",
   ]
 
-  var values: [(any DatabaseValueConvertible)?] {
+  var values: [SQLValue] {
     [
-      record.url, record.podcastTitle, record.episodeTitle, record.state.rawValue, record.bytes,
-      record.total, record.partialPath, record.file, record.etag, record.lastModified,
-      record.error, record.updatedAt, record.episodeKey, record.owner?.pid, record.feedURL,
-      record.published, record.details, record.archive,
-      record.owner.map { Int64(bitPattern: $0.started) },
-      record.owner?.boot, record.durableBytes, record.partialBoot,
+      .text(record.url), .text(record.podcastTitle), .text(record.episodeTitle),
+      .text(record.state.rawValue), .integer(record.bytes), SQLValue(record.total),
+      .text(record.partialPath), SQLValue(record.file), SQLValue(record.etag),
+      SQLValue(record.lastModified), SQLValue(record.error), SQLValue(record.updatedAt),
+      SQLValue(record.episodeKey), SQLValue(record.owner?.pid), SQLValue(record.feedURL),
+      SQLValue(record.published), SQLValue(record.details), SQLValue(record.archive),
+      SQLValue(record.owner.map { Int64(bitPattern: $0.started) }), SQLValue(record.owner?.boot),
+      .integer(record.durableBytes), SQLValue(record.partialBoot),
     ]
   }
 
-  /// The columns `init(row:)` reads, named: a statement kept prepared must not depend on the
-  /// order `*` had when it was prepared.
+  /// The columns whose values differ from `old`'s, with their new values (in `valueColumns`'
+  /// order), compared as values: formatting each date to compare its text would cost more than
+  /// the rest of a transition.
+  func changes(from old: DownloadRecordRow) -> [(column: String, value: SQLValue)] {
+    let new = record
+    let old = old.record
+    var changed: [(column: String, value: SQLValue)] = []
+    func note(_ index: Int, _ differs: Bool, _ value: @autoclosure () -> SQLValue) {
+      if differs { changed.append((Self.valueColumns[index], value())) }
+    }
+    note(0, new.url != old.url, .text(new.url))
+    note(1, new.podcastTitle != old.podcastTitle, .text(new.podcastTitle))
+    note(2, new.episodeTitle != old.episodeTitle, .text(new.episodeTitle))
+    note(3, new.state != old.state, .text(new.state.rawValue))
+    note(4, new.bytes != old.bytes, .integer(new.bytes))
+    note(5, new.total != old.total, SQLValue(new.total))
+    note(6, new.partialPath != old.partialPath, .text(new.partialPath))
+    note(7, new.file != old.file, SQLValue(new.file))
+    note(8, new.etag != old.etag, SQLValue(new.etag))
+    note(9, new.lastModified != old.lastModified, SQLValue(new.lastModified))
+    note(10, new.error != old.error, SQLValue(new.error))
+    note(11, new.updatedAt != old.updatedAt, SQLValue(new.updatedAt))
+    note(12, new.episodeKey != old.episodeKey, SQLValue(new.episodeKey))
+    note(13, new.owner?.pid != old.owner?.pid, SQLValue(new.owner?.pid))
+    note(14, new.feedURL != old.feedURL, SQLValue(new.feedURL))
+    note(15, new.published != old.published, SQLValue(new.published))
+    note(16, new.details != old.details, SQLValue(new.details))
+    note(17, new.archive != old.archive, SQLValue(new.archive))
+    note(
+      18, new.owner?.started != old.owner?.started,
+      SQLValue(new.owner.map { Int64(bitPattern: $0.started) }))
+    note(19, new.owner?.boot != old.owner?.boot, SQLValue(new.owner?.boot))
+    note(20, new.durableBytes != old.durableBytes, .integer(new.durableBytes))
+    note(21, new.partialBoot != old.partialBoot, SQLValue(new.partialBoot))
+    return changed
+  }
+
+  /// The columns `init(row:)` and `init(_: SQLRow)` read, in this order: a statement kept
+  /// prepared must not depend on the order `*` had when it was prepared.
   static let selection = (["key"] + valueColumns).joined(separator: ", ")
 
   /// The download keyed `key`, if any.
   static func find(_ db: Database, key: DownloadKey) throws -> DownloadRecordRow? {
-    try fetchOne(
-      db.cachedStatement(sql: "SELECT \(selection) FROM downloads WHERE key = ?"),
-      arguments: [key.text])
+    try db.cachedStatement(sql: "SELECT \(selection) FROM downloads WHERE key = ?")
+      .first([.text(key.text)], DownloadRecordRow.init)
   }
 
   /// The downloads fetched from `url` (one, unless two feeds list the same file).
   static func all(_ db: Database, url: String) throws -> [DownloadRecordRow] {
-    try fetchAll(
-      db.cachedStatement(sql: "SELECT \(selection) FROM downloads WHERE url = ? ORDER BY key"),
-      arguments: [url])
+    try db.cachedStatement(sql: "SELECT \(selection) FROM downloads WHERE url = ? ORDER BY key")
+      .all([.text(url)], DownloadRecordRow.init)
   }
 
   /// Downloads listed in `feedURL` under any of `keys`, only finished ones when `finished`.
@@ -66,10 +104,10 @@ struct DownloadRecordRow: FetchableRecord, TableRecord {
         WHERE feedURL = ? AND episodeKey IN (\(marks))\(finished ? " AND state = ?" : "")
         ORDER BY key
         """)
-    var arguments: StatementArguments = [feedURL]
-    arguments += StatementArguments(keys)
-    if finished { arguments += [DownloadState.done.rawValue] }
-    return try fetchAll(statement, arguments: arguments)
+    let values =
+      [.text(feedURL)] + keys.map { SQLValue.text($0) }
+      + (finished ? [.text(DownloadState.done.rawValue)] : [])
+    return try statement.all(values, DownloadRecordRow.init)
   }
 
   /// Finished downloads listed in `feedURL` under any of `keys`.
@@ -79,6 +117,34 @@ struct DownloadRecordRow: FetchableRecord, TableRecord {
     try listed(db, feedURL: feedURL, keys: keys, finished: true)
   }
 
+  /// A row of `selection`, by position.
+  init(_ row: SQLRow) throws {
+    record = DownloadRecord(
+      key: DownloadKey(text: row.text(0) ?? ""),
+      url: row.text(1) ?? "",
+      podcastTitle: row.text(2) ?? "",
+      episodeTitle: row.text(3) ?? "",
+      state: try row.rawValue(DownloadState.self, 4),
+      bytes: row.integer(5) ?? 0,
+      total: row.integer(6),
+      partialPath: row.text(7) ?? "",
+      file: row.text(8),
+      etag: row.text(9),
+      lastModified: row.text(10),
+      error: row.text(11),
+      updatedAt: row.date(12) ?? Date(timeIntervalSince1970: 0),
+      episodeKey: row.text(13),
+      owner: Self.owner(
+        pid: row.integer(14), started: row.integer(19), boot: row.text(20)),
+      feedURL: row.text(15),
+      published: row.date(16),
+      details: row.text(17),
+      archive: row.text(18),
+      durableBytes: row.integer(21) ?? 0,
+      partialBoot: row.text(22))
+  }
+
+  /// A row of the query interface's (`SELECT *`, by column name), for the listings.
   init(row: Row) throws {
     record = DownloadRecord(
       key: DownloadKey(text: try row.decode(forColumn: "key")),
@@ -95,7 +161,9 @@ struct DownloadRecordRow: FetchableRecord, TableRecord {
       error: try row.decode(forColumn: "error"),
       updatedAt: try row.decode(forColumn: "updatedAt"),
       episodeKey: try row.decode(forColumn: "episodeKey"),
-      owner: try Self.owner(row),
+      owner: Self.owner(
+        pid: try row.decode(forColumn: "pid"), started: try row.decode(forColumn: "ownerStart"),
+        boot: try row.decode(forColumn: "ownerBoot")),
       feedURL: try row.decode(forColumn: "feedURL"),
       published: try row.decode(forColumn: "published"),
       details: try row.decode(forColumn: "details"),
@@ -106,11 +174,10 @@ struct DownloadRecordRow: FetchableRecord, TableRecord {
 
   /// A row written before owners had a start time and a boot names its pid alone: nobody
   /// running now can be told from it, so it names a process of no boot, which is never alive.
-  private static func owner(_ row: Row) throws -> ProcessOwner? {
-    guard let pid: Int32 = try row.decode(forColumn: "pid") else { return nil }
-    let started: Int64? = try row.decode(forColumn: "ownerStart")
-    let boot: String? = try row.decode(forColumn: "ownerBoot")
+  private static func owner(pid: Int64?, started: Int64?, boot: String?) -> ProcessOwner? {
+    guard let pid else { return nil }
     return ProcessOwner(
-      pid: pid, started: started.map { UInt64(bitPattern: $0) } ?? 0, boot: boot ?? "")
+      pid: Int32(truncatingIfNeeded: pid), started: started.map { UInt64(bitPattern: $0) } ?? 0,
+      boot: boot ?? "")
   }
 }

@@ -5,12 +5,13 @@ import Model
 
 /// The last copy of a subscription's feed the library fetched: its pages in order, page one
 /// first, compressed, with the validators page one was served with (a paged feed's every page,
-/// see `SyncPlanner.keepCopy`). A listing sends those
+/// see `FeedRefresher.copy`). A listing sends those
 /// validators, so an unchanged feed costs a 304 and is read from here; an unreachable or
-/// vanished feed still has something to list. The validators and the pages are one file (see
-/// `KeptFeeds`), so validators are never sent for a document the library does not have.
+/// vanished feed still has something to list. The validators and the pages are kept together
+/// (see `KeptFeeds`), so validators are never sent for a document the library does not have.
 ///
-/// On disk: a short text header, then each page's gzip bytes in order.
+/// As kept (in the library's database; earlier versions wrote the same bytes to a file): a
+/// short text header, then each page's gzip bytes in order.
 ///
 ///     podcast kept feed 1
 ///     feed https://example.com/feed.xml
@@ -39,7 +40,8 @@ public struct KeptFeed: Sendable, Equatable {
       url: String, count: Int, read: ((UnsafeRawBufferPointer) -> Void) throws -> Void
     ) throws {
       self.init(
-        url: url, document: try CompressedDocument(compressing: read), documentBytes: count)
+        url: url, document: try CompressedDocument(compressing: read, expectedBytes: count),
+        documentBytes: count)
     }
   }
 
@@ -80,17 +82,29 @@ public struct KeptFeed: Sendable, Equatable {
 
   private static let magic = "podcast kept feed 1"
 
-  /// The file's bytes: header, then every page.
+  /// The copy's bytes: header, then every page. Built as bytes, in one buffer of the right
+  /// size: a sync encodes every feed it fetches.
   package func encoded() -> Data {
-    var header = Self.magic + "\n" + "feed \(Self.oneLine(feedURL))\n"
-    if let etag = validators.etag { header += "etag \(Self.oneLine(etag))\n" }
+    var header: [UInt8] = []
+    header.reserveCapacity(256)
+    func line(_ parts: String...) {
+      for part in parts { header.append(contentsOf: part.utf8) }
+      header.append(10)
+    }
+    line(Self.magic)
+    line("feed ", Self.oneLine(feedURL))
+    if let etag = validators.etag { line("etag ", Self.oneLine(etag)) }
     if let lastModified = validators.lastModified {
-      header += "last-modified \(Self.oneLine(lastModified))\n"
+      line("last-modified ", Self.oneLine(lastModified))
     }
     for page in pages {
-      header += "page \(page.document.data.count) \(page.documentBytes) \(Self.oneLine(page.url))\n"
+      line(
+        "page ", String(page.document.data.count), " ", String(page.documentBytes), " ",
+        Self.oneLine(page.url))
     }
-    var data = Data((header + "\n").utf8)
+    header.append(10)
+    var data = Data(capacity: header.count + pages.reduce(0) { $0 + $1.document.data.count })
+    data.append(contentsOf: header)
     for page in pages { data.append(page.document.data) }
     return data
   }
@@ -121,7 +135,10 @@ public struct KeptFeed: Sendable, Equatable {
 
   /// Header values are one line each; a line break in one (HTTP allows none) would end it.
   private static func oneLine(_ text: String) -> String {
-    text.contains(where: \.isNewline)
+    // Any line break Swift knows has a byte below 0x20 or above 0x7F in UTF-8: text without
+    // one (nearly every URL and validator) needs no look at its characters.
+    guard text.utf8.contains(where: { $0 < 0x20 || $0 > 0x7E }) else { return text }
+    return text.contains(where: \.isNewline)
       ? String(text.map { $0.isNewline ? " " : $0 }) : text
   }
 

@@ -1,38 +1,109 @@
 import Basics
 import Foundation
+internal import GRDB
 import Model
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// Where the library keeps the last copy of each subscription's feed (`KeptFeed`): one file
-/// per subscription, `<library>/.podcast/feeds/<subscription id>.feed`, readable by its owner
-/// only (a private feed's document holds its tokens).
+/// Where the library keeps the last copy of each subscription's feed (`KeptFeed`): a row of
+/// the `keptFeeds` table per subscription, its copy as one blob (compressed), with the
+/// validators it came with beside it and when it was last known to be the feed as served
+/// (written from a fetch, or confirmed by a sync's 304). The row goes with its subscription.
 ///
-/// Files, not database rows: a listing must never write the database, and sync writes each
-/// copy as its feed arrives instead of holding every copy for its one transaction at the end.
-/// A copy is written under a temporary name and renamed, so a reader sees the old copy or the
-/// new one; it is not synced to disk, because a copy lost or cut short by a power cut fails
-/// its checks and costs only one whole fetch at the next sync (see `validators`).
-///
-/// A file's modification time is when its copy was last known to be the feed as served:
-/// written from a fetch, or confirmed by a sync's 304 (`confirm`).
+/// In the database rather than a file per feed: sync writes a feed's copy in the transaction
+/// that records its refresh (`FeedRecord`), where a file costs an inode, a rename and, on ext4
+/// without a journal just after many deletions, a search past each of them; and a sync
+/// reads every copy's validators in one query (`SyncSnapshot.keptValidators`). A listing
+/// still only reads: it opens the library read-only.
 public struct KeptFeeds: Sendable {
-  public let folder: String
+  private let store: LibraryStore
 
-  public init(paths: LibraryPaths) {
-    folder = paths.keptFeeds
-  }
-
-  public func path(subscriptionId: Int64) -> String {
-    folder + "/\(subscriptionId).feed"
+  public init(store: LibraryStore) {
+    self.store = store
   }
 
   /// The copy kept for the subscription and when it was last known current; nil when none is
-  /// kept. Throws `KeptFeedError` when the file cannot be read or is damaged.
+  /// kept. Throws `KeptFeedError.damaged` when its bytes do not read back whole.
   public func copy(subscriptionId: Int64) throws -> (feed: KeptFeed, checked: Date)? {
-    let path = path(subscriptionId: subscriptionId)
+    guard let (data, checked) = try store.keptCopy(subscriptionId: subscriptionId) else {
+      return nil
+    }
+    return (try KeptFeed(decoding: data), checked)
+  }
+
+  /// Keeps `feed` as the subscription's copy, replacing the one before.
+  public func keep(_ feed: KeptFeed, subscriptionId: Int64) throws {
+    try store.relaxedWrite { db in try LibraryStore.keep(feed, subscriptionId: subscriptionId, db) }
+  }
+}
+
+extension LibraryStore {
+  /// The validators of the copy kept for a subscription, and the feed address it was kept
+  /// for: what a conditional request may send, as a 304 then still leaves the document at hand.
+  public struct KeptValidators: Sendable, Equatable {
+    public var feedURL: String
+    public var validators: Validators
+  }
+
+  /// A subscription's kept copy as stored, and when it was last known current. Of a library
+  /// that a write has not opened since its copies were files (`.podcast/feeds/<id>.feed`), the
+  /// file: a listing opens the library read-only and cannot move them in.
+  func keptCopy(subscriptionId: Int64) throws -> (Data, Date)? {
+    do {
+      let row = try lookup { db in
+        try Row.fetchOne(
+          db.cachedStatement(sql: "SELECT copy, checked FROM keptFeeds WHERE subscriptionId = ?"),
+          arguments: [subscriptionId])
+      }
+      return row.map { ($0[0], $0[1]) }
+    } catch LibraryError.databaseFailed where !hasKeptFeedsTable() {
+      return try keptFile(subscriptionId: subscriptionId)
+    }
+  }
+
+  private func hasKeptFeedsTable() -> Bool {
+    (try? read { db in try db.tableExists("keptFeeds") }) == true
+  }
+
+  static func keep(_ feed: KeptFeed, subscriptionId: Int64, checked: Date = Date(), _ db: Database)
+    throws
+  {
+    try db.cachedStatement(
+      sql: """
+        INSERT OR REPLACE INTO keptFeeds (subscriptionId, feedURL, etag, lastModified, checked, copy)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """
+    ).run([
+      .integer(subscriptionId), .text(feed.feedURL), SQLValue(feed.validators.etag),
+      SQLValue(feed.validators.lastModified), SQLValue(checked), .blob(feed.encoded()),
+    ])
+  }
+
+  /// The server said the subscription's copy is still the feed: it is that much younger.
+  static func confirmCopy(subscriptionId: Int64, _ db: Database) throws {
+    try db.cachedStatement(sql: "UPDATE keptFeeds SET checked = ? WHERE subscriptionId = ?")
+      .run([SQLValue(Date()), .integer(subscriptionId)])
+  }
+
+  /// Every kept copy's validators, by subscription.
+  func keptValidators(_ db: Database) throws -> [Int64: KeptValidators] {
+    var found: [Int64: KeptValidators] = [:]
+    let rows = try Row.fetchCursor(
+      db, sql: "SELECT subscriptionId, feedURL, etag, lastModified FROM keptFeeds")
+    while let row = try rows.next() {
+      found[row[0]] = KeptValidators(
+        feedURL: row[1], validators: Validators(etag: row[2], lastModified: row[3]))
+    }
+    return found
+  }
+
+  // MARK: - The files of earlier versions
+
+  /// The copy earlier versions kept as a file, and the file's modification time.
+  private func keptFile(subscriptionId: Int64) throws -> (Data, Date)? {
+    let path = paths.keptFeeds + "/\(subscriptionId).feed"
     let data: Data
     do {
       data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -41,85 +112,34 @@ public struct KeptFeeds: Sendable {
     } catch {
       throw KeptFeedError.unreadable(path: path, reason: error.localizedDescription)
     }
-    do {
-      let feed = try KeptFeed(decoding: data)
-      return (feed, modified(path) ?? Date())
-    } catch KeptFeedError.damaged(_, let reason) {
-      throw KeptFeedError.damaged(path: path, reason: reason)
-    }
+    var info = stat()
+    let modified =
+      stat(path, &info) == 0
+      ? Date(
+        timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec)
+          + TimeInterval(info.st_mtim.tv_nsec) / 1e9) : Date()
+    return (data, modified)
   }
 
-  /// The validators of the copy kept for the subscription at `feedURL`: what a conditional
-  /// request may send, as a 304 then still leaves the document at hand. nil when there is no
-  /// copy, or it was kept for another URL, or its header or size is not right (a copy cut
-  /// short); the caller then asks for the whole feed, which keeps a fresh copy.
-  ///
-  /// Reads the header only: sync asks this of every feed.
-  package func validators(subscriptionId: Int64, feedURL: String) -> Validators? {
-    let descriptor = open(path(subscriptionId: subscriptionId), O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var info = stat()
-    guard fstat(descriptor, &info) == 0 else { return nil }
-    var prefix = Data()
-    let chunk = 4 << 10
-    // A header is a few hundred bytes; 64 KiB bounds what a damaged file makes this read.
-    while prefix.count < 64 << 10 {
-      var bytes = [UInt8](repeating: 0, count: chunk)
-      let count = bytes.withUnsafeMutableBytes {
-        pread(descriptor, $0.baseAddress, chunk, off_t(prefix.count))
-      }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { return nil }
-      prefix.append(contentsOf: bytes[0..<count])
-      if let header = KeptFeed.Header(prefix) {
-        guard header.feedURL == feedURL, header.fileBytes == Int(info.st_size) else { return nil }
-        return header.validators
+  /// Moves the copies earlier versions kept as files into the database, each with its file's
+  /// time, and removes the files and their folder. A file that does not read back whole, or
+  /// whose subscription is gone, is only removed: the next sync fetches that feed whole.
+  func moveKeptFiles() throws {
+    let folder = paths.keptFeeds
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+      return
+    }
+    try relaxedWrite { db in
+      let subscriptions = Set(try Int64.fetchAll(db, sql: "SELECT id FROM subscriptions"))
+      for name in names where name.hasSuffix(".feed") {
+        guard let id = Int64(name.dropLast(5)), subscriptions.contains(id),
+          let (data, checked) = try? keptFile(subscriptionId: id),
+          let feed = try? KeptFeed(decoding: data)
+        else { continue }
+        try Self.keep(feed, subscriptionId: id, checked: checked, db)
       }
     }
-    return nil
-  }
-
-  /// The prefix of a copy being written (see `TemporaryName`).
-  private static let temporaryPrefix = ".kept-"
-
-  /// Keeps `feed` as the subscription's copy, replacing the one before.
-  public func keep(_ feed: KeptFeed, subscriptionId: Int64) throws {
-    let path = path(subscriptionId: subscriptionId)
-    if mkdir(folder, 0o700) != 0 && errno != EEXIST {
-      throw KeptFeedError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
-    }
-    if let failure = AtomicFile.write(
-      feed.encoded(), to: path, mode: 0o600, prefix: Self.temporaryPrefix, durable: false)
-    {
-      throw KeptFeedError.cannotWrite(path: path, reason: String(cString: strerror(failure)))
-    }
-  }
-
-  /// Records that the server confirmed the subscription's copy is current (a 304): its
-  /// modification time becomes now. Best effort: a copy that cannot be touched only looks
-  /// older than it is.
-  package func confirm(subscriptionId: Int64) {
-    _ = utimensat(AT_FDCWD, path(subscriptionId: subscriptionId), nil, 0)
-  }
-
-  /// Removes the subscription's copy (it is unsubscribed). Best effort: a copy left behind is
-  /// never read for another subscription, as ids are not reused and each copy names its feed.
-  public func forget(subscriptionId: Int64) {
-    unlink(path(subscriptionId: subscriptionId))
-  }
-
-  /// A run killed while writing a copy left `.kept-<owner>-….tmp` (a large feed's is
-  /// megabytes); one of a process still running is its write in progress and stays.
-  package func removeAbandonedTemporaries() {
-    TemporaryName.removeAbandoned(in: folder, prefix: Self.temporaryPrefix)
-  }
-
-  private func modified(_ path: String) -> Date? {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    return Date(
-      timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec)
-        + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
+    for name in names { unlink(folder + "/" + name) }
+    rmdir(folder)
   }
 }

@@ -3,7 +3,7 @@ internal import GRDB
 import Model
 
 extension LibrarySchema {
-  /// "v8-owners-and-checkpoints": who holds a download, in a form a reboot cannot impersonate
+  /// "v10-owners-and-checkpoints": who holds a download, in a form a reboot cannot impersonate
   /// (`ProcessOwner`: the pid of the existing `pid` column with its start time and boot), and
   /// what of its partial file is known to be on disk (`durableBytes`, and `partialBoot`, the
   /// boot that wrote the rest). A row from before has neither: its pid alone names nobody any

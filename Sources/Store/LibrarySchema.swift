@@ -18,7 +18,10 @@ package enum LibrarySchema {
     migrator.registerMigration("v5-download-details", migrate: addDownloadDetails)
     migrator.registerMigration("v6-download-keys", migrate: keyDownloadsByEpisode)
     migrator.registerMigration("v7-download-archive", migrate: addDownloadArchive)
-    migrator.registerMigration("v8-owners-and-checkpoints", migrate: addOwnersAndCheckpoints)
+    migrator.registerMigration("v8-account", migrate: addAccount)
+    migrator.registerMigration("v9-kept-feeds", migrate: addKeptFeeds)
+    migrator.registerMigration("v9-update-index-dropped", migrate: dropUpdateIndex)
+    migrator.registerMigration("v10-owners-and-checkpoints", migrate: addOwnersAndCheckpoints)
     return migrator
   }
 

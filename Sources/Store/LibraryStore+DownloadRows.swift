@@ -23,6 +23,67 @@ extension LibraryStore {
     return try relaxedWrite { db in try downloads.map { try queue($0, db) } }
   }
 
+  /// How `start` found a download.
+  package enum Start: Sendable {
+    /// Begun in this process: the row after the move.
+    case begun(DownloadRecord)
+    /// The episode is here already: this finished download (under this row or another of
+    /// the episode's), its `file` still there. Nothing was written.
+    case alreadyHere(DownloadRecord, file: String)
+  }
+
+  /// The download keyed `key` starts in this process (`owner`, holding its partial file with
+  /// `bytesOnDisk` bytes): begun (see `DownloadTransition.begin`, `wanted` being the job as
+  /// queued), unless the episode turns out to be here already, found as `finishedDownload`
+  /// finds it (another process may have finished it since it was queued). One transaction for
+  /// the check and the move, which reads the row once (see `transition`): relaxed, as every
+  /// move of a running download, unless the begin lowers the row's durable length (the file
+  /// is shorter than the row says is synced), which must be on disk before the bytes it no
+  /// longer vouches for are written over.
+  package func start(
+    _ key: DownloadKey, _ wanted: QueuedDownload, owner: ProcessOwner, bytesOnDisk: Int64
+  ) throws -> Start {
+    let relaxed = try relaxedWrite { db in
+      try start(key, wanted, owner: owner, bytesOnDisk: bytesOnDisk, lowering: false, db)
+    }
+    if let relaxed { return relaxed }
+    guard
+      let durable = try write({ db in
+        try start(key, wanted, owner: owner, bytesOnDisk: bytesOnDisk, lowering: true, db)
+      })
+    else { throw LibraryError.illegalDownloadMove(url: key.text, move: "begin", from: nil) }
+    return durable
+  }
+
+  /// `start`'s transaction; nil (having written nothing) when the begin would lower the
+  /// durable length and `lowering` does not allow it.
+  private func start(
+    _ key: DownloadKey, _ wanted: QueuedDownload, owner: ProcessOwner, bytesOnDisk: Int64,
+    lowering: Bool, _ db: Database
+  ) throws -> Start? {
+    let current = try DownloadRecordRow.find(db, key: key)?.record
+    if let current, Self.hasFile(current), let file = current.file {
+      return .alreadyHere(current, file: file)
+    }
+    if let finished = try Self.finishedDownload(
+      db, url: wanted.url, keys: wanted.identityKeys, feedURL: wanted.feedURL),
+      let file = finished.file
+    {
+      return .alreadyHere(finished, file: file)
+    }
+    guard let current else {
+      throw LibraryError.illegalDownloadMove(url: key.text, move: "begin", from: nil)
+    }
+    if current.durableBytes > bytesOnDisk && !lowering { return nil }
+    guard
+      let begun = try perform(
+        .begin(wanted, owner: owner, bytesOnDisk: bytesOnDisk), on: current, key: key, db)
+    else {
+      throw LibraryError.illegalDownloadMove(url: key.text, move: "begin", from: nil)
+    }
+    return .begun(begun)
+  }
+
   /// The download keyed `key`, if any.
   public func download(key: DownloadKey) throws -> DownloadRecord? {
     try lookup { db in try DownloadRecordRow.find(db, key: key)?.record }
@@ -96,9 +157,8 @@ extension LibraryStore {
   /// Whether a finished download other than the one keyed `key` owns the file at `path`.
   public func isFileOfAnotherDownload(_ path: String, key: DownloadKey) throws -> Bool {
     try lookup { db in
-      let other = try db.cachedStatement(
-        sql: "SELECT 1 FROM downloads WHERE file = ? AND key != ? LIMIT 1")
-      return try Int.fetchOne(other, arguments: [path, key.text]) != nil
+      try db.cachedStatement(sql: "SELECT 1 FROM downloads WHERE file = ? AND key != ? LIMIT 1")
+        .first([.text(path), .text(key.text)]) { _ in true } != nil
     }
   }
 
@@ -128,14 +188,7 @@ extension LibraryStore {
     try write { db in
       downloads.map { download in
         do {
-          var finished: DownloadRecord?
-          try guarded {
-            try db.inSavepoint {
-              finished = try finish(download, db)
-              return .commit
-            }
-          }
-          return .success(finished)
+          return .success(try guarded { try db.savepoint { (try finish(download, db), true) } })
         } catch {
           return .failure(LibraryError(error))
         }
@@ -173,7 +226,7 @@ extension LibraryStore {
     // A subscription removed while its episode downloaded has no row to update.
     try db.cachedStatement(
       sql: "UPDATE episodes SET downloadedFile = ? WHERE subscriptionId = ? AND key = ?"
-    ).execute(arguments: [file, episode.subscriptionId, episode.key])
+    ).run([.text(file), .integer(episode.subscriptionId), .text(episode.key)])
   }
 
   /// Every download as it stands, for `podcast status`, computed without writing: a row a dead
@@ -225,6 +278,12 @@ extension LibraryStore {
   /// Finished downloads whose file is somewhere under `folder` (at any depth), whether or not
   /// the file is still there.
   public func finishedDownloads(under folder: String) throws -> [DownloadRecord] {
+    try finishedDownloads(under: [folder])[0]
+  }
+
+  /// `finishedDownloads(under:)` of each of `folders`, in their order, read together: a run
+  /// asks it of every podcast folder it touched.
+  public func finishedDownloads(under folders: [String]) throws -> [[DownloadRecord]] {
     // A range on the indexed path rather than LIKE, whose % and _ a folder name may contain:
     // "0" is the character after "/", so the range is exactly the paths that start "folder/".
     try lookup { db in
@@ -233,9 +292,12 @@ extension LibraryStore {
           SELECT \(DownloadRecordRow.selection) FROM downloads
           WHERE file > ? AND file < ? AND state = ?
           """)
-      return try DownloadRecordRow.fetchAll(
-        statement, arguments: [folder + "/", folder + "0", DownloadState.done.rawValue]
-      ).map { $0.record }
+      return try folders.map { folder in
+        try statement.all(
+          [.text(folder + "/"), .text(folder + "0"), .text(DownloadState.done.rawValue)],
+          DownloadRecordRow.init
+        ).map(\.record)
+      }
     }
   }
 

@@ -34,28 +34,20 @@ extension LibraryStore {
     case .write(let next):
       let row = DownloadRecordRow(next)
       guard let current else {
-        try db.cachedStatement(sql: Self.insertSQL).execute(
-          arguments: StatementArguments([key.text] + row.values.map(StoredDate.binding)))
+        try db.cachedStatement(sql: Self.insertSQL).run([.text(key.text)] + row.values)
         return next
       }
-      // Only the columns that change: a progress note is then two pages of the WAL (the row
-      // and the `updatedAt` index), not one for every index of the table.
-      let old = DownloadRecordRow(current).values
-      var columns: [String] = []
-      var values: [(any DatabaseValueConvertible)?] = []
-      for (index, value) in row.values.enumerated() where !Self.same(value, old[index]) {
-        columns.append(DownloadRecordRow.valueColumns[index])
-        values.append(StoredDate.binding(value))
-      }
-      guard !columns.isEmpty else { return next }
+      // Only the columns that change: a progress note is then one page of the WAL (the row),
+      // not one for every index of the table.
+      let changes = row.changes(from: DownloadRecordRow(current))
+      guard !changes.isEmpty else { return next }
       try db.cachedStatement(
         sql:
-          "UPDATE downloads SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE key = ?"
-      ).execute(arguments: StatementArguments(values + [key.text]))
+          "UPDATE downloads SET \(changes.map { "\($0.column) = ?" }.joined(separator: ", ")) WHERE key = ?"
+      ).run(changes.map(\.value) + [.text(key.text)])
       return next
     case .delete:
-      try db.cachedStatement(sql: "DELETE FROM downloads WHERE key = ?").execute(
-        arguments: [key.text])
+      try db.cachedStatement(sql: "DELETE FROM downloads WHERE key = ?").run([.text(key.text)])
       return nil
     }
   }
@@ -87,45 +79,46 @@ extension LibraryStore {
   /// The row `wanted` is, if the library has one: the one keyed as `wanted` would be; else
   /// one listed in the same feed under another of its identity keys (the feed gave the
   /// episode a GUID since, say); else one of its URL (a feed that moved, a download made
-  /// without a feed), as rows were found before they were keyed by episode.
-  static func existingDownload(_ db: Database, for wanted: QueuedDownload) throws
-    -> DownloadRecord?
-  {
-    if let row = try DownloadRecordRow.find(db, key: wanted.key) { return row.record }
+  /// without a feed), as rows were found before they were keyed by episode. And the finished
+  /// download of it whose file is still there, found as `finishedDownload` finds it. One read
+  /// of each kind of row serves both.
+  static func known(_ db: Database, _ wanted: QueuedDownload) throws -> (
+    row: DownloadRecord?, finished: DownloadRecord?
+  ) {
+    let byKey = try DownloadRecordRow.find(db, key: wanted.key)?.record
+    let byURL = try DownloadRecordRow.all(db, url: wanted.url).map(\.record)
+    var listed: [DownloadRecord] = []
     if let feedURL = wanted.feedURL, !wanted.identityKeys.isEmpty {
-      let listed = try DownloadRecordRow.listed(
+      listed = try DownloadRecordRow.listed(
         db, feedURL: feedURL, keys: wanted.identityKeys, finished: false
-      ).map { $0.record }
-      for key in wanted.identityKeys {
-        if let found = listed.first(where: { $0.episodeKey == key }) { return found }
-      }
+      ).map(\.record)
     }
-    let byURL = try DownloadRecordRow.all(db, url: wanted.url).map { $0.record }
-    return byURL.first { $0.feedURL == wanted.feedURL } ?? byURL.first { $0.state != .done }
+    let finished = (byURL + listed.filter { $0.state == .done }).first(where: hasFile)
+    if let byKey { return (byKey, finished) }
+    for key in wanted.identityKeys {
+      if let found = listed.first(where: { $0.episodeKey == key }) { return (found, finished) }
+    }
+    let row =
+      byURL.first { $0.feedURL == wanted.feedURL } ?? byURL.first { $0.state != .done }
       ?? byURL.first
+    return (row, finished)
   }
 
-  /// Queues `wanted` in the row it already has or a new one (`existingDownload`).
+  /// Queues `wanted` in the row it already has (`row`, from `known`) or a new one; returns the
+  /// row's key.
   @discardableResult
-  func queue(_ wanted: QueuedDownload, _ db: Database) throws -> DownloadKey {
-    let current = try Self.existingDownload(db, for: wanted)
-    let key = current?.key ?? wanted.key
-    try perform(.queue(wanted), on: current, key: key, db)
+  func queue(_ wanted: QueuedDownload, in row: DownloadRecord?, _ db: Database) throws
+    -> DownloadKey
+  {
+    let key = row?.key ?? wanted.key
+    try perform(.queue(wanted), on: row, key: key, db)
     return key
   }
 
-  /// Whether a column keeps its value. Dates are compared as dates: GRDB turns a date into
-  /// its text for the database, which costs more than the rest of a transition together, and
-  /// most of a transition's dates have not changed.
-  private static func same(
-    _ new: (any DatabaseValueConvertible)?, _ old: (any DatabaseValueConvertible)?
-  ) -> Bool {
-    switch (new, old) {
-    case (nil, nil): return true
-    case (let new as Date, let old as Date): return new == old
-    case (let new?, let old?): return new.databaseValue == old.databaseValue
-    default: return false
-    }
+  /// `queue(_:in:_:)` in the row `known` finds.
+  @discardableResult
+  func queue(_ wanted: QueuedDownload, _ db: Database) throws -> DownloadKey {
+    try queue(wanted, in: try Self.known(db, wanted).row, db)
   }
 
   private static let insertSQL =

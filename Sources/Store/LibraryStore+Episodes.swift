@@ -18,35 +18,6 @@ extension LibraryStore {
     }
   }
 
-  /// `recordSeen` as sync's planner needs it: `planning` turns the new episodes into jobs,
-  /// queued in the same transaction, so a run killed at any moment either saw nothing or
-  /// queued the work too. What it would otherwise read in two more transactions per feed
-  /// comes from this one: `planning` learns whether the subscription had no episode stored
-  /// before (the first-sync rule), and the answer is the URLs of the jobs the library already
-  /// has a finished file of (`finishedDownload`, by every identity key, as `sync --dry-run`
-  /// asks it): news to record, not to report. Each is queued as its `pid` says (the process
-  /// that runs it, or nil for a later run), in the row the episode has already if it has one;
-  /// `keys` are those rows', in the order `planning` gave.
-  package func recordSeen(
-    subscriptionId: Int64, episodes: [SeenEpisode],
-    planning: (_ added: [SeenEpisode], _ hadNone: Bool) -> [QueuedDownload]
-  ) throws -> (alreadyHad: Set<String>, keys: [DownloadKey]) {
-    try relaxedWrite { db in
-      let (added, hadNone) = try insertSeen(db, subscriptionId: subscriptionId, episodes: episodes)
-      var alreadyHad: Set<String> = []
-      var keys: [DownloadKey] = []
-      for wanted in planning(added, hadNone) {
-        if try Self.finishedDownload(
-          db, url: wanted.url, keys: wanted.identityKeys, feedURL: wanted.feedURL) != nil
-        {
-          alreadyHad.insert(wanted.url)
-        }
-        keys.append(try queue(wanted, db))
-      }
-      return (alreadyHad, keys)
-    }
-  }
-
   /// The episodes `subscribe` saw, and what it chose for the first sync (see `FirstRefresh`).
   func record(_ refresh: FirstRefresh, _ db: Database, subscriptionId: Int64) throws {
     try insertSeen(db, subscriptionId: subscriptionId, episodes: refresh.episodes)
@@ -84,21 +55,21 @@ extension LibraryStore {
   private func insertSeen(_ db: Database, subscriptionId: Int64, episodes: [SeenEpisode]) throws
     -> (added: [SeenEpisode], hadNone: Bool)
   {
-    // Statements prepared once per connection: this runs for every feed a sync reads.
+    // Statements prepared once per connection, as the sync's own (`record(_:)`).
     let subscription = try db.cachedStatement(sql: "SELECT 1 FROM subscriptions WHERE id = ?")
     guard try Int.fetchOne(subscription, arguments: [subscriptionId]) != nil else {
       throw LibraryError.unknownSubscription(id: subscriptionId)
     }
     let seen = try db.cachedStatement(
       sql: "SELECT \(SeenEpisodeRow.selection) FROM episodes WHERE subscriptionId = ?")
-    let stored = try SeenEpisodeRow.fetchAll(seen, arguments: [subscriptionId]).map { $0.episode }
+    let stored = try seen.all([.integer(subscriptionId)]) { SeenEpisodeRow($0).episode }
     let sorted = Self.classify(episodes, stored: stored)
     for previous in sorted.relisted { try SeenEpisodeRow(previous).update(db) }
     var added: [SeenEpisode] = []
     let insert = try db.cachedStatement(sql: SeenEpisodeRow.insertSQL)
     for var episode in sorted.added {
       episode.subscriptionId = subscriptionId
-      try insert.execute(arguments: StatementArguments(SeenEpisodeRow(episode).values))
+      try insert.run(SeenEpisodeRow(episode).values)
       episode.id = db.changesCount > 0 ? db.lastInsertedRowID : nil
       added.append(episode)
     }

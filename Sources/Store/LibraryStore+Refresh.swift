@@ -14,6 +14,8 @@ extension LibraryStore {
     public var unfinished: [DownloadKey: Unfinished] = [:]
     /// The keys of those downloads, by their URL (for rows no episode key finds).
     public var unfinishedURLs: [String: DownloadKey] = [:]
+    /// What each kept copy of a feed was fetched with (`KeptFeeds`), by subscription.
+    public var keptValidators: [Int64: KeptValidators] = [:]
 
     /// Where an unfinished download's row points now, and its kept `DownloadDetails`.
     public struct Unfinished: Sendable {
@@ -48,6 +50,7 @@ extension LibraryStore {
         snapshot.unfinished[key] = .init(key: key, url: url, details: row[2])
         snapshot.unfinishedURLs[url] = key
       }
+      snapshot.keptValidators = try keptValidators(db)
     }
     return snapshot
   }
@@ -68,37 +71,6 @@ extension LibraryStore {
       try String.fetchOne(
         db, sql: "SELECT name FROM subscriptions WHERE feedURL = ? AND id != ?",
         arguments: [feedURL, id ?? 0])
-    }
-  }
-
-  /// Saves what a sync run learned about each subscription (its feed URL after a move, title,
-  /// when it was checked, validators, last error) in one relaxed transaction, leaving the
-  /// fields users change (name, retention) as they are. Returns why a subscription could not
-  /// be recorded, by id: removed meanwhile, or moved onto a feed another one follows.
-  public func recordRefreshes(_ subscriptions: [Subscription]) throws -> [Int64: LibraryError] {
-    try relaxedWrite { db in
-      let update = try db.cachedStatement(
-        sql: """
-          UPDATE subscriptions SET feedURL = ?, title = ?, lastChecked = ?, etag = ?,
-            lastModified = ?, lastError = ? WHERE id = ?
-          """)
-      let clash = try db.cachedStatement(
-        sql: "SELECT name FROM subscriptions WHERE feedURL = ? AND id != ?")
-      var refused: [Int64: LibraryError] = [:]
-      for subscription in subscriptions {
-        guard let id = subscription.id else { continue }
-        if let other = try String.fetchOne(clash, arguments: [subscription.feedURL, id]) {
-          refused[id] = .duplicateFeed(url: subscription.feedURL, name: other)
-          continue
-        }
-        try update.execute(arguments: [
-          subscription.feedURL, subscription.title, subscription.lastChecked.map(StoredDate.init),
-          subscription.etag,
-          subscription.lastModified, subscription.lastError, id,
-        ])
-        if db.changesCount == 0 { refused[id] = .unknownSubscription(id: id) }
-      }
-      return refused
     }
   }
 }

@@ -26,26 +26,32 @@ extension LibraryStore {
   /// `forgettingFirstRefresh`: the change alters what a first sync takes (filters, `first`),
   /// so what `subscribe` chose for it is forgotten too, in the same transaction (see
   /// `FirstRefresh`); it only applies while the subscription has never been synced.
+  /// `sharingWithAccount`: the subscription was just shared with the account's server
+  /// (`--share-with-account`), so it is journaled as added, to be sent at the next exchange.
   public func saveSettings(
-    _ settings: SubscriptionSettings, subscriptionId: Int64, forgettingFirstRefresh: Bool = false
+    _ settings: SubscriptionSettings, subscriptionId: Int64, forgettingFirstRefresh: Bool = false,
+    sharingWithAccount: Bool = false
   ) throws {
     try write { db in
       try Self.save(db, settings, subscriptionId: subscriptionId)
       if forgettingFirstRefresh { try forgetFirstRefresh(db, subscriptionId: subscriptionId) }
+      if sharingWithAccount { try Self.journalAdded(db, subscriptionId: subscriptionId) }
     }
   }
 
   /// Subscribes with settings, and with what `firstRefresh` learned from the feed, in one
   /// transaction, so a failure or a kill leaves no half-set subscription: either none, or one
   /// whose validators never go without the episodes and queued downloads they stand for.
+  /// `serverURL`: the subscription comes from the account's server, which knows it by that
+  /// URL; it is not journaled to be sent back.
   @discardableResult
   public func addSubscription(
     name: String, feedURL: String, title: String?, keep: Int?, settings: SubscriptionSettings,
-    firstRefresh: FirstRefresh? = nil
+    firstRefresh: FirstRefresh? = nil, serverURL: String? = nil
   ) throws -> Subscription {
     try SubscriptionName.validate(name)
     if let keep, keep < 1 { throw LibraryError.invalidKeep(keep) }
-    return try write { db in
+    let insert = { (db: Database) throws -> Subscription in
       try Self.refuseDuplicate(db, name: name, feedURL: feedURL, except: nil)
       var row = SubscriptionRow(
         Subscription(
@@ -55,9 +61,11 @@ extension LibraryStore {
       try row.insert(db)
       guard let id = row.subscription.id else { return row.subscription }
       if !settings.isEmpty { try Self.save(db, settings, subscriptionId: id) }
-      if let firstRefresh { try record(firstRefresh, db, subscriptionId: id) }
+      if let firstRefresh { try self.record(firstRefresh, db, subscriptionId: id) }
+      if let serverURL { try Self.linkToServer(db, subscriptionId: id, serverURL: serverURL) }
       return row.subscription
     }
+    return try serverURL == nil ? write(insert) : applyingFromServer(insert)
   }
 
   static func save(_ db: Database, _ settings: SubscriptionSettings, subscriptionId: Int64)

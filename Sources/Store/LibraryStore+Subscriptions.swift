@@ -18,21 +18,27 @@ extension LibraryStore {
   /// the first sync), so `status` does not show them waiting forever; begun ones stay, as
   /// their partial files do.
   public func removeSubscription(id: Int64) throws {
-    let deleted = try write { db in
-      if let feedURL = try String.fetchOne(
-        db, sql: "SELECT feedURL FROM subscriptions WHERE id = ?", arguments: [id])
-      {
-        try forgetDownloads(.feed(feedURL), as: .unstarted, db)
-      }
-      return try SubscriptionRow.deleteOne(db, key: id)
-    }
+    let deleted = try write { db in try deleteSubscription(id: id, db) }
     if !deleted { throw LibraryError.unknownSubscription(id: id) }
+  }
+
+  /// The subscription's row and its downloads queued and never begun; false when there is no
+  /// such subscription.
+  func deleteSubscription(id: Int64, _ db: Database) throws -> Bool {
+    if let feedURL = try String.fetchOne(
+      db, sql: "SELECT feedURL FROM subscriptions WHERE id = ?", arguments: [id])
+    {
+      try forgetDownloads(.feed(feedURL), as: .unstarted, db)
+    }
+    return try SubscriptionRow.deleteOne(db, key: id)
   }
 
   /// In the order they were added; a subscription's number is its 1-based position here.
   public func subscriptions() throws -> [Subscription] {
     try read { db in
-      try Array(SubscriptionRow.order(Column("id")).fetchCursor(db).map(\.subscription))
+      try db.cachedStatement(
+        sql: "SELECT \(SubscriptionRow.selection) FROM subscriptions ORDER BY id"
+      ).all([]) { SubscriptionRow($0).subscription }
     }
   }
 

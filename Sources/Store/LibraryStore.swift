@@ -29,6 +29,7 @@ public final class LibraryStore: Sendable {
     pool = try Self.openPool(at: paths.database, readOnly: false)
     try refuseNewerSchema()
     try migrate()
+    try moveKeptFiles()
   }
 
   /// Opens an existing library for reading only (`status`, `episodes`): looking never writes,

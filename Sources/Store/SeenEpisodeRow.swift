@@ -19,8 +19,18 @@ package struct SeenEpisodeRow: FetchableRecord, MutablePersistableRecord {
     self.episode = episode
   }
 
-  /// The stored `key` is taken as it is, never recomputed: it is what the episode was first
-  /// recognised by, and marks and downloads refer to it.
+  /// A row of `selection`, by position (see `Statement.run`). The stored `key` is taken as it
+  /// is, never recomputed: it is what the episode was first recognised by, and marks and
+  /// downloads refer to it.
+  init(_ row: SQLRow) {
+    episode = SeenEpisode(
+      id: row.integer(0), subscriptionId: row.integer(1) ?? 0, key: row.text(2) ?? "",
+      guid: row.text(3), enclosureURL: row.text(4), title: row.text(5),
+      published: row.date(6), firstSeen: row.date(7) ?? Date(timeIntervalSince1970: 0),
+      downloadedFile: row.text(8))
+  }
+
+  /// A row of the query interface's, by column name (see `init(_:)` on the key).
   init(row: Row) throws {
     episode = SeenEpisode(
       id: try row.decode(forColumn: "id"),
@@ -41,11 +51,11 @@ package struct SeenEpisodeRow: FetchableRecord, MutablePersistableRecord {
     "downloadedFile",
   ]
 
-  var values: [(any DatabaseValueConvertible)?] {
+  var values: [SQLValue] {
     [
-      episode.subscriptionId, episode.key, episode.guid, episode.enclosureURL, episode.title,
-      episode.published.map(StoredDate.init), StoredDate(episode.firstSeen),
-      episode.downloadedFile,
+      .integer(episode.subscriptionId), .text(episode.key), SQLValue(episode.guid),
+      SQLValue(episode.enclosureURL), SQLValue(episode.title), SQLValue(episode.published),
+      SQLValue(episode.firstSeen), SQLValue(episode.downloadedFile),
     ]
   }
 
@@ -57,7 +67,9 @@ package struct SeenEpisodeRow: FetchableRecord, MutablePersistableRecord {
 
   func encode(to container: inout PersistenceContainer) {
     container["id"] = episode.id
-    for (column, value) in zip(Self.valueColumns, values) { container[column] = value }
+    for (column, value) in zip(Self.valueColumns, values) {
+      container[column] = value.databaseValue
+    }
   }
 
   mutating func didInsert(_ inserted: InsertionSuccess) {

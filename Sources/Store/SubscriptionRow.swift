@@ -14,6 +14,20 @@ package struct SubscriptionRow: FetchableRecord, MutablePersistableRecord {
     self.subscription = subscription
   }
 
+  /// The columns `init(_: SQLRow)` reads, in this order.
+  static let selection =
+    "id, name, feedURL, title, keep, addedAt, lastChecked, etag, lastModified, lastError"
+
+  /// A row of `selection`, by position (see `Statement.run`): a sync reads every
+  /// subscription as it starts.
+  init(_ row: SQLRow) {
+    subscription = Subscription(
+      id: row.integer(0), name: row.text(1) ?? "", feedURL: row.text(2) ?? "",
+      title: row.text(3), keep: row.integer(4).map { Int($0) },
+      addedAt: row.date(5) ?? Date(timeIntervalSince1970: 0), lastChecked: row.date(6),
+      etag: row.text(7), lastModified: row.text(8), lastError: row.text(9))
+  }
+
   init(row: Row) throws {
     subscription = Subscription(
       id: try row.decode(forColumn: "id"),

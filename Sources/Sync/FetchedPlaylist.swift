@@ -9,7 +9,7 @@ package struct FetchedPlaylist {
 
   package init(_ results: [DownloadResult], pruned: [String]) {
     let gone = Set(pruned)
-    let fetched = results.compactMap { result -> (DownloadJob, String)? in
+    let fetched = results.compactMap { result -> (DownloadResult.Summary, String)? in
       guard case .downloaded(let file, _, _) = result.outcome, !gone.contains(file) else {
         return nil
       }

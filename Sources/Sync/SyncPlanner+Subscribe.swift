@@ -43,7 +43,7 @@ extension SyncPlanner {
       }
       // The job sync would plan from this feed: its details go with the queued row, so the
       // first sync's 304 loses none of them.
-      let job = plannedDownload(
+      let job = FeedPlanner.plannedDownload(
         episode, podcast: feed.podcast, index: offset + 1, subscription: subscription,
         key: keys[offset], namer: rules.namer, archive: rules.writesFeed, info: rules.writesInfo
       ).job

@@ -1,5 +1,6 @@
 import Basics
 import Downloads
+import Model
 
 /// `sync --dry-run`: what a run would download and where, and what it would prune.
 public struct SyncPreview: Sendable {
@@ -10,6 +11,8 @@ public struct SyncPreview: Sendable {
   public let subscriptions: Int
   /// A feed could not be refreshed: the preview may miss its episodes.
   public let feedsFailed: Bool
+  /// What the exchange with the library's sync-server account would do; nil without one.
+  public var account: AccountExchangeReport?
 
   package init(
     subscriptions: Int, batches: [SyncBatch], prunable: [String], feedsFailed: Bool

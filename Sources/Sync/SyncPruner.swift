@@ -4,9 +4,10 @@ import Model
 import SideFiles
 import Store
 
-/// The cron job's last step: deletes downloaded files beyond each subscription's `keep`.
-/// Episodes are recorded the moment they land (by the downloader), so this also prunes what a
-/// killed or interrupted earlier run finished.
+/// The cron job's last step: deletes the downloaded files of episodes played long enough ago
+/// (`--delete-played`), then those beyond each subscription's `keep`. Episodes are recorded the
+/// moment they land (by the downloader), so this also prunes what a killed or interrupted
+/// earlier run finished.
 public struct SyncPruner: Sendable {
   public struct Outcome: Sendable, Equatable {
     public var removed: [String] = []
@@ -22,8 +23,9 @@ public struct SyncPruner: Sendable {
     self.store = store
   }
 
-  public func prune(_ subscriptions: [Subscription]) -> Outcome {
+  public func prune(_ subscriptions: [Subscription], now: Date = Date()) -> Outcome {
     var outcome = Outcome()
+    prunePlayed(subscriptions, now: now, into: &outcome)
     for subscription in subscriptions {
       guard subscription.keep != nil, let id = subscription.id else { continue }
       do {
@@ -48,11 +50,63 @@ public struct SyncPruner: Sendable {
   public func wouldPrune(_ subscriptions: [Subscription], adding planned: [Int64: [Date?]])
     -> [String]
   {
-    subscriptions.flatMap { subscription -> [String] in
-      guard let id = subscription.id,
-        let beyond = try? beyondKeep(subscription, adding: planned[id] ?? [])
-      else { return [] }
-      return beyond.compactMap(\.downloadedFile)
+    let played = Set((try? playedLongAgo(subscriptions, now: Date()))?.map(\.file) ?? [])
+    return played.sorted()
+      + subscriptions.flatMap { subscription -> [String] in
+        guard let id = subscription.id,
+          let beyond = try? beyondKeep(subscription, adding: planned[id] ?? [])
+        else { return [] }
+        return beyond.compactMap(\.downloadedFile).filter { !played.contains($0) }
+      }
+  }
+
+  /// Deletes the files `playedLongAgo` finds: each episode keeps its finished download, so it
+  /// is listed as deleted and never fetched again.
+  private func prunePlayed(_ subscriptions: [Subscription], now: Date, into outcome: inout Outcome)
+  {
+    let episodes: [(file: String, subscriptionId: Int64, key: String)]
+    do {
+      episodes = try playedLongAgo(subscriptions, now: now)
+    } catch {
+      outcome.failures.append(.cannotPrune(subscription: "played episodes", LibraryError(error)))
+      return
+    }
+    for episode in episodes {
+      if let failure = remove(episode.file) {
+        outcome.failures.append(.cannotRemove(failure))
+        continue
+      }
+      do {
+        try store.forgetPlayedFile(subscriptionId: episode.subscriptionId, key: episode.key)
+        outcome.removed.append(episode.file)
+      } catch {
+        outcome.failures.append(.cannotRemove(LibraryError(error)))
+      }
+    }
+  }
+
+  /// The downloaded episodes of subscriptions with `--delete-played AGE` that were played (on
+  /// any device) at least AGE before `now`.
+  private func playedLongAgo(_ subscriptions: [Subscription], now: Date) throws
+    -> [(file: String, subscriptionId: Int64, key: String)]
+  {
+    let settings = try store.allSettings()
+    let ages = subscriptions.compactMap { subscription -> (Int64, TimeInterval)? in
+      guard let id = subscription.id, let age = settings[id]?.deletePlayedAge else { return nil }
+      return (id, age)
+    }
+    guard !ages.isEmpty else { return [] }
+    let states = try store.playStates()
+    guard !states.isEmpty else { return [] }
+    return try ages.flatMap { id, age in
+      try store.seenEpisodes(subscriptionId: id).compactMap { episode in
+        guard let file = episode.downloadedFile,
+          let playedAt = episode.identityKeys.lazy.compactMap({ states[$0] })
+            .first(where: \.played)?.playedAt,
+          playedAt.addingTimeInterval(age) <= now
+        else { return nil }
+        return (file, id, episode.key)
+      }
     }
   }
 

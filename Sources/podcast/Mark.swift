@@ -4,13 +4,15 @@ import PodcastKit
 struct Mark: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "mark",
-    abstract: "Mark episodes so sync skips them, treats them as had, or takes them as new again.",
+    abstract:
+      "Mark episodes so sync skips them, treats them as had or as new again; or played or unplayed.",
     discussion: """
       SELECTION is indexes as `podcast episodes` shows them: 3, 2-5, 1,4,9.
       Examples:
         podcast mark history 3-40 --skip          sync never fetches these
         podcast mark history 2 --downloaded       already had (e.g. from another app)
         podcast mark history 3-40 --new           undo; sync takes them as new
+        podcast mark history 1 --played           heard it (sent to the sync account)
       """
   )
 
@@ -18,12 +20,16 @@ struct Mark: AsyncParsableCommand {
     case skip
     case downloaded
     case new
+    case played
+    case unplayed
 
     static func help(for value: Choice) -> ArgumentHelp? {
       switch value {
       case .skip: "Never fetch these episodes in sync."
       case .downloaded: "Treat them as already downloaded."
       case .new: "Remove the mark; the next sync takes them as new."
+      case .played: "Record them as heard to the end (and tell the sync account's server)."
+      case .unplayed: "Record them as not heard (and tell the sync account's server)."
       }
     }
   }
@@ -63,6 +69,8 @@ struct Mark: AsyncParsableCommand {
       case .skip: "to skip"
       case .downloaded: "as downloaded"
       case .new: "as new"
+      case .played: "as played"
+      case .unplayed: "as unplayed"
       }
     Console.print("Marked \(count) episode\(count == 1 ? "" : "s") \(word).")
   }
@@ -75,6 +83,8 @@ extension Mark.Choice {
     case .skip: .skip
     case .downloaded: .downloaded
     case .new: .new
+    case .played: .played
+    case .unplayed: .unplayed
     }
   }
 }

@@ -4,30 +4,38 @@ import Foundation
   import Glibc
 #endif
 
-/// Where `subscribe --user` gets the password: `PODCAST_PASSWORD` (cron), `--password-file`
-/// (its first line), else the terminal, typed without echo.
+/// Where a password comes from: `--password-file` (its first line), the environment variable
+/// (`PODCAST_PASSWORD` for a private feed, `PODCAST_SYNC_PASSWORD` for a sync account: cron),
+/// `~/.netrc` where the caller names a host, else the terminal, typed without echo.
 enum PasswordSource {
-  static func password(file: String?) throws -> String {
+  static func password(
+    file: String?, variable: String = "PODCAST_PASSWORD",
+    netrc: (host: String, user: String)? = nil
+  ) throws -> String {
     if let file {
       guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
         throw PasswordError.unreadable(file)
       }
       return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
     }
-    if let fromEnvironment = ProcessInfo.processInfo.environment["PODCAST_PASSWORD"] {
+    let environment = ProcessInfo.processInfo.environment
+    if let fromEnvironment = environment[variable] {
       return fromEnvironment
     }
-    return try fromTerminal()
+    if let netrc, let found = Netrc.password(host: netrc.host, user: netrc.user) {
+      return found
+    }
+    return try fromTerminal(variable: variable)
   }
 
   /// Reads one line from /dev/tty with echo off, so the password is neither shown nor taken
   /// from a pipe meant for something else.
-  private static func fromTerminal() throws -> String {
+  private static func fromTerminal(variable: String) throws -> String {
     let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
-    guard tty >= 0 else { throw PasswordError.noTerminal }
+    guard tty >= 0 else { throw PasswordError.noTerminal(variable: variable) }
     defer { close(tty) }
     var saved = termios()
-    guard tcgetattr(tty, &saved) == 0 else { throw PasswordError.noTerminal }
+    guard tcgetattr(tty, &saved) == 0 else { throw PasswordError.noTerminal(variable: variable) }
     var quiet = saved
     quiet.c_lflag &= ~tcflag_t(ECHO)
     _ = tcsetattr(tty, TCSAFLUSH, &quiet)
@@ -46,13 +54,13 @@ enum PasswordSource {
 
 enum PasswordError: Error, CustomStringConvertible {
   case unreadable(String)
-  case noTerminal
+  case noTerminal(variable: String)
 
   var description: String {
     switch self {
     case .unreadable(let file): return "cannot read the password file \(file)"
-    case .noTerminal:
-      return "no terminal to ask for the password: set PODCAST_PASSWORD or use --password-file"
+    case .noTerminal(let variable):
+      return "no terminal to ask for the password: set \(variable) or use --password-file"
     }
   }
 }

@@ -27,6 +27,7 @@ struct PodcastCommand: AsyncParsableCommand {
       Export.self,
       SetCommand.self,
       Mark.self,
+      Account.self,
     ]
   )
 

@@ -46,6 +46,18 @@ struct SettingsOptions: ParsableArguments {
       valueName: "url"))
   var feedBaseURL: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Delete an episode's file this long after it was played on any device of the sync account (0, 7d, 30d).",
+      valueName: "age"))
+  var deletePlayed: String?
+
+  @Flag(
+    help:
+      "Send this private feed to the sync account's server like any other (private feeds are kept from it otherwise)."
+  )
+  var shareWithAccount = false
+
   @Flag(
     name: .customLong("info-json"),
     help:
@@ -81,6 +93,8 @@ struct SettingsOptions: ParsableArguments {
     if writeFeed { settings.feed = true }
     if infoJSON { settings.info = true }
     if noPages { settings.pages = false }
+    settings.deletePlayed = deletePlayed
+    if shareWithAccount { settings.shareWithAccount = true }
     settings.feedBaseURL = try feedBaseURL.map { try FeedBaseURL($0).text }
     return settings
   }

@@ -12,6 +12,7 @@ struct Sync: AsyncParsableCommand {
       --first setting says), as chosen when `subscribe` read the feed.
       A paged feed (rel="next") is read to its last page on a first sync; later syncs \
       follow its pages only while a page holds nothing seen before.
+      With a sync account (`podcast account add`), each run also exchanges subscriptions       and episode actions with its server; a server that fails never stops the feeds.
       Exits 75 when another sync is running on the same library (use --wait to queue).
       """
   )
@@ -49,6 +50,9 @@ struct Sync: AsyncParsableCommand {
   @Option(help: "Also write an .m3u8 playlist of what this run downloaded, newest first, to FILE.")
   var playlist: String?
 
+  @Flag(help: "Leave the sync account out of this run (see `podcast account`).")
+  var noAccount = false
+
   @OptionGroup var backgroundOptions: BackgroundOptions
 
   func run() async throws {
@@ -60,8 +64,11 @@ struct Sync: AsyncParsableCommand {
     }
     Interrupt.install(
       message: "interrupted: run podcast sync again to finish; partial downloads are kept")
+    let downloadSettings = try settings.settings()
     var sync = try SyncSubscriptions(
-      library: library, network: context.network, settings: try settings.settings())
+      library: library, network: context.network, settings: downloadSettings)
+    sync.account = AccountDefaults.options(exchanges: !noAccount)
+    sync.account.nameTemplate = downloadSettings.nameTemplate
     sync.episodesDirectory = libraryOptions.episodesDir
     sync.filter = try filterOptions.predicate()
     sync.playlist = playlist
@@ -71,13 +78,22 @@ struct Sync: AsyncParsableCommand {
     do {
       if dryRun {
         let preview = try await sync.preview(names, reporter: reporter)
-        if preview.subscriptions == 0 && !quiet && !json { return showNoSubscriptions() }
+        if preview.subscriptions == 0 && preview.account == nil && !quiet && !json {
+          return showNoSubscriptions()
+        }
         show(preview)
-        if preview.feedsFailed { throw ExitCode.failure }
+        if preview.feedsFailed || preview.account?.failed == true { throw ExitCode.failure }
         return
       }
       let outcome = try await sync.run(names, reporter: reporter)
-      if outcome.subscriptions == 0 && !quiet && !json { return showNoSubscriptions() }
+      if outcome.subscriptions == 0 && !quiet && !json {
+        for line in outcome.account.map({ AccountReport.lines($0, summary: false) }) ?? [] {
+          Console.print(line)
+        }
+        showNoSubscriptions()
+        if outcome.failed { throw ExitCode.failure }
+        return
+      }
       try show(outcome)
     } catch LibraryError.busy {
       throw CommandError.syncBusy(library: library.paths.root)
@@ -87,6 +103,9 @@ struct Sync: AsyncParsableCommand {
   private func show(_ outcome: SyncOutcome) throws {
     if !quiet && !json {
       for line in SyncReport.moves(outcome.plan) { Console.print(line) }
+      for line in outcome.account.map({ AccountReport.lines($0, summary: false) }) ?? [] {
+        Console.print(line)
+      }
     }
     if json {
       Console.print(SyncDocument(outcome: outcome).value.rendered())

@@ -30,13 +30,14 @@ final class FinishBatchTests: XCTestCase {
     let url = "https://cdn.example/\(index).mp3"
     let wanted = QueuedDownload(url: url, episodeTitle: "Ep \(index)", owner: .current)
     let key = try XCTUnwrap(store.queueDownloads([wanted]).first)
-    try store.transition(key, .begin(wanted, owner: owner, bytesOnDisk: 0))
+    let begun = try XCTUnwrap(
+      try store.transition(key, .begin(wanted, owner: owner, bytesOnDisk: 0)))
     let file = try XCTUnwrap(try PartialFile(path: library.paths.partial(forKey: key)))
     try bytes.withUnsafeBytes { try file.append($0) }
     let descriptor = try file.writeOut()
     let destination = try Finisher.Destination(
       episodesDirectory: library.paths.episodes, relativePath: "Show/\(index).mp3")
-    let row = try DownloadRow(store: store, key: key)
+    let row = DownloadRow(store: store, begun: begun)
     return FinishBatch.Request(
       file: file, descriptor: descriptor, staged: try Finisher.stage(file, to: destination),
       destination: destination, row: row, store: store,

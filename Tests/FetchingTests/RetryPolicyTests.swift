@@ -4,7 +4,8 @@ import Transfer
 import XCTest
 
 /// Which failed attempts get another, and after how long: what decides whether a flaky server
-/// costs a user a retry or the episode.
+/// costs a user a retry or the episode. One rule for episodes (as `DownloadOptions` set it) and
+/// feeds alike.
 final class RetryPolicyTests: XCTestCase {
   private let url = "http://example.com/ep.mp3"
 
@@ -15,7 +16,7 @@ final class RetryPolicyTests: XCTestCase {
     options.attempts = attempts
     options.retryDelay = delay
     options.maxRetryAfter = maxRetryAfter
-    return RetryPolicy(options: options)
+    return options.retry
   }
 
   private func status(_ code: Int, retryAfter: Int? = nil) -> TransferError {
@@ -23,7 +24,8 @@ final class RetryPolicyTests: XCTestCase {
   }
 
   func testTheDefaultsAreThreeTriesOneSecondApartThenTwo() {
-    let policy = RetryPolicy(options: DownloadOptions())
+    let policy = DownloadOptions().retry
+    XCTAssertEqual(policy, RetryPolicy(), "episodes and feeds have the same defaults")
     let dropped = TransferError.network(url: url, reason: "connection lost")
     XCTAssertEqual(policy.delay(after: dropped, attempt: 1), .seconds(1))
     XCTAssertEqual(policy.delay(after: dropped, attempt: 2), .seconds(2))

@@ -100,6 +100,21 @@ final class FileNamerTests: XCTestCase {
     }
   }
 
+  /// ASCII titles take a shorter road (byte by byte): it must end where the road for every
+  /// other title does, which a non-ASCII letter at the end sends the same text down.
+  func testAnASCIITitleIsCleanedAsAnyOtherTitleIs() {
+    let titles = [
+      "Part 1: The Start", "a::b", "Q&A: \"Why?\" <live>|now", "tab\there  and\u{7F}next",
+      " : leading", "trailing :", "  spaces   inside  ", "a/b\\c", "ctrl\u{1}\u{1F}x", "",
+      ":", ": ", "plain",
+    ]
+    for title in titles {
+      XCTAssertEqual(
+        FileNamer.clean(title + "é"), FileNamer.clean(title) + (title.hasSuffix(" ") ? " é" : "é"),
+        title.debugDescription)
+    }
+  }
+
   func testATitleOfOnlyBlanksFallsBackToTheGUID() throws {
     let path = try FileNamer().relativePath(for: episode(" \u{A0}\t"), podcast: show, index: 1)
     XCTAssertEqual(path, "The Show/2024-05-10 g1.mp3")

@@ -1,5 +1,7 @@
 import Basics
 import Foundation
+import GRDB
+import Model
 import Store
 import StoreTestSupport
 import XCTest
@@ -59,10 +61,21 @@ final class KeptFeedTests: XCTestCase {
     XCTAssertLessThanOrEqual(largest, 64 << 10, "read in chunks, not as one document")
   }
 
-  func testACopyComesBackFromItsFileWithItsValidatorsAndParsesAsTheFeed() throws {
+  /// A library with `count` subscriptions, ids 1 to `count`.
+  private func library(subscriptions count: Int) throws -> (TemporaryLibrary, LibraryStore) {
     let library = try TemporaryLibrary()
-    try library.paths.prepare()
-    let kept = KeptFeeds(paths: library.paths)
+    let store = try library.store()
+    for number in 1...count {
+      try store.addSubscription(
+        name: "show-\(number)", feedURL: "https://example.com/\(number).xml", title: nil,
+        keep: nil)
+    }
+    return (library, store)
+  }
+
+  func testACopyComesBackWithItsValidatorsAndParsesAsTheFeed() throws {
+    let (_, store) = try library(subscriptions: 4)
+    let kept = KeptFeeds(store: store)
     let validators = Validators(etag: "\"v7\"", lastModified: "Wed, 01 May 2024 10:00:00 GMT")
     let original = document(items: 30)
     try kept.keep(try copy(of: original, validators: validators), subscriptionId: 4)
@@ -70,81 +83,51 @@ final class KeptFeedTests: XCTestCase {
     let read = try XCTUnwrap(try kept.copy(subscriptionId: 4))
     XCTAssertEqual(read.feed, try copy(of: original, validators: validators))
     XCTAssertLessThan(abs(read.checked.timeIntervalSinceNow), 60)
-    XCTAssertEqual(kept.validators(subscriptionId: 4, feedURL: feedURL), validators)
+    let sent = try XCTUnwrap(try store.syncSnapshot().keptValidators[4])
+    XCTAssertEqual(sent.feedURL, feedURL)
+    XCTAssertEqual(sent.validators, validators, "what a sync sends is what the copy came with")
     let feed = try read.feed.feed()
     XCTAssertEqual(feed.podcast.title, "Kept Show")
     XCTAssertEqual(feed.episodes.count, 30)
     XCTAssertEqual(
       feed.episodes.first { $0.guid == "kept-30" }?.enclosure.url,
       "https://cdn.example.com/media/30.mp3", "relative links resolve against the page's URL")
-    let mode =
-      try FileManager.default.attributesOfItem(atPath: kept.path(subscriptionId: 4))[
-        .posixPermissions] as? Int
-    XCTAssertEqual(mode, 0o600, "a private feed's copy holds its tokens")
   }
 
   func testNoCopyIsNoneAndHasNoValidators() throws {
-    let library = try TemporaryLibrary()
-    try library.paths.prepare()
-    let kept = KeptFeeds(paths: library.paths)
-    XCTAssertNil(try kept.copy(subscriptionId: 1))
-    XCTAssertNil(kept.validators(subscriptionId: 1, feedURL: feedURL))
+    let (_, store) = try library(subscriptions: 1)
+    XCTAssertNil(try KeptFeeds(store: store).copy(subscriptionId: 1))
+    XCTAssertNil(try store.syncSnapshot().keptValidators[1])
   }
 
-  func testACopyKeptForAnotherAddressGivesNoValidators() throws {
-    let library = try TemporaryLibrary()
-    try library.paths.prepare()
-    let kept = KeptFeeds(paths: library.paths)
-    try kept.keep(
-      try copy(of: document(items: 2), validators: Validators(etag: "\"a\"")), subscriptionId: 1)
-    XCTAssertNil(kept.validators(subscriptionId: 1, feedURL: "https://moved.example.com/feed"))
-  }
-
-  func testACopyCutShortIsDamagedAndGivesNoValidators() throws {
-    let library = try TemporaryLibrary()
-    try library.paths.prepare()
-    let kept = KeptFeeds(paths: library.paths)
-    try kept.keep(
-      try copy(of: document(items: 200), validators: Validators(etag: "\"a\"")), subscriptionId: 2)
-    let path = kept.path(subscriptionId: 2)
-    let whole = try Data(contentsOf: URL(fileURLWithPath: path))
-    try whole.prefix(whole.count - 100).write(to: URL(fileURLWithPath: path))
-
-    XCTAssertNil(kept.validators(subscriptionId: 2, feedURL: feedURL))
-    XCTAssertThrowsError(try kept.copy(subscriptionId: 2)) { error in
-      guard case .damaged(let damaged, _)? = error as? KeptFeedError else {
-        return XCTFail("\(error)")
-      }
-      XCTAssertEqual(damaged, path, "the error names the file")
+  func testACopyGoesWithItsSubscription() throws {
+    let (_, store) = try library(subscriptions: 2)
+    let kept = KeptFeeds(store: store)
+    for id: Int64 in [1, 2] {
+      try kept.keep(try copy(of: document(items: 2), validators: Validators()), subscriptionId: id)
     }
+    try store.removeSubscription(id: 1)
+    XCTAssertNil(try kept.copy(subscriptionId: 1))
+    XCTAssertNotNil(try kept.copy(subscriptionId: 2))
   }
 
   func testACorruptedByteFailsTheChecksumWhenRead() throws {
-    let library = try TemporaryLibrary()
-    try library.paths.prepare()
-    let kept = KeptFeeds(paths: library.paths)
+    let (library, store) = try library(subscriptions: 3)
+    let kept = KeptFeeds(store: store)
     try kept.keep(
       try copy(of: document(items: 200), validators: Validators(etag: "\"a\"")), subscriptionId: 3)
-    let path = kept.path(subscriptionId: 3)
-    var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-    bytes[bytes.count - 2000] ^= 0x55
-    try bytes.write(to: URL(fileURLWithPath: path))
-
+    let queue = try DatabaseQueue(path: library.paths.database)
+    try queue.write { db in
+      var bytes = try XCTUnwrap(
+        try Data.fetchOne(db, sql: "SELECT copy FROM keptFeeds WHERE subscriptionId = 3"))
+      bytes[bytes.count - 2000] ^= 0x55
+      try db.execute(
+        sql: "UPDATE keptFeeds SET copy = ? WHERE subscriptionId = 3", arguments: [bytes])
+    }
     // The size is right, so only reading the document finds it: the listing then fetches
     // the feed whole (see `SubscribedFeed`).
     let read = try XCTUnwrap(try kept.copy(subscriptionId: 3))
     XCTAssertThrowsError(try read.feed.feed())
-  }
-
-  func testAFileOfAnotherFormatIsDamagedNotACopy() throws {
-    let library = try TemporaryLibrary()
-    try library.paths.prepare()
-    let kept = KeptFeeds(paths: library.paths)
-    try FileManager.default.createDirectory(
-      atPath: kept.folder, withIntermediateDirectories: true)
-    try Data("<rss/>".utf8).write(to: URL(fileURLWithPath: kept.path(subscriptionId: 5)))
-    XCTAssertNil(kept.validators(subscriptionId: 5, feedURL: feedURL))
-    XCTAssertThrowsError(try kept.copy(subscriptionId: 5))
   }
 
   func testTheHeaderKeepsValuesOnOneLine() throws {
@@ -155,34 +138,67 @@ final class KeptFeedTests: XCTestCase {
     XCTAssertEqual(header.validators.etag, "\"a\" feed https://evil.example.com/")
   }
 
-  func testACopyLeftHalfWrittenByAKilledRunIsRemovedButOneBeingWrittenStays() throws {
-    let library = try TemporaryLibrary()
-    try library.paths.prepare()
-    let kept = KeptFeeds(paths: library.paths)
-    try FileManager.default.createDirectory(atPath: kept.folder, withIntermediateDirectories: true)
-    let gone = ProcessOwner(pid: 2_147_483_646, started: 1, boot: ProcessOwner.currentBoot)
-    let abandoned = kept.folder + "/.kept-\(gone.name)-A.tmp"
-    let running = kept.folder + "/.kept-\(ProcessOwner.current.name)-B.tmp"
-    for path in [abandoned, running] { try Data("x".utf8).write(to: URL(fileURLWithPath: path)) }
-    try kept.keep(try copy(of: document(items: 1), validators: Validators()), subscriptionId: 7)
+  func testBytesCutShortOrOfAnotherFormatAreDamagedNotACopy() throws {
+    let whole = try copy(of: document(items: 200), validators: Validators()).encoded()
+    XCTAssertThrowsError(try KeptFeed(decoding: whole.prefix(whole.count - 100))) { error in
+      guard case .damaged? = error as? KeptFeedError else { return XCTFail("\(error)") }
+    }
+    XCTAssertThrowsError(try KeptFeed(decoding: Data("<rss/>".utf8)))
+  }
 
-    kept.removeAbandonedTemporaries()
-    XCTAssertFalse(FileManager.default.fileExists(atPath: abandoned))
-    XCTAssertTrue(FileManager.default.fileExists(atPath: running))
-    XCTAssertNotNil(try kept.copy(subscriptionId: 7))
+  /// A library from before copies were kept in it: the files its copies are in move in the
+  /// first time a write opens it, each as old as its file, and the folder goes; until then, a
+  /// listing (which opens the library read-only) reads the file.
+  func testCopiesKeptAsFilesMoveIntoTheLibrary() throws {
+    let (library, store) = try library(subscriptions: 2)
+    let paths = library.paths
+    // The library as an earlier version left it: no table for the copies.
+    try DatabaseQueue(path: paths.database).write { db in
+      try db.execute(sql: "DROP TABLE keptFeeds")
+      try db.execute(sql: "CREATE INDEX downloads_by_update ON downloads(updatedAt)")
+      try db.execute(
+        sql:
+          "DELETE FROM grdb_migrations WHERE identifier IN ('v9-kept-feeds', 'v9-update-index-dropped')"
+      )
+    }
+    try FileManager.default.createDirectory(
+      atPath: paths.keptFeeds, withIntermediateDirectories: true)
+    let file = paths.keptFeeds + "/2.feed"
+    let copy = try copy(of: document(items: 3), validators: Validators(etag: "\"f\""))
+    try copy.encoded().write(to: URL(fileURLWithPath: file))
+    let old = Date(timeIntervalSinceNow: -86_400 * 5)
+    try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: file)
+    try Data("x".utf8).write(to: URL(fileURLWithPath: paths.keptFeeds + "/.kept-1-A.tmp"))
+
+    let reading = try XCTUnwrap(try LibraryStore(readingAt: paths))
+    let listed = try XCTUnwrap(try KeptFeeds(store: reading).copy(subscriptionId: 2))
+    XCTAssertEqual(listed.feed, copy)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: file), "a listing writes nothing")
+    XCTAssertNil(try KeptFeeds(store: reading).copy(subscriptionId: 1))
+    _ = store
+
+    let writing = try LibraryStore(paths: paths)
+    let moved = try XCTUnwrap(try KeptFeeds(store: writing).copy(subscriptionId: 2))
+    XCTAssertEqual(moved.feed, copy)
+    XCTAssertEqual(moved.checked.timeIntervalSince1970, old.timeIntervalSince1970, accuracy: 1)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: paths.keptFeeds), "the folder went")
   }
 
   func testConfirmingACopyMakesItCurrent() throws {
-    let library = try TemporaryLibrary()
-    try library.paths.prepare()
-    let kept = KeptFeeds(paths: library.paths)
+    let (library, store) = try library(subscriptions: 6)
+    let kept = KeptFeeds(store: store)
     try kept.keep(try copy(of: document(items: 1), validators: Validators()), subscriptionId: 6)
-    let old = Date(timeIntervalSinceNow: -86_400 * 5)
-    try FileManager.default.setAttributes(
-      [.modificationDate: old], ofItemAtPath: kept.path(subscriptionId: 6))
+    try DatabaseQueue(path: library.paths.database).write { db in
+      try db.execute(
+        sql: "UPDATE keptFeeds SET checked = datetime('now', '-5 days') WHERE subscriptionId = 6")
+    }
     XCTAssertLessThan(
       try XCTUnwrap(try kept.copy(subscriptionId: 6)).checked, Date(timeIntervalSinceNow: -86_400))
-    kept.confirm(subscriptionId: 6)
+    var subscription = try store.subscription(matching: "show-6")
+    subscription.lastChecked = Date()
+    var record = FeedRecord(subscription: subscription)
+    record.confirmsCopy = true
+    XCTAssertEqual(try store.record([record]), [.recorded(keys: [], alreadyHad: [])])
     XCTAssertLessThan(
       abs(try XCTUnwrap(try kept.copy(subscriptionId: 6)).checked.timeIntervalSinceNow), 60)
   }

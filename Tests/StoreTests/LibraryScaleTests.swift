@@ -112,18 +112,53 @@ final class LibraryScaleTests: XCTestCase {
     gone.etag = "\"x\""
     var moved = taken
     moved.feedURL = "https://a.example/1"
-    let refused = try store.recordRefreshes([refreshed, gone, moved])
+    let outcomes = try store.record([refreshed, gone, moved].map { FeedRecord(subscription: $0) })
     XCTAssertEqual(
-      refused[try XCTUnwrap(gone.id)], .unknownSubscription(id: try XCTUnwrap(gone.id)))
-    XCTAssertEqual(
-      refused[try XCTUnwrap(taken.id)],
-      .duplicateFeed(url: "https://a.example/1", name: "renamed"))
+      outcomes,
+      [
+        .recorded(keys: [], alreadyHad: []),
+        .refused(.unknownSubscription(id: try XCTUnwrap(gone.id))),
+        .refused(.duplicateFeed(url: "https://a.example/1", name: "renamed")),
+      ])
     let stored = try store.subscription(matching: "renamed")
     XCTAssertEqual(stored.keep, 4)
     XCTAssertEqual(stored.etag, "\"v2\"")
     XCTAssertEqual(stored.title, "One")
     XCTAssertEqual(stored.lastChecked, refreshed.lastChecked)
     XCTAssertEqual(try store.subscription(matching: "taken").feedURL, "https://a.example/3")
+  }
+
+  /// A plan made from the episodes stored before another process added one is not written:
+  /// the planner reads and plans again instead of recording a stale choice.
+  func testARecordPlannedFromEpisodesThatChangedSinceWritesNothing() throws {
+    var subscription = try store.addSubscription(
+      name: "one", feedURL: "https://a.example/1", title: nil, keep: nil)
+    let id = try XCTUnwrap(subscription.id)
+    let episode = { (guid: String) in
+      SeenEpisode(
+        subscriptionId: id, guid: guid, enclosureURL: "https://a.example/\(guid).mp3",
+        title: guid, published: nil)
+    }
+    try store.recordSeen(subscriptionId: id, episodes: [episode("a")])
+    let read = try store.storedEpisodes(subscriptionId: id)
+    try store.recordSeen(subscriptionId: id, episodes: [episode("b")])
+
+    subscription.lastChecked = Date(timeIntervalSince1970: 1_714_557_600)
+    var record = FeedRecord(subscription: subscription, planned: read.version)
+    record.added = [episode("c")]
+    record.queued = [QueuedDownload(url: "https://a.example/c.mp3", identityKeys: ["guid:c"])]
+    XCTAssertEqual(try store.record([record]), [.stale])
+    XCTAssertEqual(try store.seenEpisodes(subscriptionId: id).map(\.guid), ["a", "b"])
+    XCTAssertNil(try store.subscription(matching: "one").lastChecked)
+    XCTAssertNil(try store.download(url: "https://a.example/c.mp3"))
+
+    record.planned = try store.storedEpisodes(subscriptionId: id).version
+    guard case .recorded(let keys, _) = try store.record([record]).first else {
+      return XCTFail("a record made from what is stored is written")
+    }
+    XCTAssertEqual(keys.count, 1)
+    XCTAssertEqual(try store.seenEpisodes(subscriptionId: id).map(\.guid), ["a", "b", "c"])
+    XCTAssertEqual(try store.download(url: "https://a.example/c.mp3")?.state, .queued)
   }
 
   func testSyncSnapshotListsOnlyUnfinishedDownloads() throws {

@@ -18,18 +18,19 @@ final class LibraryStoreTests: XCTestCase {
       XCTAssertEqual(
         try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
         [
-          "v1", "v2-downloads", "v2-settings", "v3-indexes", "v4-published",
-          "v5-download-details", "v6-download-keys", "v7-download-archive",
-          "v8-owners-and-checkpoints",
+          "v1", "v10-owners-and-checkpoints", "v2-downloads", "v2-settings", "v3-indexes",
+          "v4-published", "v5-download-details", "v6-download-keys", "v7-download-archive",
+          "v8-account", "v9-kept-feeds", "v9-update-index-dropped",
         ])
       XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA journal_mode"), "wal")
       for table in [
         "subscriptions", "episodes", "downloads", "subscriptionSettings", "episodeMarks",
+        "keptFeeds",
       ] {
         XCTAssertTrue(try db.tableExists(table), table)
       }
     }
-    XCTAssertEqual(LibraryStore.schemaVersion, 9)
+    XCTAssertEqual(LibraryStore.schemaVersion, 12)
     // Reopening an up-to-date library changes nothing and keeps the data.
     try store.addSubscription(name: "one", feedURL: "https://a.example/feed", title: nil, keep: nil)
     XCTAssertEqual(try library.store().subscriptions().map(\.name), ["one"])

@@ -28,6 +28,30 @@ final class StoredDateTests: XCTestCase {
     }
   }
 
+  /// The hot reads parse the text by hand: to the same date GRDB reads from it, and other
+  /// forms (SQLite's own `datetime()`, no milliseconds; years before 1583, which Foundation
+  /// counts in the Julian calendar) are left to GRDB.
+  func testTheParsedTextIsTheDateGRDBReads() throws {
+    let texts = [
+      "1970-01-01 00:00:00.000", "2024-01-01 00:00:00.124", "2000-02-29 12:34:56.789",
+      "1969-12-31 23:59:58.500", "1900-01-01 00:00:00.000", "2099-12-31 23:59:59.999",
+    ]
+    for text in texts {
+      let ours = try XCTUnwrap(
+        Array(text.utf8).withUnsafeBufferPointer { StoredDate.date($0) }, text)
+      let grdb = try XCTUnwrap(Date.fromDatabaseValue(text.databaseValue), text)
+      XCTAssertEqual(
+        ours.timeIntervalSince1970, grdb.timeIntervalSince1970, accuracy: 0.000_5, text)
+      XCTAssertEqual(StoredDate.text(ours), text)
+    }
+    for other in [
+      "2024-01-01 00:00:00", "2024-01-01T00:00:00.000Z", "2024-13-01 00:00:00.000",
+      "0001-01-01 00:00:00.000",
+    ] {
+      XCTAssertNil(Array(other.utf8).withUnsafeBufferPointer { StoredDate.date($0) }, other)
+    }
+  }
+
   func testDatesOutsideFourDigitYearsAreLeftToGRDB() {
     let far = Date(timeIntervalSince1970: 300_000_000_000)
     XCTAssertNil(StoredDate.text(far))

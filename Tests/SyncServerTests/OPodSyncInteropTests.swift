@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import SyncServer
+import SyncServerTestSupport
 import Transfer
 import XCTest
 

@@ -69,8 +69,7 @@ final class SyncPlannerTests: XCTestCase {
     var planner = SyncPlanner(
       store: store, loader: FeedLoader(http: HTTPClient()), namer: try FileNamer(),
       dryRun: dryRun)
-    planner.feedAttempts = 2
-    planner.feedRetryDelay = .milliseconds(10)
+    planner.feedRetry = RetryPolicy(attempts: 2, delay: .milliseconds(10))
     return planner
   }
 

@@ -62,13 +62,15 @@ final class DownloadInterruptionTests: XCTestCase {
     scenario.assertEpisodesHold([episode])
   }
 
-  /// `ulimit -f` makes writes fail with EFBIG the way a full disk fails them with ENOSPC.
+  /// `ulimit -f` makes writes fail with EFBIG the way a full disk fails them with ENOSPC. The
+  /// limit (200 or 400 kB, as the shell counts blocks of 512 bytes or 1 kB) is above what a new
+  /// library's database takes (about 124 kB) and below the episode.
   func testFullDiskIsACleanFailure() throws {
-    let scenario = try DownloadScenario(FeedFixture.episodes(1, size: 300_000))
+    let scenario = try DownloadScenario(FeedFixture.episodes(1, size: 600_000))
     let shell = try RunningPodcast(
       executable: URL(fileURLWithPath: "/bin/sh"),
       arguments: [
-        "-c", "ulimit -f 200; exec \"$0\" \"$@\"", PodcastBinary.url.path, "download",
+        "-c", "ulimit -f 400; exec \"$0\" \"$@\"", PodcastBinary.url.path, "download",
         scenario.feedURL,
       ],
       environment: scenario.binary.environment, stdin: nil)

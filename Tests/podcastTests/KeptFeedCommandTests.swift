@@ -6,7 +6,17 @@ import XCTest
 /// it on a 304 and when the server cannot be reached, and episodes the feed dropped stay
 /// listed (and on disk) for as long as the library holds them.
 final class KeptFeedCommandTests: LibraryTestCase {
-  private var keptFeedsFolder: String { binary.library + "/.podcast/feeds" }
+  /// The library's copies of feeds are rows of its database: read and changed here as a
+  /// power cut, a bad disk or an older library would leave them.
+  @discardableResult
+  private func sql(_ statement: String) throws -> String {
+    try ExternalTool.run("sqlite3", [binary.library + "/.podcast/library.sqlite", statement])
+  }
+
+  private func copies() throws -> Int {
+    Int(try sql("SELECT count(*) FROM keptFeeds").trimmingCharacters(in: .whitespacesAndNewlines))
+      ?? -1
+  }
 
   private func episodes(_ name: String, _ extra: String...) throws -> [[String: Any]] {
     try binary.run(["episodes", name, "--json"] + extra).listedEpisodes()
@@ -61,11 +71,8 @@ final class KeptFeedCommandTests: LibraryTestCase {
     let show = Show("remote", episodes: 3, on: server)
     try subscribe(show)
     XCTAssertEqual(try podcast("sync").status, 0)
-    let copies = try FileManager.default.contentsOfDirectory(atPath: keptFeedsFolder)
-    XCTAssertEqual(copies.count, 1, "one copy per subscription: \(copies)")
-    try FileManager.default.setAttributes(
-      [.modificationDate: Date().addingTimeInterval(-3 * 86_400 - 60)],
-      ofItemAtPath: keptFeedsFolder + "/" + copies[0])
+    XCTAssertEqual(try copies(), 1, "one copy per subscription")
+    try sql("UPDATE keptFeeds SET checked = datetime('now', '-3 days', '-60 seconds')")
     server.stop()
 
     let result = try podcast("episodes", "remote")
@@ -88,11 +95,7 @@ final class KeptFeedCommandTests: LibraryTestCase {
   func testASyncAnsweredWith304MakesTheCopyCurrent() throws {
     let show = Show("steady", episodes: 2, on: server)
     try subscribe(show)
-    let copy =
-      keptFeedsFolder + "/"
-      + (try FileManager.default.contentsOfDirectory(atPath: keptFeedsFolder))[0]
-    try FileManager.default.setAttributes(
-      [.modificationDate: Date().addingTimeInterval(-5 * 86_400)], ofItemAtPath: copy)
+    try sql("UPDATE keptFeeds SET checked = datetime('now', '-5 days')")
     XCTAssertEqual(try podcast("sync").status, 0)
     eventually("the server to log the sync's 304") {
       responses.entries.last { $0.path == show.feedPath }?.status == 304
@@ -120,7 +123,7 @@ final class KeptFeedCommandTests: LibraryTestCase {
   func testWithoutACopyAnUnreachableFeedIsStillAFailure() throws {
     let show = Show("nocopy", episodes: 2, on: server)
     try subscribe(show)
-    try FileManager.default.removeItem(atPath: keptFeedsFolder)
+    try sql("DELETE FROM keptFeeds")
     server.stop()
 
     let result = try podcast("episodes", "nocopy")
@@ -133,7 +136,7 @@ final class KeptFeedCommandTests: LibraryTestCase {
     // A library from before kept copies: validators stored, no copy to go with them.
     let show = Show("upgraded", episodes: 2, on: server)
     try subscribe(show)
-    try FileManager.default.removeItem(atPath: keptFeedsFolder)
+    try sql("DELETE FROM keptFeeds")
     let before = server.requests(for: show.feedPath).count
 
     XCTAssertEqual(try podcast("sync").status, 0)
@@ -142,18 +145,19 @@ final class KeptFeedCommandTests: LibraryTestCase {
       $0.header("if-none-match")
     }
     XCTAssertEqual(asked, [nil, show.etag], "whole once, to keep a copy; then conditional")
-    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: keptFeedsFolder).count, 1)
+    XCTAssertEqual(try copies(), 1)
   }
 
   func testACopyDamagedOnDiskIsNotListedOnA304ButTheFeedIsFetchedWhole() throws {
     let show = Show("flipped", episodes: 3, on: server)
     try subscribe(show)
-    let copy =
-      keptFeedsFolder + "/"
-      + (try FileManager.default.contentsOfDirectory(atPath: keptFeedsFolder))[0]
-    var bytes = try Data(contentsOf: URL(fileURLWithPath: copy))
-    bytes[bytes.count - 40] ^= 0x55
-    try bytes.write(to: URL(fileURLWithPath: copy))
+    // One byte of the compressed document changed, 40 from its end.
+    try sql(
+      """
+      UPDATE keptFeeds SET copy = CAST(substr(copy, 1, length(copy) - 41)
+        || CASE WHEN substr(copy, length(copy) - 40, 1) = X'AA' THEN X'55' ELSE X'AA' END
+        || substr(copy, length(copy) - 39) AS BLOB)
+      """)
     let before = server.requests(for: show.feedPath).count
 
     let listed = try episodes("flipped")
@@ -166,19 +170,18 @@ final class KeptFeedCommandTests: LibraryTestCase {
   func testADryRunKeepsNoCopy() throws {
     let show = Show("dry", episodes: 2, on: server)
     try subscribe(show)
-    try FileManager.default.removeItem(atPath: keptFeedsFolder)
+    try sql("DELETE FROM keptFeeds")
     let result = try podcast("sync", "--dry-run")
     XCTAssertEqual(result.status, 0, result.stderr)
-    XCTAssertFalse(
-      FileManager.default.fileExists(atPath: keptFeedsFolder), "a dry run writes nothing")
+    XCTAssertEqual(try copies(), 0, "a dry run writes nothing")
   }
 
   func testUnsubscribeRemovesTheCopy() throws {
     let show = Show("leaving", episodes: 1, on: server)
     try subscribe(show)
-    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: keptFeedsFolder).count, 1)
+    XCTAssertEqual(try copies(), 1)
     XCTAssertEqual(try podcast("unsubscribe", "leaving").status, 0)
-    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: keptFeedsFolder), [])
+    XCTAssertEqual(try copies(), 0)
   }
 
   // MARK: - Paged feeds: the copy keeps every page read

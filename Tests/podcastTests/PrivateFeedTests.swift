@@ -53,12 +53,11 @@ final class PrivateFeedTests: LibraryTestCase {
     XCTAssertTrue(printed.contains("token-hash=…"), printed)
     for secret in [feedSecret, linkSecret] {
       XCTAssertFalse(printed.contains(secret), "\(secret) printed:\n\(printed)")
-      // The database, and the kept copy of the feed (which is the feed, tokens and all):
+      // The database, which holds the kept copy of the feed too (the feed, tokens and all):
       // library state, readable by its owner only.
       for file in filesContaining(secret, in: binary.library) {
         XCTAssertTrue(
-          file.hasPrefix(binary.library + "/.podcast/library.sqlite")
-            || file.hasPrefix(binary.library + "/.podcast/feeds/"),
+          file.hasPrefix(binary.library + "/.podcast/library.sqlite"),
           "\(secret) written to \(file)")
         let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions]
         XCTAssertEqual(mode as? Int, 0o600, file)

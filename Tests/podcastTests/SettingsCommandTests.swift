@@ -92,7 +92,8 @@ final class SettingsCommandTests: LibraryTestCase {
         "--match-in", "title,description", "--since", "30d", "--until", "2025-01-31",
         "--min-duration", "10m", "--max-duration", "1h30m", "--type", "bonus", "--first", "all",
         "--name-template", "{date} {title}.{ext}", "--episodes-dir", binary.library + "/A",
-        "--concurrency", "3", "--limit-rate", "500k", "--no-tags"
+        "--concurrency", "3", "--limit-rate", "500k", "--no-tags", "--delete-played", "7d",
+        "--share-with-account"
       ).status, 0)
     try subscribe(b)
     let before = try subscriptions()

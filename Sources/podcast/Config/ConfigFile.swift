@@ -72,6 +72,12 @@ struct ConfigFile {
     return text
   }
 
+  /// The integer `key` has for `command` (its own section beats the top level); nil for none.
+  func integer(of key: String, for command: String) -> Int? {
+    guard case .integer(let number)? = entries(for: command)[key]?.value else { return nil }
+    return number
+  }
+
   /// The entries that apply to `command`, one per key: its own section beats the top level.
   private func entries(for command: String) -> [String: TOMLSubset.Entry] {
     var chosen: [String: TOMLSubset.Entry] = [:]

@@ -40,6 +40,7 @@ struct ConfigOption: Sendable {
       "per-host": .count(downloading, ParallelDownloads.range),
       "first": .text(["subscribe"]) { _ = try FirstSyncPolicy(parsing: $0) },
       "keep": .count(["subscribe"], 1...Int.max),
+      "delete-played": .text(["subscribe"]) { _ = try DateBound.age($0, setting: "delete-played") },
       "limit": .count(["episodes", "search"], 1...Int.max),
       "country": .text(["search"]) { _ in },
       "quiet": .flag(["sync"]),

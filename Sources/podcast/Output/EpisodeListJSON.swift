@@ -62,6 +62,10 @@ enum EpisodeListJSON {
     writer.value(status.download.file)
     members.next("inFeed", &writer)
     writer.value(index != nil)
+    members.next("played", &writer)
+    writer.value(status.played)
+    members.next("position", &writer)
+    writer.value(status.position)
     writer.close("}", empty: false, indent: 4)
   }
 }

@@ -16,28 +16,30 @@ enum EpisodeTable {
       Console.print(filtered ? "No episodes match." : "No episodes.")
       return
     }
-    var table = Table(columns: [
-      .init(title: "#", alignment: .right),
-      .init(title: "DATE"),
-      .init(title: "LENGTH", alignment: .right),
-      .init(title: "SIZE", alignment: .right),
-      .init(title: "STATE"),
-      .init(title: "TITLE", flexible: true),
-    ])
+    // A PLAYED column only where something was listened to (`mark --played`, the account).
+    let heard = statuses.contains { $0.play != nil } || dropped.contains { $0.status.play != nil }
+    var table = Table(
+      columns: [
+        .init(title: "#", alignment: .right),
+        .init(title: "DATE"),
+        .init(title: "LENGTH", alignment: .right),
+        .init(title: "SIZE", alignment: .right),
+        .init(title: "STATE"),
+      ] + (heard ? [.init(title: "PLAYED")] : []) + [.init(title: "TITLE", flexible: true)])
     for (offset, index) in indexes.enumerated() {
       let episode = episodes[index - 1]
-      table.rows.append([
-        String(index), Format.day(episode.published), Format.duration(episode.duration),
-        Format.bytes(episode.enclosure.length), label(statuses[offset]),
-        Format.singleLine(episode.title),
-      ])
+      let status = statuses[offset]
+      table.rows.append(
+        [
+          String(index), Format.day(episode.published), Format.duration(episode.duration),
+          Format.bytes(episode.enclosure.length), label(status),
+        ] + (heard ? [played(status)] : []) + [Format.singleLine(episode.title)])
     }
     for gone in dropped {
       let episode = gone.episode
-      table.rows.append([
-        "gone", Format.day(episode.published), "", "", label(gone.status),
-        Format.singleLine(episode.title),
-      ])
+      table.rows.append(
+        ["gone", Format.day(episode.published), "", "", label(gone.status)]
+          + (heard ? [played(gone.status)] : []) + [Format.singleLine(episode.title)])
     }
     for line in table.render(width: Console.isTerminal ? Console.width : 100_000) {
       Console.print(line)
@@ -53,6 +55,13 @@ enum EpisodeTable {
         "(gone: \(droppedTotal) no longer in the feed, known to this library"
           + (notShown > 0 ? "; \(notShown) not shown" : "") + ")")
     }
+  }
+
+  /// `yes` when heard to the end, else where listening stopped.
+  private static func played(_ status: ListedStatus) -> String {
+    if status.played { return "yes" }
+    guard let position = status.position, position > 0 else { return "" }
+    return Format.duration(position)
   }
 
   private static func label(_ status: ListedStatus) -> String {

@@ -68,17 +68,17 @@ final class ProgressView: Sendable {
     }
   }
 
-  private func lines(for snapshot: [String: ProgressBuffer.Entry], width: Int) -> [String] {
-    let active = snapshot.values.filter { $0.state == .downloading }.sorted {
+  private func lines(for snapshot: ProgressBuffer.Snapshot, width: Int) -> [String] {
+    let live = snapshot.live.values
+    let active = live.filter { $0.state == .downloading }.sorted {
       ($0.started ?? .distantPast) < ($1.started ?? .distantPast)
     }
-    let queued = snapshot.values.filter { $0.state == .queued }.count
+    let queued = live.filter { $0.state == .queued }.count
     var lines = active.map { bar(for: $0, width: width) }
-    let done = snapshot.values.filter { $0.state == .done }.count
-    let bytes = snapshot.values.reduce(Int64(0)) { $0 + max(0, $1.bytes - $1.startBytes) }
+    let bytes = live.reduce(snapshot.endedBytes) { $0 + max(0, $1.bytes - $1.startBytes) }
     let elapsed = max(0.001, Date().timeIntervalSince(started))
     let total =
-      "Total: \(done)/\(snapshot.count) done, \(active.count) running, \(queued) queued, "
+      "Total: \(snapshot.done)/\(snapshot.count) done, \(active.count) running, \(queued) queued, "
       + "\(Format.bytes(bytes).isEmpty ? "0 B" : Format.bytes(bytes)) at \(Format.bytes(Int64(Double(bytes) / elapsed)))/s"
     lines.append(TerminalText.truncated(total, to: width - 1))
     return lines

@@ -27,6 +27,8 @@ enum SettingsView {
       ("first", .string(settings.first?.description)),
       ("infoJSON", .bool(settings.info)),
       ("pages", .bool(settings.pages)),
+      ("deletePlayed", .string(settings.deletePlayed)),
+      ("shareWithAccount", .bool(settings.shareWithAccount)),
     ])
   }
 
@@ -63,6 +65,8 @@ enum SettingsView {
       settings.feedBaseURL.map { ("feed-base-url", $0) },
       settings.info == true ? ("info-json", nil) : nil,
       settings.pages == false ? ("no-pages", nil) : nil,
+      settings.deletePlayed.map { ("delete-played", $0) },
+      settings.shareWithAccount == true ? ("share-with-account", nil) : nil,
     ]
     return pairs.compactMap { $0 }
   }

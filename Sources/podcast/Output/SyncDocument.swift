@@ -2,7 +2,8 @@ import PodcastKit
 
 /// `sync --json`: the contract's `{downloaded, skipped, failed}`, failed feeds among the
 /// failures, plus `covers`, `sideFiles` and `sideFileNotes` when the run completed anything
-/// beside earlier episodes.
+/// beside earlier episodes, and `account` (what the exchange with the sync account did) when
+/// the library has one.
 struct SyncDocument {
   let outcome: SyncOutcome
 
@@ -14,8 +15,12 @@ struct SyncDocument {
       ("covers", sideFiles.covers), ("sideFiles", sideFiles.files),
       ("sideFileNotes", sideFiles.notes.map(\.description)),
     ].filter { !$0.1.isEmpty }
-    guard case .object(let members) = document, !extras.isEmpty else { return document }
-    return .object(members + extras.map { ($0.0, JSONValue.array($0.1.map { .string($0) })) })
+    let account = outcome.account.map { [("account", AccountReport.document($0))] } ?? []
+    guard case .object(let members) = document, !extras.isEmpty || !account.isEmpty else {
+      return document
+    }
+    return .object(
+      members + extras.map { ($0.0, JSONValue.array($0.1.map { .string($0) })) } + account)
   }
 
   private var feedFailures: [JSONValue] {

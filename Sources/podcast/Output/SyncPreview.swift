@@ -1,11 +1,14 @@
 import PodcastKit
 
-/// `sync --dry-run` shown: lines, or `{wouldDownload: [{url, title, file}], wouldPrune: [path]}`.
+/// `sync --dry-run` shown: lines, or `{wouldDownload: [{url, title, file}], wouldPrune: [path]}`
+/// (and `account` with an account).
 extension SyncPreview {
   /// `quiet` leaves out only "Nothing new.": a plan is what was asked for.
   func lines(quiet: Bool) -> [String] {
-    var lines: [String] = []
-    if planned.isEmpty && prunable.isEmpty && !quiet { lines.append("Nothing new.") }
+    var lines = account.map(AccountReport.previewLines) ?? []
+    if planned.isEmpty && prunable.isEmpty && lines.isEmpty && !quiet {
+      lines.append("Nothing new.")
+    }
     for planned in planned {
       lines.append("would download  \(Format.singleLine(planned.job.title ?? planned.job.url))")
       lines.append("                -> \(planned.file)")
@@ -20,8 +23,10 @@ extension SyncPreview {
         ("file", .string(planned.file)),
       ])
     }
-    return .object([
+    let members: [(String, JSONValue)] = [
       ("wouldDownload", .array(items)), ("wouldPrune", .array(prunable.map { .string($0) })),
-    ])
+    ]
+    // With an account: what the exchange would do, in `account sync --json`'s words.
+    return .object(members + (account.map { [("account", AccountReport.document($0))] } ?? []))
   }
 }

@@ -6,9 +6,9 @@ import XCTest
 /// venv), found through the environment variable the test set-up exports. Without it the test
 /// says so and is skipped, except in CI (`CI=true`), where a missing tool is a failure: the
 /// tests it guards must run there.
-enum TestTool {
+public enum TestTool {
   /// The variable's value, or a skip (a failure in CI) naming the variable and `what`.
-  static func path(_ variable: String, for what: String) throws -> String {
+  public static func path(_ variable: String, for what: String) throws -> String {
     let environment = ProcessInfo.processInfo.environment
     guard let value = environment[variable], !value.isEmpty,
       FileManager.default.fileExists(atPath: value)
@@ -30,7 +30,9 @@ enum TestTool {
   /// never saw the end of a script whose child lives on (oPodSync's `serve` leaves PHP running)
   /// and waited on a zombie for ever. The child starts with no signal blocked, whatever this
   /// test thread blocks, so that the server it leaves behind can be stopped with SIGTERM.
-  static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:])
+  public static func run(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:]
+  )
     throws -> String
   {
     let folder = NSTemporaryDirectory() + "podcast-tool-" + UUID().uuidString
@@ -89,6 +91,7 @@ enum TestTool {
   }
 }
 
-struct TestToolError: Error, CustomStringConvertible {
-  let description: String
+public struct TestToolError: Error, CustomStringConvertible {
+  public let description: String
+  public init(description: String) { self.description = description }
 }

@@ -1,0 +1,111 @@
+import Basics
+import Foundation
+internal import GRDB
+import Model
+
+/// What a sync reads and writes per feed: the subscription's stored episodes before it plans,
+/// and the feed's record after (`FeedRecord`).
+extension LibraryStore {
+  /// The subscription's episodes as stored now, oldest first, with the version a plan made
+  /// from them is written against.
+  package func storedEpisodes(subscriptionId: Int64) throws -> StoredEpisodes {
+    try lookup { db in
+      let statement = try db.cachedStatement(
+        sql: "SELECT \(SeenEpisodeRow.selection) FROM episodes WHERE subscriptionId = ? ORDER BY id"
+      )
+      return StoredEpisodes(
+        episodes: try statement.all([.integer(subscriptionId)]) { SeenEpisodeRow($0).episode })
+    }
+  }
+
+  /// Writes each feed's record, all in one relaxed transaction (see `relaxedWrite`: nothing
+  /// here is a finished file) and each in a savepoint of its own, so one that is stale,
+  /// refused or fails leaves the others written. An answer for each, in order; throws when the
+  /// transaction itself fails, and then none is written.
+  package func record(_ records: [FeedRecord]) throws -> [FeedRecord.Outcome] {
+    try relaxedWrite { db in
+      try records.map { record in
+        // A record of the subscription alone (a 304, a failure) needs no savepoint: a refusal
+        // changes nothing, and a confirmed copy that could not be noted is only older.
+        guard record.planned != nil || record.copy != nil else {
+          do {
+            return try write(record, db)
+          } catch {
+            return .failed(LibraryError(error))
+          }
+        }
+        return try db.savepoint {
+          let outcome: FeedRecord.Outcome
+          do {
+            outcome = try write(record, db)
+          } catch {
+            outcome = .failed(LibraryError(error))
+          }
+          if case .recorded = outcome { return (outcome, true) }
+          return (outcome, false)
+        }
+      }
+    }
+  }
+
+  private func write(_ record: FeedRecord, _ db: Database) throws -> FeedRecord.Outcome {
+    let subscription = record.subscription
+    guard let id = subscription.id else {
+      return .refused(.unknownSubscription(id: -1))
+    }
+    // What the run learned, and only that: when it was checked and how, always; the rest
+    // when it changed (a rewritten feed URL is an index entry rewritten).
+    let previous = record.previous
+    var changes: [(column: String, value: SQLValue)] = [
+      ("lastChecked", SQLValue(subscription.lastChecked)),
+      ("lastError", SQLValue(subscription.lastError)),
+    ]
+    if previous?.feedURL != subscription.feedURL {
+      changes.append(("feedURL", .text(subscription.feedURL)))
+    }
+    if previous?.title != subscription.title {
+      changes.append(("title", SQLValue(subscription.title)))
+    }
+    if previous?.etag != subscription.etag { changes.append(("etag", SQLValue(subscription.etag))) }
+    if previous?.lastModified != subscription.lastModified {
+      changes.append(("lastModified", SQLValue(subscription.lastModified)))
+    }
+    let update = try db.cachedStatement(
+      sql:
+        "UPDATE subscriptions SET \(changes.map { "\($0.column) = ?" }.joined(separator: ", ")) WHERE id = ?"
+    )
+    do {
+      try update.run(changes.map(\.value) + [.integer(id)])
+    } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+      // Moved onto a feed another subscription follows (feed URLs are unique).
+      let other = try String.fetchOne(
+        db.cachedStatement(sql: "SELECT name FROM subscriptions WHERE feedURL = ? AND id != ?"),
+        arguments: [subscription.feedURL, id])
+      return .refused(.duplicateFeed(url: subscription.feedURL, name: other ?? ""))
+    }
+    if db.changesCount == 0 { return .refused(.unknownSubscription(id: id)) }
+    if record.confirmsCopy { try Self.confirmCopy(subscriptionId: id, db) }
+    if let copy = record.copy { try Self.keep(copy, subscriptionId: id, db) }
+    guard let planned = record.planned else { return .recorded(keys: [], alreadyHad: []) }
+    let stored = try db.cachedStatement(
+      sql: "SELECT count(*), max(id) FROM episodes WHERE subscriptionId = ?"
+    ).first([.integer(id)]) {
+      StoredEpisodes.Version(count: Int($0.integer(0) ?? 0), newestId: $0.integer(1))
+    }
+    guard stored == planned else { return .stale }
+    for previous in record.relisted { try SeenEpisodeRow(previous).update(db) }
+    let insert = try db.cachedStatement(sql: SeenEpisodeRow.insertSQL)
+    for var episode in record.added {
+      episode.subscriptionId = id
+      try insert.run(SeenEpisodeRow(episode).values)
+    }
+    var alreadyHad: Set<String> = []
+    var keys: [DownloadKey] = []
+    for wanted in record.queued {
+      let known = try Self.known(db, wanted)
+      if known.finished != nil { alreadyHad.insert(wanted.url) }
+      keys.append(try queue(wanted, in: known.row, db))
+    }
+    return .recorded(keys: keys, alreadyHad: alreadyHad)
+  }
+}
