@@ -19,8 +19,18 @@ final class DownloadInterruptionTests: XCTestCase {
     }
   }
 
+  /// Until the partial file holds the bytes sent before the stall and the row holds the
+  /// response's head, which a resume is planned from (`status` shows the size once it does):
+  /// the head is recorded off the transfer thread, so bytes may be on disk a moment before
+  /// the row can vouch for them, and a kill in that moment rightly starts over.
   private func waitForPartialBytes(_ scenario: DownloadScenario) -> Bool {
-    DownloadScenario.waitUntil(seconds: 15) { scenario.partialSizes().first ?? 0 >= beforeStall }
+    DownloadScenario.waitUntil(seconds: 15) { [size, beforeStall] in
+      guard scenario.partialSizes().first ?? 0 >= beforeStall,
+        let status = try? scenario.binary.run(["status", "--json"]), status.status == 0,
+        let rows = try? status.json() as? [[String: Any]]
+      else { return false }
+      return rows.contains { ($0["total"] as? Int) == size }
+    }
   }
 
   func testKilledDownloadResumesWhereItStopped() throws {
