@@ -319,7 +319,7 @@ public final class DownloadManager: Sendable {
   public func refreshCovers(of subscription: Subscription, imageURL: String) async -> [Result<
     String, SideFileError
   >] {
-    guard let id = subscription.id, let seen = try? store.seenEpisodes(subscriptionId: id) else {
+    guard let seen = try? store.seenEpisodes(subscriptionId: subscription.id) else {
       return []
     }
     var folders: [String: String] = [:]

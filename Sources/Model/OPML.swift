@@ -64,7 +64,7 @@ public enum OPML {
       // OPML 2.0 lets outlines carry attributes in other namespaces; other apps ignore them.
       let own = OPMLSettings.attributes(
         name: subscription.name, keep: subscription.keep,
-        settings: subscription.id.flatMap { settings[$0] } ?? SubscriptionSettings()
+        settings: settings[subscription.id] ?? SubscriptionSettings()
       ).map { #" \#($0.0)="\#(XMLText.escaped($0.1))""# }.joined()
       lines.append(
         #"    <outline type="rss" text="\#(text)" title="\#(text)" xmlUrl="\#(XMLText.escaped(subscription.feedURL))"\#(own)/>"#

@@ -1,9 +1,10 @@
 import Basics
 import Foundation
 
-/// A feed the library follows. `name` is the short handle users type; `id` is assigned on insert.
+/// A feed the library follows, as stored: `id` is its row's, assigned when it was added.
+/// `name` is the short handle users type.
 public struct Subscription: Codable, Sendable, Equatable {
-  public var id: Int64?
+  public let id: Int64
   public var name: String
   public var feedURL: String
   public var title: String?
@@ -17,7 +18,7 @@ public struct Subscription: Codable, Sendable, Equatable {
   public var lastError: String?
 
   public init(
-    id: Int64? = nil, name: String, feedURL: String, title: String? = nil, keep: Int? = nil,
+    id: Int64, name: String, feedURL: String, title: String? = nil, keep: Int? = nil,
     addedAt: Date = Date(), lastChecked: Date? = nil, etag: String? = nil,
     lastModified: String? = nil, lastError: String? = nil
   ) {

@@ -151,7 +151,7 @@ package struct AccountExchange: Sendable {
       for url in changes.remove where !waiting(url) {
         // A private feed the server was never given is none of its business.
         if let found = try store.subscription(serverURL: url),
-          Self.shared(found.feedURL, found.id.flatMap { settings[$0] })
+          Self.shared(found.feedURL, settings[found.id])
         {
           unsubscribe.append((url, found))
         }
@@ -248,7 +248,7 @@ package struct AccountExchange: Sendable {
   {
     let journal = try store.accountJournal()
     guard let lastId = journal.last?.id else { return ([], [], nil) }
-    let existing = Set(try store.subscriptions().compactMap(\.id))
+    let existing = Set(try store.subscriptions().map(\.id))
     let settings = try store.allSettings()
     var last: [String: AccountChange] = [:]
     var order: [String] = []
@@ -325,10 +325,8 @@ package struct AccountExchange: Sendable {
     let feeds = try store.accountFeeds()
     var podcasts: [String: String] = [:]
     for subscription in try store.subscriptions() {
-      guard let id = subscription.id, Self.shared(subscription.feedURL, settings[id]) else {
-        continue
-      }
-      podcasts[subscription.feedURL] = feeds[id] ?? subscription.feedURL
+      guard Self.shared(subscription.feedURL, settings[subscription.id]) else { continue }
+      podcasts[subscription.feedURL] = feeds[subscription.id] ?? subscription.feedURL
     }
     var send: [(pending: PendingAction, action: EpisodeAction)] = []
     var drop: [Int64] = []

@@ -99,7 +99,7 @@ public struct AddAccount: Sendable {
       server: account.serverName, user: user, device: device, api: chosen, detected: api == nil,
       devices: devices, followed: followed, followNeedless: followNeedless,
       subscriptionsToSend: try store.subscriptions().filter {
-        AccountExchange.shared($0.feedURL, try store.settings(subscriptionId: $0.id ?? 0))
+        AccountExchange.shared($0.feedURL, try store.settings(subscriptionId: $0.id))
       }.count, relinked: existing != nil)
   }
 

@@ -34,7 +34,7 @@ public struct ChangeSettings: Sendable {
     }
     let store = try LibraryStore(paths: paths)
     var subscription = try store.subscription(matching: name)
-    guard let id = subscription.id else { throw LibraryError.noSubscription(name, count: 0) }
+    let id = subscription.id
     let before = try store.settings(subscriptionId: id)
     var settings = before.overridden(by: given)
     if let keep { subscription.keep = keep }

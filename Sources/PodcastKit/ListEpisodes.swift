@@ -113,8 +113,8 @@ public struct ListEpisodes: Sendable {
           found, loader: resolver.loader, keptFeeds: KeptFeeds(store: opened),
           // As the resolver does: the setting is looked up only for a feed that is paged.
           readsPages: {
-            guard allPages, let id = found.id else { return allPages }
-            return try opened.settings(subscriptionId: id).pages != false
+            guard allPages else { return false }
+            return try opened.settings(subscriptionId: found.id).pages != false
           })
         resolved = loaded.resolved
         origin = loaded.origin

@@ -25,11 +25,10 @@ public struct ListSubscriptions: Sendable {
     let counts = try store.episodeCounts()
     let settings = try store.allSettings()
     return try store.subscriptions().enumerated().map { offset, subscription in
-      let id = subscription.id
-      return Entry(
+      Entry(
         number: offset + 1, subscription: subscription,
-        episodeCount: id.flatMap { counts[$0] } ?? 0,
-        settings: id.flatMap { settings[$0] } ?? SubscriptionSettings())
+        episodeCount: counts[subscription.id] ?? 0,
+        settings: settings[subscription.id] ?? SubscriptionSettings())
     }
   }
 

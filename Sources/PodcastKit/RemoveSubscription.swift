@@ -28,7 +28,7 @@ public struct RemoveSubscription: Sendable {
   public func run(name: String, deleteFiles: Bool) throws -> Outcome {
     let store = try LibraryStore(paths: paths)
     let subscription = try store.subscription(matching: name)
-    guard let id = subscription.id else { throw LibraryError.noSubscription(name, count: 0) }
+    let id = subscription.id
     // Read before the subscription goes: what sync recorded for it, and what `download`
     // fetched from its feed (which no subscription row points at).
     let files = Array(

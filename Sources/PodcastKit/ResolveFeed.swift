@@ -22,9 +22,8 @@ public struct ResolveFeed: Sendable {
         return try store.subscription(matching: name).feedURL
       },
       subscriptionReadsPages: { name in
-        guard let store = try Library.existingStore(at: paths),
-          let id = try store.subscription(matching: name).id
-        else { return true }
+        guard let store = try Library.existingStore(at: paths) else { return true }
+        let id = try store.subscription(matching: name).id
         return try store.settings(subscriptionId: id).pages != false
       })
   }

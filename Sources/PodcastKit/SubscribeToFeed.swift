@@ -96,16 +96,16 @@ public struct SubscribeToFeed: Sendable {
     let subscription = try store.addSubscription(
       name: chosenName, feedURL: location, title: title, keep: keep, settings: settings,
       firstRefresh: firstRefresh, serverURL: serverURL)
-    let id = subscription.id ?? -1
+    let id = subscription.id
     // The first copy of the feed (every page read), with the validators the first sync will
     // send: that sync's 304 then confirms it. One that cannot be written only makes the first
     // sync fetch the whole feed (see `FeedRefresher.conditionalValidators`).
-    if let added = subscription.id, let document = resolved.document,
+    if let document = resolved.document,
       let pages = try? ([document] + resolved.laterDocuments).map(KeptFeed.Page.init)
     {
       try? KeptFeeds(store: store).keep(
         KeptFeed(feedURL: location, validators: firstRefresh.validators, pages: pages),
-        subscriptionId: added)
+        subscriptionId: id)
     }
     let number = try store.subscriptions().firstIndex { $0.id == subscription.id }.map { $0 + 1 }
     return Outcome(

@@ -44,7 +44,7 @@ public struct SubscribedFeed: Sendable {
   ) async throws -> SubscribedFeed {
     // A copy that cannot be read counts as none: the listing then needs the network, as it
     // did before copies were kept.
-    let copy = subscription.id.flatMap { try? keptFeeds.copy(subscriptionId: $0) }
+    let copy = try? keptFeeds.copy(subscriptionId: subscription.id)
     // Its validators are sent only to the address the copy was kept for.
     let validators =
       copy.flatMap { $0.feed.feedURL == subscription.feedURL ? $0.feed.validators : nil }

@@ -53,10 +53,10 @@ extension LibraryStore {
     let subscriptions = try SubscriptionRow.fetchAll(db).map(\.subscription)
     let feeds = try Self.serverURLs(db)
     guard
-      let found = subscriptions.first(where: { $0.id.flatMap { feeds[$0] } == old })
-        ?? subscriptions.first(where: { $0.feedURL == old }),
-      let id = found.id
+      let found = subscriptions.first(where: { feeds[$0.id] == old })
+        ?? subscriptions.first(where: { $0.feedURL == old })
     else { return nil }
+    let id = found.id
     guard let new else {
       try db.execute(sql: "DELETE FROM accountFeeds WHERE subscriptionId = ?", arguments: [id])
       return nil
@@ -92,7 +92,7 @@ extension LibraryStore {
     let feeds = try serverURLs(db)
     return all.first { subscription in
       FeedIdentity.key(subscription.feedURL) == key
-        || subscription.id.flatMap { feeds[$0] }.map(FeedIdentity.key) == key
+        || feeds[subscription.id].map(FeedIdentity.key) == key
     }
   }
 
@@ -101,10 +101,8 @@ extension LibraryStore {
   @discardableResult
   public func linkSubscription(serverURL url: String) throws -> Subscription? {
     try write { db in
-      guard let found = try Self.subscription(serverURL: url, db), let id = found.id else {
-        return nil
-      }
-      try Self.linkToServer(db, subscriptionId: id, serverURL: url)
+      guard let found = try Self.subscription(serverURL: url, db) else { return nil }
+      try Self.linkToServer(db, subscriptionId: found.id, serverURL: url)
       return found
     }
   }
@@ -124,8 +122,8 @@ extension LibraryStore {
   /// does, without journaling it. Returns the subscription removed, nil when none follows it.
   public func unsubscribeFromServer(_ url: String) throws -> Subscription? {
     try applyingFromServer { db in
-      guard let found = try Self.subscription(serverURL: url, db), let id = found.id,
-        try deleteSubscription(id: id, db)
+      guard let found = try Self.subscription(serverURL: url, db),
+        try deleteSubscription(id: found.id, db)
       else { return nil }
       return found
     }

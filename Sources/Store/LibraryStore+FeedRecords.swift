@@ -50,9 +50,7 @@ extension LibraryStore {
 
   private func write(_ record: FeedRecord, _ db: Database) throws -> FeedRecord.Outcome {
     let subscription = record.subscription
-    guard let id = subscription.id else {
-      return .refused(.unknownSubscription(id: -1))
-    }
+    let id = subscription.id
     // What the run learned, and only that: when it was checked and how, always; the rest
     // when it changed (a rewritten feed URL is an index entry rewritten).
     let previous = record.previous

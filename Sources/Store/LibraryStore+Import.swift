@@ -50,15 +50,13 @@ extension LibraryStore {
     }
     try SubscriptionName.validate(name)
     if let keep = entry.keep, keep < 1 { throw LibraryError.invalidKeep(keep) }
-    var row = SubscriptionRow(
-      Subscription(name: name, feedURL: entry.feedURL, title: entry.title, keep: entry.keep))
-    try db.inSavepoint {
-      try row.insert(db)
-      if !entry.settings.isEmpty, let id = row.subscription.id {
-        try save(db, entry.settings, subscriptionId: id)
+    return try db.savepoint {
+      let subscription = try SubscriptionRow.insert(
+        db, name: name, feedURL: entry.feedURL, title: entry.title, keep: entry.keep)
+      if !entry.settings.isEmpty {
+        try save(db, entry.settings, subscriptionId: subscription.id)
       }
-      return .commit
+      return (subscription, keep: true)
     }
-    return row.subscription
   }
 }

@@ -99,7 +99,8 @@ extension LibraryStore {
     for report in reports.sorted(by: { $0.at < $1.at }) {
       let found = try followed[report.podcast] ?? subscription(serverURL: report.podcast, db)
       followed[report.podcast] = found
-      guard let found, let id = found.id else { continue }
+      guard let found else { continue }
+      let id = found.id
       if episodeKeys[id] == nil { episodeKeys[id] = try identityKeys(db, subscriptionId: id) }
       let keys = EpisodeIdentity.identityKeys(
         guid: report.guid, enclosureURL: report.episode, title: nil, published: nil)

@@ -66,11 +66,11 @@ extension LibraryStore {
   }
 
   /// The name of the subscription, other than `id`, that follows `feedURL`.
-  public func subscriptionName(feedURL: String, except id: Int64?) throws -> String? {
+  public func subscriptionName(feedURL: String, except id: Int64) throws -> String? {
     try read { db in
       try String.fetchOne(
         db, sql: "SELECT name FROM subscriptions WHERE feedURL = ? AND id != ?",
-        arguments: [feedURL, id ?? 0])
+        arguments: [feedURL, id])
     }
   }
 }

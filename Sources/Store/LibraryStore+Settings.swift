@@ -53,17 +53,14 @@ extension LibraryStore {
     if let keep, keep < 1 { throw LibraryError.invalidKeep(keep) }
     let insert = { (db: Database) throws -> Subscription in
       try Self.refuseDuplicate(db, name: name, feedURL: feedURL, except: nil)
-      var row = SubscriptionRow(
-        Subscription(
-          name: name, feedURL: feedURL, title: title, keep: keep,
-          etag: firstRefresh?.validators.etag,
-          lastModified: firstRefresh?.validators.lastModified))
-      try row.insert(db)
-      guard let id = row.subscription.id else { return row.subscription }
+      let subscription = try SubscriptionRow.insert(
+        db, name: name, feedURL: feedURL, title: title, keep: keep,
+        validators: firstRefresh?.validators ?? Validators())
+      let id = subscription.id
       if !settings.isEmpty { try Self.save(db, settings, subscriptionId: id) }
       if let firstRefresh { try self.record(firstRefresh, db, subscriptionId: id) }
       if let serverURL { try Self.linkToServer(db, subscriptionId: id, serverURL: serverURL) }
-      return row.subscription
+      return subscription
     }
     return try serverURL == nil ? write(insert) : applyingFromServer(insert)
   }

@@ -44,9 +44,7 @@ extension LibraryStore {
 
   /// Saves every field of an existing subscription (sync's validators, errors, renames).
   public func updateSubscription(_ subscription: Subscription) throws {
-    guard let id = subscription.id else {
-      throw LibraryError.unknownSubscription(id: 0)
-    }
+    let id = subscription.id
     try SubscriptionName.validate(subscription.name)
     if let keep = subscription.keep, keep < 1 { throw LibraryError.invalidKeep(keep) }
     try write { db in
@@ -104,19 +102,20 @@ extension LibraryStore {
   }
 
   /// Both lookups are index searches (the unique feed URL, `nameKey`), never a table scan.
+  /// `id` nil: the subscription is not stored yet, so every stored one counts (`id IS NOT
+  /// NULL` holds for each row).
   static func refuseDuplicate(
     _ db: Database, name: String, feedURL: String, except id: Int64?
   ) throws {
-    let other = id ?? 0
     if let clash = try String.fetchOne(
-      db, sql: "SELECT name FROM subscriptions WHERE feedURL = ? AND id != ?",
-      arguments: [feedURL, other])
+      db, sql: "SELECT name FROM subscriptions WHERE feedURL = ? AND id IS NOT ?",
+      arguments: [feedURL, id])
     {
       throw LibraryError.duplicateFeed(url: feedURL, name: clash)
     }
     let taken = try Bool.fetchOne(
-      db, sql: "SELECT EXISTS (SELECT 1 FROM subscriptions WHERE nameKey = ? AND id != ?)",
-      arguments: [Subscription.nameKey(name), other])
+      db, sql: "SELECT EXISTS (SELECT 1 FROM subscriptions WHERE nameKey = ? AND id IS NOT ?)",
+      arguments: [Subscription.nameKey(name), id])
     if taken == true { throw LibraryError.duplicateName(name) }
   }
 }

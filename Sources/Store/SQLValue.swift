@@ -122,6 +122,11 @@ struct SQLRow {
     isNull(column) ? nil : sqlite3_column_int64(handle, column)
   }
 
+  /// A table's `INTEGER PRIMARY KEY`: SQLite's row id, never NULL.
+  func rowID(_ column: Int32) -> Int64 {
+    sqlite3_column_int64(handle, column)
+  }
+
   func text(_ column: Int32) -> String? {
     guard let bytes = sqlite3_column_text(handle, column) else { return nil }
     let count = Int(sqlite3_column_bytes(handle, column))

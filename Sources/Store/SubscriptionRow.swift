@@ -5,7 +5,7 @@ import Model
 
 /// A `Subscription` as a row of the `subscriptions` table. The persistence lives here, not on
 /// `Subscription`, so PodcastKit's public types stay free of GRDB.
-package struct SubscriptionRow: FetchableRecord, MutablePersistableRecord {
+package struct SubscriptionRow: FetchableRecord, PersistableRecord {
   package static let databaseTableName = "subscriptions"
 
   package var subscription: Subscription
@@ -22,7 +22,7 @@ package struct SubscriptionRow: FetchableRecord, MutablePersistableRecord {
   /// subscription as it starts.
   init(_ row: SQLRow) {
     subscription = Subscription(
-      id: row.integer(0), name: row.text(1) ?? "", feedURL: row.text(2) ?? "",
+      id: row.rowID(0), name: row.text(1) ?? "", feedURL: row.text(2) ?? "",
       title: row.text(3), keep: row.integer(4).map { Int($0) },
       addedAt: row.date(5) ?? Date(timeIntervalSince1970: 0), lastChecked: row.date(6),
       etag: row.text(7), lastModified: row.text(8), lastError: row.text(9))
@@ -58,7 +58,24 @@ package struct SubscriptionRow: FetchableRecord, MutablePersistableRecord {
     container["lastError"] = subscription.lastError
   }
 
-  mutating func didInsert(_ inserted: InsertionSuccess) {
-    subscription.id = inserted.rowID
+  /// Stores a new subscription: SQLite assigns its id, so what is known before arrives as
+  /// values, and the `Subscription` made of them is the stored one.
+  static func insert(
+    _ db: Database, name: String, feedURL: String, title: String?, keep: Int?,
+    validators: Validators = Validators()
+  ) throws -> Subscription {
+    let addedAt = Date()
+    try db.execute(
+      sql: """
+        INSERT INTO subscriptions (name, nameKey, feedURL, title, keep, addedAt, etag, lastModified)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+      arguments: [
+        name, Subscription.nameKey(name), feedURL, title, keep, addedAt, validators.etag,
+        validators.lastModified,
+      ])
+    return Subscription(
+      id: db.lastInsertedRowID, name: name, feedURL: feedURL, title: title, keep: keep,
+      addedAt: addedAt, etag: validators.etag, lastModified: validators.lastModified)
   }
 }

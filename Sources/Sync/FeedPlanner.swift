@@ -38,11 +38,10 @@ struct FeedPlanner {
   /// to a 700-episode feed does not fetch 700 files. Filtered-out episodes are still recorded
   /// as seen: a later change of filter applies to what is published after it.
   func news(in feed: Feed, stored: [SeenEpisode]) -> News {
-    guard let id = subscription.id else { return News(storedAfter: stored) }
     let seen = feed.episodes.map {
       SeenEpisode(
-        subscriptionId: id, guid: $0.guid, enclosureURL: $0.enclosure.url, title: $0.title,
-        published: $0.published)
+        subscriptionId: subscription.id, guid: $0.guid, enclosureURL: $0.enclosure.url,
+        title: $0.title, published: $0.published)
     }
     let sorted = LibraryStore.classify(seen, stored: stored)
     // Never synced, and nothing recorded by `subscribe` either: the backlog rule applies. A
@@ -142,9 +141,9 @@ struct FeedPlanner {
   /// The downloaded episodes among `stored` that the feed links a transcript or chapters for
   /// (only when the feed changed: a 304 names no new side file).
   func sideFileChecks(in feed: Feed, stored: [SeenEpisode]) -> [SyncPlan.SideFileCheck] {
-    guard let id = subscription.id,
-      feed.episodes.contains(where: { !$0.transcripts.isEmpty || $0.chapters != nil })
-    else { return [] }
+    guard feed.episodes.contains(where: { !$0.transcripts.isEmpty || $0.chapters != nil }) else {
+      return []
+    }
     var files: [String: (key: String, file: String)] = [:]
     for seen in stored {
       guard let file = seen.downloadedFile else { continue }
@@ -161,26 +160,39 @@ struct FeedPlanner {
         episode, podcast: feed.podcast, index: offset + 1, subscription: subscription,
         key: found.key, namer: rules.namer
       ).job
-      checks.append(.init(job: job, file: found.file, subscriptionId: id))
+      checks.append(.init(job: job, file: found.file, subscriptionId: subscription.id))
     }
     return checks
   }
 
-  /// The download of one of the subscription's episodes (see `DownloadJob.init(episode:...)`).
-  /// `key` is the subscription's own key for the episode (its episodes table already decided
-  /// what is one episode); `otherKeys` the rest it answers to in the feed, none shared with
-  /// another of the feed's episodes (`EpisodeIdentity.distinctKeys`).
+  /// The download of one of the subscription's episodes (see `downloadJob`), recorded
+  /// against it when it finishes.
   static func plannedDownload(
     _ episode: Episode, podcast: Podcast, index: Int, subscription: Subscription, key: String,
     otherKeys: [String] = [], namer: FileNamer, archive: Bool = false, info: Bool = false
   ) -> SyncPlan.PlannedDownload {
+    var job = downloadJob(
+      episode, podcast: podcast, index: index, feedURL: subscription.feedURL,
+      fallbackTitle: subscription.title ?? subscription.name, key: key, otherKeys: otherKeys,
+      namer: namer, archive: archive, info: info)
+    job.subscriptionEpisode = SubscriptionEpisode(subscriptionId: subscription.id, key: key)
+    return SyncPlan.PlannedDownload(job: job, subscriptionId: subscription.id)
+  }
+
+  /// The download of one of the episodes of the feed at `feedURL` (see
+  /// `DownloadJob.init(episode:...)`), its podcast called `fallbackTitle` when the feed gives
+  /// no title. `key` is the subscription's own key for the episode (its episodes table already
+  /// decided what is one episode); `otherKeys` the rest it answers to in the feed, none shared
+  /// with another of the feed's episodes (`EpisodeIdentity.distinctKeys`).
+  static func downloadJob(
+    _ episode: Episode, podcast: Podcast, index: Int, feedURL: String, fallbackTitle: String,
+    key: String, otherKeys: [String] = [], namer: FileNamer, archive: Bool = false,
+    info: Bool = false
+  ) -> DownloadJob {
     var podcast = podcast
-    if podcast.title == nil { podcast.title = subscription.title ?? subscription.name }
-    let job = DownloadJob(
-      episode: episode, podcast: podcast, index: index, namer: namer,
-      feedURL: subscription.feedURL, identityKeys: [key] + otherKeys.filter { $0 != key },
-      subscriptionEpisode: SubscriptionEpisode(subscriptionId: subscription.id ?? 0, key: key),
-      archive: archive, info: info)
-    return SyncPlan.PlannedDownload(job: job, subscriptionId: subscription.id ?? 0)
+    if podcast.title == nil { podcast.title = fallbackTitle }
+    return DownloadJob(
+      episode: episode, podcast: podcast, index: index, namer: namer, feedURL: feedURL,
+      identityKeys: [key] + otherKeys.filter { $0 != key }, archive: archive, info: info)
   }
 }

@@ -46,8 +46,8 @@ struct FeedRefresher: Sendable {
   /// for once, and kept.
   func conditionalValidators(for subscription: Subscription) -> Validators {
     let own = Validators(etag: subscription.etag, lastModified: subscription.lastModified)
-    guard !own.isEmpty, let id = subscription.id else { return own }
-    let kept = keptValidators[id]
+    guard !own.isEmpty else { return own }
+    let kept = keptValidators[subscription.id]
     return kept?.feedURL == subscription.feedURL && kept?.validators == own ? own : Validators()
   }
 
@@ -119,10 +119,10 @@ struct FeedRefresher: Sendable {
   func copy(
     of documents: [FeedDocument], for subscription: Subscription, keepingLaterPages: Bool
   ) -> KeptFeed? {
-    guard !dryRun, let id = subscription.id, !documents.isEmpty,
-      var pages = try? documents.map(KeptFeed.Page.init)
+    guard !dryRun, !documents.isEmpty, var pages = try? documents.map(KeptFeed.Page.init)
     else { return nil }
-    if keepingLaterPages, let old = try? KeptFeeds(store: store).copy(subscriptionId: id)?.feed,
+    if keepingLaterPages,
+      let old = try? KeptFeeds(store: store).copy(subscriptionId: subscription.id)?.feed,
       old.feedURL == subscription.feedURL
     {
       pages += old.pages.dropFirst(pages.count)

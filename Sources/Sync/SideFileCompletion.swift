@@ -26,7 +26,7 @@ public struct SideFileCompletion: Sendable {
     var completion = SideFileCompletion()
     for feed in plan.feeds where !settings.noCover {
       guard let url = feed.imageURL,
-        feed.subscription.id.flatMap({ subscriptionSettings[$0]?.cover }) != false
+        subscriptionSettings[feed.subscription.id]?.cover != false
       else { continue }
       for result in await manager.refreshCovers(of: feed.subscription, imageURL: url) {
         switch result {

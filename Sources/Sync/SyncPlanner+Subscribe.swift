@@ -31,7 +31,6 @@ extension SyncPlanner {
     var refresh = FirstRefresh(
       validators: FeedLocation.isRemote(feedURL) && !moving ? validators : Validators(),
       episodes: seen)
-    let subscription = Subscription(name: name, feedURL: feedURL, title: feed.podcast.title)
     for offset in chosen {
       let episode = feed.episodes[offset]
       let url = episode.enclosure.url
@@ -43,10 +42,10 @@ extension SyncPlanner {
       }
       // The job sync would plan from this feed: its details go with the queued row, so the
       // first sync's 304 loses none of them.
-      let job = FeedPlanner.plannedDownload(
-        episode, podcast: feed.podcast, index: offset + 1, subscription: subscription,
-        key: keys[offset], namer: rules.namer, archive: rules.writesFeed, info: rules.writesInfo
-      ).job
+      let job = FeedPlanner.downloadJob(
+        episode, podcast: feed.podcast, index: offset + 1, feedURL: feedURL,
+        fallbackTitle: name, key: keys[offset], namer: rules.namer,
+        archive: rules.writesFeed, info: rules.writesInfo)
       refresh.queued.append(job.queued())
     }
     return refresh

@@ -282,8 +282,7 @@ public struct SyncPlanner: Sendable {
   }
 
   private func storedEpisodes(of subscription: Subscription) throws -> StoredEpisodes {
-    guard let id = subscription.id else { return StoredEpisodes(episodes: []) }
-    return try store.storedEpisodes(subscriptionId: id)
+    try store.storedEpisodes(subscriptionId: subscription.id)
   }
 
   private func planner(
@@ -298,7 +297,7 @@ public struct SyncPlanner: Sendable {
   {
     try SyncRules(
       runFilter: filter,
-      settings: subscription.id.flatMap { snapshot.settings[$0] } ?? SubscriptionSettings(),
+      settings: snapshot.settings[subscription.id] ?? SubscriptionSettings(),
       marks: snapshot.marks, defaultNamer: namer, runWritesFeed: writesFeed,
       runWritesInfo: writesInfo)
   }

@@ -27,7 +27,7 @@ public struct SyncPruner: Sendable {
     var outcome = Outcome()
     prunePlayed(subscriptions, now: now, into: &outcome)
     for subscription in subscriptions {
-      guard subscription.keep != nil, let id = subscription.id else { continue }
+      guard subscription.keep != nil else { continue }
       do {
         for episode in try beyondKeep(subscription, adding: []) {
           guard let file = episode.downloadedFile else { continue }
@@ -35,7 +35,7 @@ public struct SyncPruner: Sendable {
             outcome.failures.append(.cannotRemove(failure))
             continue
           }
-          try store.forgetPrunedFile(file, subscriptionId: id, key: episode.key)
+          try store.forgetPrunedFile(file, subscriptionId: subscription.id, key: episode.key)
           outcome.removed.append(file)
         }
       } catch {
@@ -53,8 +53,7 @@ public struct SyncPruner: Sendable {
     let played = Set((try? playedLongAgo(subscriptions, now: Date()))?.map(\.file) ?? [])
     return played.sorted()
       + subscriptions.flatMap { subscription -> [String] in
-        guard let id = subscription.id,
-          let beyond = try? beyondKeep(subscription, adding: planned[id] ?? [])
+        guard let beyond = try? beyondKeep(subscription, adding: planned[subscription.id] ?? [])
         else { return [] }
         return beyond.compactMap(\.downloadedFile).filter { !played.contains($0) }
       }
@@ -92,8 +91,7 @@ public struct SyncPruner: Sendable {
   {
     let settings = try store.allSettings()
     let ages = subscriptions.compactMap { subscription -> (Int64, TimeInterval)? in
-      guard let id = subscription.id, let age = settings[id]?.deletePlayedAge else { return nil }
-      return (id, age)
+      settings[subscription.id]?.deletePlayedAge.map { (subscription.id, $0) }
     }
     guard !ages.isEmpty else { return [] }
     let states = try store.playStates()
@@ -115,8 +113,10 @@ public struct SyncPruner: Sendable {
   private func beyondKeep(_ subscription: Subscription, adding incoming: [Date?]) throws
     -> [SeenEpisode]
   {
-    guard let keep = subscription.keep, let id = subscription.id else { return [] }
-    let downloaded = try store.seenEpisodes(subscriptionId: id).filter { $0.downloadedFile != nil }
+    guard let keep = subscription.keep else { return [] }
+    let downloaded = try store.seenEpisodes(subscriptionId: subscription.id).filter {
+      $0.downloadedFile != nil
+    }
     let dated =
       downloaded.map { (date: $0.published ?? $0.firstSeen, episode: Optional($0)) }
       + incoming.map { (date: $0 ?? Date(), episode: nil) }

@@ -46,7 +46,7 @@ final class ChangeSettingsTests: XCTestCase {
     expected.tags = false
     XCTAssertEqual(outcome.settings, expected, "what was not given stays as it was")
     XCTAssertEqual(outcome.subscription.keep, 10)
-    let id = try XCTUnwrap(subscription.id)
+    let id = subscription.id
     XCTAssertEqual(try fixture.store().settings(subscriptionId: id), expected)
     XCTAssertEqual(try fixture.store().subscriptions().first?.keep, 10)
   }

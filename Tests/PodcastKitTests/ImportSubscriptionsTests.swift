@@ -62,7 +62,7 @@ final class ImportSubscriptionsTests: XCTestCase {
     let subscription = try XCTUnwrap(store.subscriptions().first)
     XCTAssertEqual(subscription.name, "mine")
     XCTAssertEqual(subscription.keep, 3)
-    XCTAssertEqual(try store.settings(subscriptionId: try XCTUnwrap(subscription.id)), settings)
+    XCTAssertEqual(try store.settings(subscriptionId: subscription.id), settings)
   }
 
   func testAMissingFileImportsNothingAndCreatesNoLibrary() throws {

@@ -72,7 +72,7 @@ final class MarkEpisodesTests: XCTestCase {
 
   func testNewRemovesTheMarkAndMakesTheSubscriptionForgetItSawTheEpisode() async throws {
     let subscription = try await subscribe()
-    let id = try XCTUnwrap(subscription.id)
+    let id = subscription.id
     let selection = try EpisodeSelection(parsing: ["2"])
     _ = try await mark.run(feed: "show", selection: selection, as: .skip)
     XCTAssertEqual(try fixture.store().seenEpisodes(subscriptionId: id).count, 5)

@@ -68,7 +68,7 @@ final class SubscribeToFeedTests: XCTestCase {
     XCTAssertEqual(outcome.settings, settings)
     XCTAssertEqual(outcome.queuedForFirstSync, 4, "--first all queues every episode")
     XCTAssertEqual(try queuedURLs().count, 4)
-    let id = try XCTUnwrap(outcome.subscription.id)
+    let id = outcome.subscription.id
     XCTAssertEqual(try fixture.store().settings(subscriptionId: id), settings)
   }
 

@@ -46,7 +46,7 @@ final class AccountJournalTests: XCTestCase {
     moved.feedURL = "https://b.example/two-moved"
     XCTAssertEqual(
       try store.record([FeedRecord(subscription: moved)]), [.recorded(keys: [], alreadyHad: [])])
-    try store.removeSubscription(id: try XCTUnwrap(one.id))
+    try store.removeSubscription(id: one.id)
 
     XCTAssertEqual(
       try journal(),
@@ -62,7 +62,7 @@ final class AccountJournalTests: XCTestCase {
       name: "phone", feedURL: "https://c.example/feed", title: nil, keep: nil,
       settings: SubscriptionSettings(), serverURL: "http://c.example/feed")
     XCTAssertEqual(try journal(), [])
-    XCTAssertEqual(try store.accountFeeds(), [try XCTUnwrap(arrived.id): "http://c.example/feed"])
+    XCTAssertEqual(try store.accountFeeds(), [arrived.id: "http://c.example/feed"])
     XCTAssertEqual(try store.subscription(serverURL: "HTTP://C.example/feed/")?.name, "phone")
 
     let removed = try store.unsubscribeFromServer("http://c.example/feed")
@@ -77,7 +77,7 @@ final class AccountJournalTests: XCTestCase {
     let arrived = try store.addSubscription(
       name: "phone", feedURL: "https://c.example/feed", title: nil, keep: nil,
       settings: SubscriptionSettings(), serverURL: "http://c.example/feed")
-    try store.removeSubscription(id: try XCTUnwrap(arrived.id))
+    try store.removeSubscription(id: arrived.id)
     XCTAssertEqual(try journal(), ["remove http://c.example/feed"])
   }
 
@@ -85,7 +85,7 @@ final class AccountJournalTests: XCTestCase {
     try link()
     let one = try store.addSubscription(
       name: "one", feedURL: "https://a.example/one?utm=x", title: nil, keep: nil)
-    let id = try XCTUnwrap(one.id)
+    let id = one.id
     let covered = try XCTUnwrapLast(try store.accountJournal()).id
     try store.addSubscription(name: "two", feedURL: "https://a.example/two", title: nil, keep: nil)
 

@@ -90,7 +90,7 @@ final class LibraryScaleTests: XCTestCase {
     XCTAssertTrue(all.contains { $0.name == "show-1-2" })
     let kept = try store.subscription(matching: "kept")
     XCTAssertEqual(kept.keep, 2)
-    XCTAssertEqual(try store.settings(subscriptionId: try XCTUnwrap(kept.id)), settings)
+    XCTAssertEqual(try store.settings(subscriptionId: kept.id), settings)
   }
 
   func testRecordedRefreshesKeepNamesAndRetentionChangedMeanwhile() throws {
@@ -108,7 +108,7 @@ final class LibraryScaleTests: XCTestCase {
     refreshed.etag = "\"v2\""
     refreshed.title = "One"
     refreshed.lastChecked = Date(timeIntervalSince1970: 1_714_557_600)
-    try store.removeSubscription(id: try XCTUnwrap(gone.id))
+    try store.removeSubscription(id: gone.id)
     gone.etag = "\"x\""
     var moved = taken
     moved.feedURL = "https://a.example/1"
@@ -117,7 +117,7 @@ final class LibraryScaleTests: XCTestCase {
       outcomes,
       [
         .recorded(keys: [], alreadyHad: []),
-        .refused(.unknownSubscription(id: try XCTUnwrap(gone.id))),
+        .refused(.unknownSubscription(id: gone.id)),
         .refused(.duplicateFeed(url: "https://a.example/1", name: "renamed")),
       ])
     let stored = try store.subscription(matching: "renamed")
@@ -133,7 +133,7 @@ final class LibraryScaleTests: XCTestCase {
   func testARecordPlannedFromEpisodesThatChangedSinceWritesNothing() throws {
     var subscription = try store.addSubscription(
       name: "one", feedURL: "https://a.example/1", title: nil, keep: nil)
-    let id = try XCTUnwrap(subscription.id)
+    let id = subscription.id
     let episode = { (guid: String) in
       SeenEpisode(
         subscriptionId: id, guid: guid, enclosureURL: "https://a.example/\(guid).mp3",

@@ -16,7 +16,7 @@ final class PlayReportMatchingTests: XCTestCase {
     let show = try store.addSubscription(
       name: "show", feedURL: "https://feeds.example/show.xml", title: nil, keep: nil,
       settings: SubscriptionSettings(), serverURL: "http://feeds.example/show.xml")
-    let id = try XCTUnwrap(show.id)
+    let id = show.id
     try store.recordSeen(
       subscriptionId: id,
       episodes: [

@@ -185,7 +185,7 @@ final class SyncPlannerTests: XCTestCase {
   func testADryRunPlansButRecordsNothing() async throws {
     serveFeed(at: "/feed", count: 3, etag: "\"v1\"")
     let subscription = try subscribe("show", at: "/feed")
-    let id = try XCTUnwrap(subscription.id)
+    let id = subscription.id
 
     let plan = try await plan(dryRun: true)
 

@@ -28,7 +28,7 @@ final class SyncPrunerTests: XCTestCase {
   ) throws -> (Subscription, [String]) {
     let subscription = try store.addSubscription(
       name: name, feedURL: "https://example.com/\(name).xml", title: nil, keep: keep)
-    let id = try XCTUnwrap(subscription.id)
+    let id = subscription.id
     var files: [String] = []
     for number in 1...count {
       let seen = SeenEpisode(
@@ -49,7 +49,7 @@ final class SyncPrunerTests: XCTestCase {
   }
 
   private func recordedFiles(_ subscription: Subscription) throws -> [String] {
-    try store.seenEpisodes(subscriptionId: XCTUnwrap(subscription.id)).compactMap(
+    try store.seenEpisodes(subscriptionId: subscription.id).compactMap(
       \.downloadedFile
     ).sorted()
   }
@@ -122,7 +122,7 @@ final class SyncPrunerTests: XCTestCase {
   /// `--dry-run`: what would go once the planned episodes arrive; nothing is deleted.
   func testWouldPruneCountsThePlannedEpisodesAndDeletesNothing() throws {
     let (show, files) = try subscription("show", keep: 2, downloaded: 2)
-    let id = try XCTUnwrap(show.id)
+    let id = show.id
     let tomorrow = Date(timeIntervalSince1970: 1_714_000_000 + 10 * 86_400)
 
     let pruner = SyncPruner(store: store)
