@@ -16,11 +16,13 @@ import Transfer
 /// Fetches one episode into its partial file and moves the verified file into the Episodes
 /// directory: a small state machine, each step a method below.
 ///
-///   start   lock the partial file; with a transfer turn, unless the episode is recorded
-///           as here already, begin it in its row
+///   start   lock the partial file; with a transfer turn, cut it to what its row trusts
+///           after a reboot, and unless the episode is recorded as here already, begin it
+///           in its row
 ///   claim   adopt a file at its target that no download owns
 ///   plan    resume from the bytes on disk when their validators prove the same file
-///   fetch   one attempt; retried (resuming) on transient failures
+///   fetch   one attempt; retried (resuming) on transient failures; the partial synced
+///           at checkpoints as it grows (`Checkpoints`)
 ///   verify  the body is the episode: its length, not empty, not tiny, not gzip
 ///   tag     write the feed's tags into a copy of the verified partial (`EpisodeTagging`)
 ///   finish  sync, link into place and record it done, with the others of its batch
