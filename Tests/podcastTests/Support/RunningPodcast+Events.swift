@@ -13,7 +13,11 @@ extension RunningPodcast {
   /// Whether it is blocked waiting for a `flock(2)` another process holds (`sync --wait`
   /// queued behind a running sync): /proc/locks lists such a waiter with "->".
   var isWaitingForALock: Bool {
-    let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+    // Read to its end: procfs gives the file no size, and `String(contentsOfFile:)` then
+    // reads one page, which cuts the list off once the machine holds more locks than fit
+    // (every process with a SQLite database open holds some).
+    let data = FileHandle(forReadingAtPath: "/proc/locks").flatMap { try? $0.readToEnd() }
+    let locks = String(decoding: data ?? Data(), as: UTF8.self)
     return locks.split(separator: "\n").contains { line in
       let fields = line.split(separator: " ")
       return fields.count > 5 && fields[1] == "->" && fields[2] == "FLOCK"
