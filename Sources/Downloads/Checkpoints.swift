@@ -1,6 +1,5 @@
 import Fetching
 import Foundation
-import Synchronization
 
 /// Partial files synced while their bodies arrive, each synced length then recorded in the
 /// download's row (`durableBytes`, a durable write): after a power cut, a resume starts from
@@ -50,35 +49,59 @@ package final class Checkpoints: Sendable {
   private struct State {
     var waiting: [ObjectIdentifier: Subject] = [:]
     var running = false
+    /// The file being checkpointed now.
+    var current: ObjectIdentifier?
   }
 
-  private let state = Mutex(State())
+  /// Guards `state`; signalled whenever a checkpoint ends (`withdraw` waits for one).
+  private let condition = NSCondition()
+  private nonisolated(unsafe) var state = State()
 
   /// Asks for a checkpoint of `subject`'s file; returns at once.
   package func request(_ subject: Subject) {
-    let starts = state.withLock { state in
-      state.waiting[ObjectIdentifier(subject.file)] = subject
-      if state.running { return false }
-      state.running = true
-      return true
-    }
+    condition.lock()
+    state.waiting[ObjectIdentifier(subject.file)] = subject
+    let starts = !state.running
+    state.running = true
+    condition.unlock()
     if starts { Thread.detachNewThread { self.run() } }
+  }
+
+  /// Forgets the checkpoint `file` waits for, and waits for one being made now: once this
+  /// returns, nothing here holds the file, nor its lock. A download calls it as its transfer
+  /// ends, so that the next attempt at the episode in this process can lock the file again.
+  package func withdraw(_ file: PartialFile) {
+    let id = ObjectIdentifier(file)
+    condition.lock()
+    state.waiting[id] = nil
+    while state.current == id { condition.wait() }
+    condition.unlock()
   }
 
   /// Checkpoints until nobody waits.
   private func run() {
-    while true {
-      let next = state.withLock { state -> Subject? in
-        guard let (key, subject) = state.waiting.first else {
-          state.running = false
-          return nil
-        }
-        state.waiting[key] = nil
-        return subject
-      }
-      guard let next else { return }
-      Self.checkpoint(next)
+    while checkpointNext() {
+      condition.lock()
+      state.current = nil
+      condition.broadcast()
+      condition.unlock()
     }
+  }
+
+  /// One checkpoint of a file that waits for one; false when none waits. The file is let go
+  /// of before `withdraw` hears that it ended.
+  private func checkpointNext() -> Bool {
+    condition.lock()
+    guard let (id, subject) = state.waiting.first else {
+      state.running = false
+      condition.unlock()
+      return false
+    }
+    state.waiting[id] = nil
+    state.current = id
+    condition.unlock()
+    Self.checkpoint(subject)
+    return true
   }
 
   /// Syncs the file, then records the length measured before the sync, when one is due. A

@@ -165,8 +165,12 @@ package struct EpisodeDownload {
   {
     let checkpoints = Checkpoints.Subject(file: file, row: row)
     file.onCheckpointDue = { Checkpoints.shared.request(checkpoints) }
-    // The closure holds the file: let go of it when the body is in, or never came.
-    defer { file.onCheckpointDue = nil }
+    // The closure holds the file: let go of it when the body is in, or never came; and the
+    // checkpoints, so that a next attempt in this process finds the file unlocked.
+    defer {
+      file.onCheckpointDue = nil
+      Checkpoints.shared.withdraw(file)
+    }
     notes.add(job.url, checkpoints: checkpoints)
     let bytes: Int64
     do {
@@ -209,10 +213,14 @@ package struct EpisodeDownload {
 
   /// After a reboot, only what a checkpoint synced is proven to be the file's: the rest of a
   /// partial file goes before anything builds on it (see `trustedPartialLength`). An empty
-  /// file, as every new download's is, has nothing to distrust: its row is not read.
+  /// file, as every new download's is, has nothing to distrust: its row is not read. Nor has
+  /// one already linked into Episodes: a finish links only a file it synced whole, and that
+  /// name is the episode, which `claim` adopts; cutting the partial would cut it too.
   private func trustOnlyWhatSurvived(_ file: PartialFile) throws {
     let onDisk = file.size
-    guard onDisk > 0, let known = try store.download(key: key) else { return }
+    guard onDisk > 0, !file.isLinkedElsewhere, let known = try store.download(key: key) else {
+      return
+    }
     let trusted = known.trustedPartialLength(onDisk: onDisk, boot: ProcessOwner.currentBoot)
     if trusted < onDisk { _ = try file.truncate(to: trusted) }
   }

@@ -84,6 +84,13 @@ package final class PartialFile {
     WriteBuffers.shared.give(buffer)
   }
 
+  /// Whether the file has another name too: a finish links the synced file into Episodes
+  /// before the library records it, so one found so has its episode's name there.
+  package var isLinkedElsewhere: Bool {
+    var info = stat()
+    return fstat(descriptor, &info) == 0 && info.st_nlink > 1
+  }
+
   /// Bytes on disk and still in memory: zero means there is nothing to resume.
   package var size: Int64 {
     var info = stat()

@@ -130,7 +130,8 @@ public struct SyncSubscriptions: Sendable {
       !elsewhere.contains(planned.subscriptionId)
     }
     // Made before any batch starts: one that cannot be made must not leave one running.
-    let planner = try planner()
+    var planner = try planner()
+    planner.readsWhole = mark.feedsOfDeadRuns
     // One for the whole run: a feed whose signed links expired is fetched again only once.
     let refresher = LinkRefresher(loader: FeedLoader(http: http))
     let manager = manager(for: runBatch, refresher: refresher)

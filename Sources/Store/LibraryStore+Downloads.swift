@@ -33,13 +33,17 @@ extension LibraryStore {
     }
   }
 
-  /// The files of the downloads recorded done since `date`.
-  package func filesFinished(since date: Date) throws -> [String] {
+  /// The files of the downloads recorded done since `date`, with the feeds that listed them.
+  package func filesFinished(since date: Date) throws -> [(file: String, feedURL: String?)] {
     try read { db in
-      try String.fetchAll(
+      try Row.fetchAll(
         db,
-        sql: "SELECT file FROM downloads WHERE state = ? AND file IS NOT NULL AND updatedAt >= ?",
-        arguments: [DownloadState.done.rawValue, StoredDate(date)])
+        sql: """
+          SELECT file, feedURL FROM downloads
+          WHERE state = ? AND file IS NOT NULL AND updatedAt >= ?
+          """,
+        arguments: [DownloadState.done.rawValue, StoredDate(date)]
+      ).map { (file: $0["file"], feedURL: $0["feedURL"]) }
     }
   }
 

@@ -19,6 +19,9 @@ package final class RunMark: Sendable {
   /// last boot's first run, after a reboot). Empty when no run died; the run brings their
   /// folders up to date with its own.
   package let finishedByDeadRuns: [String]
+  /// The feeds that listed them: what such a run downloaded may still miss its transcript or
+  /// chapters, which a sync looks for only in a feed it reads whole (a 304 names none).
+  package let feedsOfDeadRuns: Set<String>
 
   /// Sweeps if needed, then marks this run.
   package init(store: LibraryStore, episodesDirectory: String) {
@@ -45,12 +48,15 @@ package final class RunMark: Sendable {
     if rebooted || !dead.isEmpty {
       TemporarySweep(store: store).run(episodesDirectories: episodesDirectories)
       let earliest = rebooted && since.isEmpty ? Date.distantPast : since.min() ?? Date()
-      finishedByDeadRuns = (try? store.filesFinished(since: earliest)) ?? []
+      let finished = (try? store.filesFinished(since: earliest)) ?? []
+      finishedByDeadRuns = finished.map(\.file)
+      feedsOfDeadRuns = Set(finished.compactMap(\.feedURL))
       // Only once it is done: a sweep cut short is made again by the next run.
       for name in dead + stamps where name != stamp { unlink(folder + "/" + name) }
       Self.create(folder + "/" + stamp, holding: "")
     } else {
       finishedByDeadRuns = []
+      feedsOfDeadRuns = []
     }
     path = folder + "/" + ProcessOwner.current.name
     Self.create(path, holding: episodesDirectory)

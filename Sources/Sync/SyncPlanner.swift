@@ -30,6 +30,10 @@ public struct SyncPlanner: Sendable {
   public var writesInfo = false
   /// False for `sync --no-pages`: paged feeds are read on their first page only this run.
   public var readsPages = true
+  /// Feeds read whole this run, without validators: those whose episodes a run that died may
+  /// have left without their side files (`RunMark.feedsOfDeadRuns`), which only a feed read
+  /// whole names.
+  package var readsWhole: Set<String> = []
 
   public init(
     store: LibraryStore, loader: FeedLoader, namer: FileNamer, dryRun: Bool,
@@ -133,7 +137,8 @@ public struct SyncPlanner: Sendable {
     var stored: StoredEpisodes?
     do {
       let rules = try rules(for: subscription, snapshot: snapshot)
-      var fetched = try await refresher.fetch(subscription)
+      var fetched = try await refresher.fetch(
+        subscription, conditional: !readsWhole.contains(subscription.feedURL))
       if case .notModified = fetched, filter != nil, !snapshot.unfinished.isEmpty {
         let read = try storedEpisodes(of: subscription)
         stored = read

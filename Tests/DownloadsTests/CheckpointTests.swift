@@ -105,6 +105,29 @@ final class CheckpointTests: XCTestCase {
     XCTAssertEqual(FileManager.default.contents(atPath: file), body)
   }
 
+  /// A power cut between a finish's link into Episodes and its record leaves the partial file
+  /// with two names, synced whole. After the reboot the episode is adopted as it is: the
+  /// partial is not cut to its last checkpoint first, which would cut the episode with it.
+  func testAfterARebootAPartialAlreadyLinkedIntoEpisodesIsAdoptedWhole() async throws {
+    let store = try library.store()
+    let stopped = try await interruptAfterACheckpoint(store)
+    XCTAssertLessThan(stopped.durableBytes, Int64(body.count))
+    try body.write(to: URL(fileURLWithPath: stopped.partialPath))
+    let file = library.paths.episodes + "/Show/Big.mp3"
+    try FileManager.default.createDirectory(
+      atPath: library.paths.episodes + "/Show", withIntermediateDirectories: true)
+    XCTAssertEqual(link(stopped.partialPath, file), 0)
+    try rebootHappened(to: stopped, in: store)
+    let requests = server.requests(for: "/big.mp3").count
+
+    let results = await manager(store).download([job])
+
+    XCTAssertEqual(results.map(\.outcome), [.alreadyDownloaded(file: file)])
+    XCTAssertEqual(FileManager.default.contents(atPath: file), body)
+    XCTAssertEqual(server.requests(for: "/big.mp3").count, requests, "fetched again")
+    XCTAssertEqual(try store.download(key: stopped.key)?.state, .done)
+  }
+
   /// Zeros from `offset` to the end of the partial file, its length kept.
   private func tearTail(of row: DownloadRecord, after offset: Int64) throws {
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: row.partialPath))

@@ -43,7 +43,8 @@ final class SideFileTransferTests: XCTestCase {
 
   /// One episode with a transcript and a chapters file, the podcast's picture at `image`.
   private func serveFeed(
-    episodeBody: Data? = nil, image: String? = nil, chaptersLink: Bool = false
+    episodeBody: Data? = nil, image: String? = nil, chaptersLink: Bool = false,
+    etag: String? = nil
   ) {
     var extra =
       "<podcast:transcript url=\"\(server.url(transcriptPath))\" type=\"text/vtt\"/>"
@@ -60,7 +61,8 @@ final class SideFileTransferTests: XCTestCase {
     rss = rss.replacingOccurrences(
       of: "<rss version=\"2.0\"",
       with: "<rss version=\"2.0\" xmlns:podcast=\"https://podcastindex.org/namespace/1.0\"")
-    server.set(feedPath, .text(rss, contentType: "application/rss+xml"))
+    let feed = Route.text(rss, contentType: "application/rss+xml")
+    server.set(feedPath, etag.map { feed.withETag($0) } ?? feed)
     server.set(episode.path, .data(served.body, contentType: "audio/mpeg"))
   }
 
@@ -207,6 +209,38 @@ final class SideFileTransferTests: XCTestCase {
     let rerun = try binary.run(["download", server.url(feedPath)])
     XCTAssertEqual(rerun.status, 0, rerun.stderr)
     XCTAssertEqual(FileManager.default.contents(atPath: stem + ".vtt"), transcript)
+  }
+
+  /// The same kill under `sync`, of a feed that answers the next sync with 304: the run after
+  /// the kill reads the feed whole all the same (the dead run may have left a side file
+  /// missing, which only the feed names), and the transcript arrives.
+  func testASyncKilledMidTranscriptLeavesTheTranscriptToTheNextSync() throws {
+    serveFeed(etag: "\"side\"")
+    XCTAssertEqual(try binary.run(["subscribe", server.url(feedPath), "--name", "side"]).status, 0)
+    server.set(
+      transcriptPath,
+      .data(transcript, contentType: "text/vtt").stalling(after: 5_000, seconds: nil, times: 1))
+    binary.environment["PODCAST_TIMEOUT"] = "120"
+    let running = try binary.start(["sync"])
+    let started = server.wait { self.server.bodyBytesSent(for: self.transcriptPath) == 5_000 }
+    XCTAssertTrue(started, "the transcript's first bytes were never sent")
+    running.signal(SIGKILL)
+    _ = try running.wait(timeout: 10)
+    XCTAssertEqual(binary.episodeFiles(), ["Side Show/2024-05-10 Tones.mp3"])
+    XCTAssertNil(FileManager.default.contents(atPath: stem + ".vtt"))
+
+    let rerun = try binary.run(["sync"])
+    XCTAssertEqual(rerun.status, 0, rerun.stderr)
+    XCTAssertEqual(FileManager.default.contents(atPath: stem + ".vtt"), transcript)
+    XCTAssertEqual(
+      server.requests(for: feedPath).last?.headers["if-none-match"], nil,
+      "the feed was asked for whole")
+
+    let quiet = try binary.run(["sync"])
+    XCTAssertEqual(quiet.status, 0, quiet.stderr)
+    XCTAssertEqual(
+      server.requests(for: feedPath).last?.headers["if-none-match"], "\"side\"",
+      "once nobody died, a conditional request again")
   }
 
   /// The feed names a new picture; no new episode: `sync` still replaces the folder's cover,
