@@ -13,11 +13,8 @@ import Foundation
 /// 8 MiB, as the writeback of that stretch is started anyway, and the download's task every
 /// second; the syncs and the records happen here, on a thread of their own: a checkpoint
 /// asked for while one of the same file waits is the same one, and one not due is dropped.
-///
-/// Measured on the 1 GiB download over loopback (`make bench`'s section 2, a shared machine): a
-/// checkpoint at every 8 MiB, each a sync of the file and a durable commit, cost 18% of its
-/// throughput (medians of 9 rounds, 1.06 -> 1.29 s); with the spacing, medians of 1.94 -> 1.92
-/// and 1.92 -> 2.00 s, less than the spread between rounds.
+/// The spacing is what keeps a fast download fast: without it, every 8 MiB of a body arriving
+/// at loopback speed would cost a sync of the file and a durable commit.
 package final class Checkpoints: Sendable {
   package static let shared = Checkpoints()
 

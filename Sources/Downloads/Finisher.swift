@@ -138,7 +138,7 @@ package enum Finisher {
   private static let roots = Mutex<[String: String]>([:])
 
   /// `name.mp3`, `name (2).mp3`, `name (3).mp3`, … made one at a time: nearly every episode
-  /// takes the first, and building all 999 up front was 15% of a cold sync's instructions.
+  /// takes the first, so the other 998 names are never built.
   package static func candidates(for target: String) -> LazyMapSequence<ClosedRange<Int>, String> {
     let ext = StandardPath.pathExtension(of: target)
     let stem = ext.isEmpty ? target : String(target.dropLast(ext.count + 1))
