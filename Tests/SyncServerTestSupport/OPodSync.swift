@@ -40,13 +40,18 @@ public final class OPodSync {
     (try? String(contentsOfFile: dataFolder + "/server.log", encoding: .utf8)) ?? ""
   }
 
-  /// Stops the server, keeping its data, and waits until its port refuses connections.
-  public func pause() {
+  /// Stops the server, keeping its data, and waits until it is gone (its port then refuses
+  /// connections); throws when it is still there after 30 s.
+  public func pause() throws {
     kill(pid, SIGTERM)
+    let deadline = Date().addingTimeInterval(30)
     // Not our child (serve's): wait until it is gone, or a zombie nobody has reaped yet.
     while let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
       !stat.contains(") Z ")
     {
+      guard Date() < deadline else {
+        throw TestToolError(description: "oPodSync (pid \(pid)) still runs 30 s after SIGTERM")
+      }
       usleep(10_000)
     }
   }

@@ -64,7 +64,7 @@ final class AccountCommandTests: AccountTestCase {
       XCTAssertEqual(removed.remove, [here.feedURL], api)
       XCTAssertEqual(removed.add, [], api)
 
-      server.pause()
+      try server.pause()
       run("subscribe", later.feedURL)
       let down = run("sync", status: 1)
       let lines = down.stderr.split(separator: "\n")
@@ -194,7 +194,7 @@ final class AccountCommandTests: AccountTestCase {
       XCTAssertTrue(
         self.server.wait(timeout: 60) { self.server.requests(for: path).count > before },
         "\(api): the download began")
-      server.pause()
+      try server.pause()
       self.server.releaseStalls()
       let result = try sync.wait(timeout: 120)
       record(["sync"], result)
