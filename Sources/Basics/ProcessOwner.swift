@@ -74,7 +74,9 @@ public struct ProcessOwner: Codable, Sendable, Hashable {
     self.init(pid: pid, started: started, boot: String(parts[2]))
   }
 
-  /// When `pid` started, in clock ticks after boot; nil when no such process runs.
+  /// When `pid` started, in clock ticks after boot; nil when no such process runs. A zombie
+  /// does not: it has ended and only waits for its parent to read how (an init that never
+  /// does, as in some containers, keeps it so for good), and holds no lock nor file.
   static func startTime(of pid: Int32) -> UInt64? {
     let descriptor = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
@@ -86,7 +88,10 @@ public struct ProcessOwner: Codable, Sendable, Hashable {
     // counted from after its last ")"; the start time is the 20th of them (field 22).
     guard let close = bytes[..<count].lastIndex(of: UInt8(ascii: ")")) else { return nil }
     let fields = bytes[(close + 1)..<count].split(separator: UInt8(ascii: " "))
-    guard fields.count > 19 else { return nil }
+    let ended: [UInt8] = [UInt8(ascii: "Z"), UInt8(ascii: "X")]
+    guard fields.count > 19, let state = fields[0].first, !ended.contains(state) else {
+      return nil
+    }
     return UInt64(String(decoding: fields[19], as: UTF8.self))
   }
 }

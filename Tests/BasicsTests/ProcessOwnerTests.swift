@@ -81,6 +81,28 @@ final class ProcessOwnerTests: XCTestCase {
     XCTAssertTrue(owner.isAlive)
   }
 
+  /// A process that ended but was not reaped (its parent never waits, as under an init that
+  /// does not) is a zombie: gone, whatever /proc still lists under its pid.
+  func testAZombieIsNotAlive() throws {
+    var pid: pid_t = 0
+    let command: [String] = ["/bin/sleep", "0.5"]
+    let arguments = command.map { strdup($0) } + [nil]
+    defer { for argument in arguments { free(argument) } }
+    XCTAssertEqual(posix_spawn(&pid, "/bin/sleep", nil, nil, arguments, environ), 0)
+    let owner = try XCTUnwrap(ProcessOwner(running: pid), "read while it runs")
+    XCTAssertTrue(owner.isAlive)
+    defer { waitpid(pid, nil, 0) }
+    // Ended once /proc says so; the test reaps it only after the check.
+    var state = ""
+    for _ in 0..<500 where state != "Z" {
+      let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+      state = stat.split(separator: ")").last?.split(separator: " ").first.map(String.init) ?? ""
+      if state != "Z" { usleep(10_000) }
+    }
+    XCTAssertEqual(state, "Z", "the child never became a zombie")
+    XCTAssertFalse(owner.isAlive)
+  }
+
   func testNamesThatAreNotOwnersAreRefused() {
     let boot = String(repeating: "a", count: 32)
     XCTAssertNotNil(ProcessOwner(name: "12.34.\(boot)"))
