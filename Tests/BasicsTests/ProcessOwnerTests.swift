@@ -84,22 +84,28 @@ final class ProcessOwnerTests: XCTestCase {
   /// A process that ended but was not reaped (its parent never waits, as under an init that
   /// does not) is a zombie: gone, whatever /proc still lists under its pid.
   func testAZombieIsNotAlive() throws {
-    var pid: pid_t = 0
-    let command: [String] = ["/bin/sleep", "0.5"]
+    // `cat` reading a pipe this test holds: it ends when the test closes the pipe.
+    var pipeEnds: [Int32] = [0, 0]
+    XCTAssertEqual(pipe(&pipeEnds), 0)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
+    posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+    let command: [String] = ["/bin/cat"]
     let arguments = command.map { strdup($0) } + [nil]
     defer { for argument in arguments { free(argument) } }
-    XCTAssertEqual(posix_spawn(&pid, "/bin/sleep", nil, nil, arguments, environ), 0)
+    var pid: pid_t = 0
+    XCTAssertEqual(posix_spawn(&pid, "/bin/cat", &actions, nil, arguments, environ), 0)
+    close(pipeEnds[0])
     let owner = try XCTUnwrap(ProcessOwner(running: pid), "read while it runs")
     XCTAssertTrue(owner.isAlive)
     defer { waitpid(pid, nil, 0) }
-    // Ended once /proc says so; the test reaps it only after the check.
-    var state = ""
-    for _ in 0..<500 where state != "Z" {
-      let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-      state = stat.split(separator: ")").last?.split(separator: " ").first.map(String.init) ?? ""
-      if state != "Z" { usleep(10_000) }
-    }
-    XCTAssertEqual(state, "Z", "the child never became a zombie")
+
+    close(pipeEnds[1])
+    // Waits for it to end without reaping it (WNOWAIT): a zombie until the deferred waitpid.
+    var info = siginfo_t()
+    XCTAssertEqual(waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT), 0)
     XCTAssertFalse(owner.isAlive)
   }
 
