@@ -49,7 +49,7 @@ package final class Rounds<Request: Sendable, Answer: Sendable>: Sendable {
         return state.waiting
       }
       if round.isEmpty { return }
-      let answers = perform(round.map(\.request))
+      let answers = perform(round.map { $0.request })
       for (waiting, answer) in zip(round, answers) { waiting.answer.resume(with: answer) }
     }
   }

@@ -10,9 +10,13 @@ import Foundation
 /// holds its writer as one of its "-"-separated parts (`ProcessOwner.name`), so a sweep needs
 /// nothing but the name to judge it, wherever the file is.
 public enum TemporaryName {
-  /// `<prefix><owner>-<uuid>.tmp`.
+  /// `<prefix><owner>-<128 random bits in hex>.tmp`. From the system's generator
+  /// (`getrandom`), not `UUID()`, which opens and reads /dev/urandom for every name.
   public static func make(prefix: String, owner: ProcessOwner = .current) -> String {
-    "\(prefix)\(owner.name)-\(UUID().uuidString).tmp"
+    var random = SystemRandomNumberGenerator()
+    let high = String(random.next(), radix: 16)
+    let low = String(random.next(), radix: 16)
+    return "\(prefix)\(owner.name)-\(high)\(low).tmp"
   }
 
   /// The writer `name` names, if it names one as one of its "-"-separated parts.

@@ -125,6 +125,22 @@ extension [DownloadResult] {
     }
   }
 
+  /// `episodeFiles` whose podcast folders' playlists the run still has to look at: those of
+  /// files found in place, and of files it finished whose round could not list them in their
+  /// playlist (`FinishBatch.unlisted`). Asked once, at the end of the run.
+  public func filesForPlaylists() -> [String] {
+    var finished: [String] = []
+    var found: [String] = []
+    for result in self {
+      switch result.outcome {
+      case .downloaded(let file, _, _): finished.append(file)
+      case .alreadyDownloaded(let file): found.append(file)
+      case .failed: break
+      }
+    }
+    return found + EpisodeDownload.finishing.unlisted(finished)
+  }
+
   /// Files this run put in place, for `--exec`.
   public var downloadedFiles: [(file: String, title: String?, podcast: String?)] {
     compactMap { result in

@@ -60,7 +60,7 @@ package struct EpisodeDownload {
   /// its record. Only downloads into one folder can meet that way, so the locks are per
   /// folder. Episodes finish in batches (`FinishBatch`): one round of syncs and one commit
   /// for all that finished their transfer while the round before was being made durable.
-  private static let finishing = FinishBatch()
+  static let finishing = FinishBatch()
 
   package func run() async -> DownloadOutcome {
     await attempt().outcome

@@ -4,6 +4,7 @@ import Foundation
 import Model
 import SideFiles
 import Store
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -69,14 +70,27 @@ package final class FinishBatch: Sendable {
   }
 
   private let rounds: Rounds<Request, String>
+  /// Files a round placed and recorded whose folder's playlist lists them (step 3 wrote it, or
+  /// found it saying so): a run's own look at its folders needs to read those folders again
+  /// only for something else (`unlisted`).
+  private let listed: ListedFiles
   /// Finishing and recognising a file at a target (`EpisodeDownload.claim`) are one step
   /// within this process, per folder: see `EpisodeDownload`.
   package let folders: FolderLocks
 
   package init() {
     let folders = FolderLocks()
+    let listed = ListedFiles()
     self.folders = folders
-    rounds = Rounds { requests in Self.finish(requests, folders: folders) }
+    self.listed = listed
+    rounds = Rounds { requests in Self.finish(requests, folders: folders, listed: listed) }
+  }
+
+  /// `files` less those a round recorded and listed in their folders' playlists, which are
+  /// forgotten here (each is asked about once, by the run that finished it): the files whose
+  /// folders the run's look at its playlists (`FolderPlaylist.update`) still has to read.
+  package func unlisted(_ files: [String]) -> [String] {
+    listed.files.withLock { listed in files.filter { listed.remove($0) == nil } }
   }
 
   /// Waits for `request`'s round and returns where the file landed, recorded done; or throws
@@ -86,9 +100,9 @@ package final class FinishBatch: Sendable {
   }
 
   /// One round: the steps above for all of `requests`; an answer for each, in their order.
-  private static func finish(_ requests: [Request], folders: FolderLocks) -> [Result<
-    String, any Error
-  >] {
+  private static func finish(
+    _ requests: [Request], folders: FolderLocks, listed: ListedFiles
+  ) -> [Result<String, any Error>] {
     var answers = [Result<String, any Error>?](repeating: nil, count: requests.count)
     // 1. A staged copy was synced when it was made; a file linked as it is, here.
     let linked = requests.indices.filter { requests[$0].staged == nil }
@@ -120,6 +134,7 @@ package final class FinishBatch: Sendable {
       }
       // 3.
       var seen = Set<String>()
+      var listing = Set<String>()
       for group in byStore.values {
         let arriving = group.map { entry in
           var record = requests[entry.index].row.current
@@ -129,10 +144,11 @@ package final class FinishBatch: Sendable {
           return record
         }
         let roots = Set(group.compactMap { requests[$0.index].destination.folders.last })
-        seen.formUnion(
-          FolderPlaylist.write(
-            arriving: arriving, episodesDirectories: Array(roots),
-            store: requests[group[0].index].store))
+        let playlists = FolderPlaylist.write(
+          arriving: arriving, episodesDirectories: Array(roots),
+          store: requests[group[0].index].store)
+        seen.formUnion(playlists.synced)
+        listing.formUnion(playlists.listed)
       }
       // 4. Best effort, as every folder sync here: the files themselves are synced.
       let names = placed.flatMap { requests[$0.index].destination.folders }.filter {
@@ -159,6 +175,13 @@ package final class FinishBatch: Sendable {
           case .success(let finished):
             request.row.recorded(finished)
             answers[entry.index] = .success(entry.at.path)
+            listed.files.withLock { listed in
+              if listing.contains(entry.at.path) {
+                listed.insert(entry.at.path)
+              } else {
+                listed.remove(entry.at.path)
+              }
+            }
           case .failure(let error):
             // Unrecorded, the file would be downloaded again next time beside itself: take
             // back the name just made; the partial stays, complete, for the next run.
@@ -176,4 +199,9 @@ package final class FinishBatch: Sendable {
           DownloadError.cannotWrite(path: requests[index].file.path, reason: "it was not finished"))
     }
   }
+}
+
+/// `FinishBatch`'s files listed in their playlists, shared with its rounds.
+private final class ListedFiles: Sendable {
+  let files = Mutex(Set<String>())
 }

@@ -9,8 +9,19 @@ public enum FeedLocation {
 
   /// The lowercased scheme of `text` when it has the `scheme://` shape, else nil.
   public static func scheme(of text: String) -> String? {
-    guard let colon = text.range(of: "://") else { return nil }
-    let scheme = text[..<colon.lowerBound]
+    // A scan of the bytes: `range(of:)` goes through NSString, and every feed of a sync asks.
+    let bytes = text.utf8
+    var index = bytes.startIndex
+    var found: String.Index?
+    while let colon = bytes[index...].firstIndex(of: UInt8(ascii: ":")) {
+      if bytes[colon...].starts(with: "://".utf8) {
+        found = colon
+        break
+      }
+      index = bytes.index(after: colon)
+    }
+    guard let found else { return nil }
+    let scheme = text[..<found]
     guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" }) else {
       return nil
     }

@@ -89,6 +89,6 @@ package actor HostQueue<Item: Sendable> {
 
   /// The first pending item whose host can start, taken out with its place taken.
   private func takeStartable() -> (host: String, item: Item)? {
-    shares.admit(from: &pending, waitingHosts: &pendingHosts, host: \.host, limit: 1).first
+    shares.admit(from: &pending, waitingHosts: &pendingHosts, host: { $0.host }, limit: 1).first
   }
 }

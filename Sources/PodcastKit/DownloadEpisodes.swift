@@ -85,7 +85,7 @@ public struct DownloadEpisodes: Sendable {
       reporter.problem(failure, subject: nil)
     }
     for failure in FolderPlaylist.update(
-      foldersOf: results.episodeFiles + mark.finishedByDeadRuns,
+      foldersOf: results.filesForPlaylists() + mark.finishedByDeadRuns,
       episodesDirectories: [store.paths.episodes], store: store)
     {
       reporter.problem(failure, subject: nil)

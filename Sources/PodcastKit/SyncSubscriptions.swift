@@ -240,7 +240,7 @@ public struct SyncSubscriptions: Sendable {
       reporter.problem(failure, subject: nil)
     }
     for failure in FolderPlaylist.update(
-      foldersOf: results.episodeFiles + pruning.removed + finishedByDeadRuns,
+      foldersOf: results.filesForPlaylists() + pruning.removed + finishedByDeadRuns,
       episodesDirectories: episodesDirectories, store: store)
     {
       reporter.problem(failure, subject: nil)

@@ -140,12 +140,13 @@ public struct FolderPlaylist: Sendable, Equatable {
   /// recorded. Each playlist's data is synced and its folder after its rename, so the round's
   /// sync of those folders, which makes the new episodes' names survive a power cut, is the
   /// playlists' too: one sync of each folder serves both.
-  /// Returns the folders it synced. Best effort, never a failure of the round: the run's own
-  /// look at its folders (`update`) finds these unchanged, and writes (and says why it could
-  /// not write) any this could not.
+  /// Returns the folders it synced, and the arriving files their playlists now list (written,
+  /// or found saying so already). Best effort, never a failure of the round: the
+  /// run's own look at its folders (`update`) writes (and says why it could not write) any
+  /// this could not.
   package static func write(
     arriving: [DownloadRecord], episodesDirectories: [String], store: LibraryStore
-  ) -> Set<String> {
+  ) -> (synced: Set<String>, listed: Set<String>) {
     let roots = EpisodeRoots(episodesDirectories)
     var byFolder: [String: [DownloadRecord]] = [:]
     for record in arriving {
@@ -154,9 +155,10 @@ public struct FolderPlaylist: Sendable, Equatable {
     }
     let folders = byFolder.keys.map { FolderPlaylist(folder: $0) }
     guard let recordedByFolder = try? store.finishedDownloads(under: folders.map(\.folder)) else {
-      return []
+      return ([], [])
     }
     var writes: [(playlist: Playlist, path: String)] = []
+    var listing: [String: [String]] = [:]
     for (playlist, recorded) in zip(folders, recordedByFolder) {
       let records = byFolder[playlist.folder] ?? []
       removeAbandonedTemporaries(in: playlist.folder)
@@ -166,16 +168,23 @@ public struct FolderPlaylist: Sendable, Equatable {
           (recorded.filter { !arrivingFiles.contains($0.file ?? "") } + records).filter {
             isRegularFile($0.file)
           }))
-      guard !listed.entries.isEmpty,
-        FileBytes.read(playlist.path) != Data(listed.text(at: playlist.path).utf8)
-      else { continue }
+      guard !listed.entries.isEmpty else { continue }
+      guard FileBytes.read(playlist.path) != Data(listed.text(at: playlist.path).utf8) else {
+        listing[playlist.folder] = Array(arrivingFiles)
+        continue
+      }
       writes.append((listed, playlist.path))
+      listing[playlist.folder] = Array(arrivingFiles)
     }
     let failures = Playlist.write(writes, staging: store.paths.stateDirectory)
-    return Set(
+    for (write, failure) in zip(writes, failures) where failure != nil {
+      listing[StandardPath.directory(of: write.path)] = nil
+    }
+    let synced = Set(
       zip(writes, failures).compactMap { write, failure in
         failure == nil ? StandardPath.directory(of: write.path) : nil
       })
+    return (synced, Set(listing.values.joined()))
   }
 
   /// Updates the playlist of every podcast folder `files` are in (see `folders(of:)`); one
@@ -186,13 +195,23 @@ public struct FolderPlaylist: Sendable, Equatable {
   /// temporary), so they are looked at a few at a time, and the playlists that changed are
   /// written together, their syncs made at once (`Playlist.write(_:staging:)`): a sync that
   /// added to 200 folders spent a fifth of its time on their two fsyncs each, four at a time.
-  /// Failures come back in the order of the folders.
+  /// Failures come back in the order of the folders. A few hundred folders at a time, so what
+  /// is read for them stays the same size however many there are.
   public static func update(
     foldersOf files: [String], episodesDirectories: [String], store: LibraryStore
   ) -> [PlaylistError] {
     let playlists = folders(of: files, episodesDirectories: episodesDirectories)
     guard !playlists.isEmpty else { return [] }
     removeAbandonedTemporaries(in: store.paths.stateDirectory)
+    return stride(from: 0, to: playlists.count, by: 256).flatMap { start in
+      update(Array(playlists[start..<min(start + 256, playlists.count)]), store: store)
+    }
+  }
+
+  /// `update(foldersOf:...)` for some of its folders.
+  private static func update(_ playlists: [FolderPlaylist], store: LibraryStore)
+    -> [PlaylistError]
+  {
     let failures = Mutex([Int: PlaylistError]())
     let changed = Mutex([Int: Playlist]())
     // Every folder's downloads in one read; a read that fails is each folder's failure.
