@@ -12,7 +12,8 @@
 #   4. sync of 200 subscriptions: first run, then a run where nothing changed (all 304)
 #   5. sync at scale (BENCH_SYNC_FEEDS, default 200 2000 10000): import, cold and warm sync
 #      against curl --parallel fetching the same feeds and files (cold) or asking for them
-#      conditionally (warm), with CPU, peak memory and the growth from one size to the next
+#      conditionally (warm), with CPU, peak memory and the growth from one size to the next,
+#      and the file-system work podcast's promises need for the same episodes (fs-floor.c)
 #   6. an emulated internet (Scripts/bench-wan.sh; needs root, says so and is skipped without):
 #      cold and warm syncs over HTTPS/HTTP2 at an 80 ms round trip against curl --parallel
 # BENCH_SECTIONS (default "0 1 2 3 4 5 6") runs only the sections it lists.
@@ -255,6 +256,15 @@ if section 5; then
   # growth is reported only between sizes with the same episode size.
   bytes_for() { if [ "$1" -le 200 ]; then echo "${BENCH_SYNC_BYTES_200:-1048576}"; else echo "${BENCH_SYNC_BYTES:-1000}"; fi; }
   echo "5. Sync at scale: each feed has one new episode (BENCH_SYNC_FEEDS; BENCH_SYNC_BYTES_200 for 200 feeds or fewer, BENCH_SYNC_BYTES above)"
+  # The file-system floor (Scripts/fs-floor.c): the syncs, folders and names podcast's promises
+  # ask of this machine for the same episodes, with no network, parsing or database, so a cold
+  # sync's CPU reads against curl's plus it. Finish rounds of 16, the downloads run at once.
+  floor=""
+  if command -v cc >/dev/null && cc -O2 -o "$work/fs-floor" "$root/Scripts/fs-floor.c" 2>/dev/null; then
+    floor="$work/fs-floor"
+  else
+    echo "  (no C compiler: the file-system floor rows are left out)"
+  fi
   previous=""
   previousbytes=""
   for n in ${BENCH_SYNC_FEEDS:-200 2000 10000}; do
@@ -291,7 +301,7 @@ if section 5; then
     for f in $(seq -f '%06g' 1 "$n"); do
       printf 'url = "%s/scale%s/feed-%s.xml"\noutput = "/dev/null"\n' "$base" "$n" "$f"
     done >"$work/scale$n.warm.curl"
-    for name in import cold importcold warm curlcold curlcoldsync curlwarm; do rm -f "$work/s$n$name.runs"; done
+    for name in import cold importcold warm curlcold curlcoldsync curlwarm floor; do rm -f "$work/s$n$name.runs"; done
     # Every round for the smaller libraries; one at 10,000 feeds, which takes a minute a round.
     syncrounds="${BENCH_SYNC_ROUNDS:-$(if [ "$n" -le 2000 ]; then echo "$rounds"; else echo 1; fi)}"
     for _ in $(seq "$syncrounds"); do
@@ -302,16 +312,22 @@ if section 5; then
       setaside "$work/curlscale" && mkdir -p "$work/curlscale"
       measure "s${n}curlcoldsync" sh -c 'curl -sS --parallel --parallel-max 8 -K "$1" && sync' sh "$work/scale$n.cold.curl"
       measure "s${n}curlwarm" curl -sS --parallel --parallel-max 8 -H "If-None-Match: $etag" -K "$work/scale$n.warm.curl"
+      if [ -n "$floor" ]; then
+        setaside "$work/floorscale"
+        measure "s${n}floor" "$floor" "$work/floorscale" "$n" "$syncbytes" 16
+      fi
       measure "s${n}import" "$bin/podcast" import "$work/scale$n.opml" --library "$work/libscale"
       measure "s${n}cold" "$bin/podcast" sync --quiet --library "$work/libscale"
       combine "s${n}importcold" "s${n}import" "s${n}cold"
       measure "s${n}warm" "$bin/podcast" sync --quiet --library "$work/libscale"
     done
     for name in import cold importcold warm curlcold curlcoldsync curlwarm; do median "s$n$name"; done
+    if [ -n "$floor" ]; then median "s${n}floor"; fi
     echo "  $n feeds, episodes of $syncbytes bytes:"
     row "curl --parallel-max 8, feeds + files" "s${n}curlcold"
     row "  the same, then sync" "s${n}curlcoldsync"
     row "curl --parallel-max 8, feeds, 304s" "s${n}curlwarm"
+    if [ -n "$floor" ]; then row "file-system floor (fs-floor.c)" "s${n}floor"; fi
     row "podcast import" "s${n}import"
     row "podcast sync, first (cold)" "s${n}cold"
     row "podcast import + first sync" "s${n}importcold"
@@ -319,6 +335,10 @@ if section 5; then
     echo "    wall: cold $(ratio "$(wall "s${n}cold")" "$(wall "s${n}curlcold")")x the curl floor ($(ratio "$(wall "s${n}cold")" "$(wall "s${n}curlcoldsync")")x curl+sync), warm $(ratio "$(wall "s${n}warm")" "$(wall "s${n}curlwarm")")x; $(find "$work/libscale/Episodes" -type f -name '*.mp3' | wc -l) episode files"
     # The targets of issue 33, on CPU and memory, which the machine's other load moves little.
     echo "    cpu: import + first sync $(cpu "s${n}importcold") s, $(ratio "$(cpu "s${n}importcold")" "$(cpu "s${n}curlcold")")x curl's$(if [ "$n" = 200 ]; then echo " (target <= 3)"; fi); warm $(ratio "$(cpu "s${n}warm")" "$(cpu "s${n}curlwarm")")x curl's"
+    if [ -n "$floor" ]; then
+      both=$(awk -v a="$(cpu "s${n}curlcold")" -v b="$(cpu "s${n}floor")" 'BEGIN { printf "%.2f", a + b }')
+      echo "    cpu against curl's + the file-system floor's ($both s): import + first sync $(ratio "$(cpu "s${n}importcold")" "$both")x"
+    fi
     if [ "$n" = 10000 ]; then
       echo "    targets at 10,000: import + first sync $(cpu "s${n}importcold") s cpu (target <= 8), warm $(wall "s${n}warm") s wall (target <= 0.5)"
     fi
@@ -330,7 +350,7 @@ if section 5; then
     fi
     previous="$n"
     previousbytes="$syncbytes"
-    setaside "$work/libscale" "$work/curlscale" "$dir"
+    setaside "$work/libscale" "$work/curlscale" "$work/floorscale" "$dir"
   done
 fi
 
