@@ -93,6 +93,21 @@ final class FolderPlaylistCommandTests: LibraryTestCase {
     XCTAssertEqual(try playlist(show), expected(show, [3, 2, 1]))
   }
 
+  /// The run that finishes an episode writes its folder's playlist once, in the finish round;
+  /// a later run that finds the episode in place still brings a playlist deleted by hand back.
+  func testARunThatFindsTheEpisodeInPlaceRestoresADeletedPlaylist() throws {
+    let show = Show("zeta", episodes: 2, on: server)
+    let first = try podcast("download", show.feedURL, "--all")
+    XCTAssertEqual(first.status, 0, first.stderr)
+    XCTAssertEqual(try playlist(show), expected(show, [2, 1]))
+    XCTAssertEqual(unlink(playlistPath(show)), 0)
+
+    let again = try podcast("download", show.feedURL, "--all")
+
+    XCTAssertEqual(again.status, 0, again.stderr)
+    XCTAssertEqual(try playlist(show), expected(show, [2, 1]))
+  }
+
   func testSyncKeepsThePlaylistInStepWithWhatItDownloadsAndPrunes() throws {
     let show = Show("delta", episodes: 2, on: server)
     let subscribed = try podcast(
