@@ -100,6 +100,9 @@ package final class CurlTransfer: @unchecked Sendable {
     if let share = TransferEngine.shared.share {
       try check(podcast_easy_setopt_share(handle, share), "CURLOPT_SHARE")
     }
+    if TransferEngine.shared.usesBundleOnly {
+      try check(podcast_easy_setopt_string(handle, CURLOPT_CAPATH, nil), "CURLOPT_CAPATH")
+    }
     try setLong(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
     try setString(CURLOPT_USERAGENT, Release.userAgent)
     if request.acceptsCompression { try setString(CURLOPT_ACCEPT_ENCODING, "") }

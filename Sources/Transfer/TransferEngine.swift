@@ -22,6 +22,15 @@ package final class TransferEngine: @unchecked Sendable {
   /// The TLS session and DNS caches every transfer shares (nil if libcurl refused the share:
   /// transfers then work, each with its own TLS session cache).
   let share: UnsafeMutableRawPointer?
+  /// Whether transfers set no CA folder (`CURLOPT_CAPATH`), only libcurl's CA bundle file.
+  /// libcurl keeps the certificate store it builds for a TLS connection and reuses it for the
+  /// next ones (`CURLOPT_CA_CACHE_TIMEOUT`, a day by default), but only when it comes from a
+  /// file alone; Debian's libcurl names both /etc/ssl/certs/ca-certificates.crt and the folder
+  /// /etc/ssl/certs, so every new connection parsed the whole bundle again: over half the CPU
+  /// of a warm sync against a dozen HTTPS servers. The bundle holds the folder's certificates
+  /// (update-ca-certificates writes both). Only when libcurl names a bundle that exists: one
+  /// built with a folder alone would otherwise trust nothing.
+  let usesBundleOnly: Bool
   private let inbox = Mutex(Inbox())
   /// Touched only on the engine thread.
   private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
@@ -36,6 +45,7 @@ package final class TransferEngine: @unchecked Sendable {
     Self.configure(multi)
     var reason = [CChar](repeating: 0, count: 256)
     share = podcast_share_make(&reason, reason.count - 1)
+    usesBundleOnly = Self.defaultBundle().map { access($0, R_OK) == 0 } ?? false
     let thread = Thread { [unowned self] in self.loop() }
     thread.name = "podcast.transfer"
     thread.start()
@@ -53,6 +63,17 @@ package final class TransferEngine: @unchecked Sendable {
   private static func configure(_ multi: UnsafeMutableRawPointer) {
     _ = podcast_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
     _ = podcast_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, connectionsKept)
+  }
+
+  /// The CA bundle file libcurl verifies against when told nothing (`CURLINFO_CAINFO`, libcurl
+  /// 7.84 and later); nil when it names none or cannot say.
+  private static func defaultBundle() -> String? {
+    guard let handle = podcast_easy_init() else { return nil }
+    defer { podcast_easy_cleanup(handle) }
+    var path: UnsafeMutablePointer<CChar>?
+    guard podcast_easy_getinfo_string(handle, CURLINFO_CAINFO, &path) == CURLE_OK, let path
+    else { return nil }
+    return String(cString: path)
   }
 
   package func start(_ transfer: CurlTransfer) {
