@@ -13,7 +13,9 @@ package final class CurlTransfer: @unchecked Sendable {
   package let request: TransferRequest
   package let cancelRequested = Atomic<Bool>(false)
 
-  private let sink: TransferSink
+  /// Nil once the transfer has reported (`report`): what the caller gets back must not still
+  /// be held here (a download's sink holds its partial file and that file's lock).
+  private var sink: TransferSink?
   private var headerList: UnsafeMutablePointer<curl_slist>?
   private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
   private var headers: [String: String] = [:]
@@ -245,7 +247,7 @@ package final class CurlTransfer: @unchecked Sendable {
     lastActivity = .now
     do {
       try deliverHeadIfNeeded()
-      try sink.receive(bytes)
+      try sink?.receive(bytes)
       request.options.rateLimit?.charge(bytes.count)
       unflushed = true
       return true
@@ -275,7 +277,7 @@ package final class CurlTransfer: @unchecked Sendable {
     guard unflushed else { return true }
     unflushed = false
     do {
-      try sink.flush()
+      try sink?.flush()
       return true
     } catch {
       sinkError = sinkError ?? error
@@ -292,13 +294,20 @@ package final class CurlTransfer: @unchecked Sendable {
     let url = urlPointer.map { String(cString: $0) } ?? request.url
     let head = ResponseHead(status: status, url: url, headers: headers, redirects: redirects)
     self.head = head
-    try sink.receive(head: head)
+    try sink?.receive(head: head)
   }
 
   /// Ends the transfer with `error` without libcurl having run it to the end.
   package func fail(_ error: Error) {
     flushSink()
-    completion?(.failure(error))
+    report(.failure(error))
+  }
+
+  /// Hands `result` to the caller, the sink let go of first: the caller's task may run on
+  /// at once, while the transfer thread still holds this transfer for a moment.
+  private func report(_ result: Result<ResponseHead, Error>) {
+    sink = nil
+    completion?(result)
     completion = nil
   }
 
@@ -319,8 +328,7 @@ package final class CurlTransfer: @unchecked Sendable {
     } else {
       result = .failure(error(for: code))
     }
-    completion?(result)
-    completion = nil
+    report(result)
   }
 
   private func error(for code: CURLcode) -> TransferError {
