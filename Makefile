@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # starts with about 6 MB less resident memory.
 RELEASE := -c release --static-swift-stdlib
 
-.PHONY: all deps wan-deps sync-phone build debug test install uninstall deb package-test bench bench-wan demo fuzz soak powercut format clean
+.PHONY: all deps wan-deps sync-phone build debug lint test install uninstall deb package-test bench bench-wan demo fuzz soak powercut format clean
 
 all: build
 
@@ -81,9 +81,15 @@ build: deps
 debug: deps
 	$(SWIFT) build
 
+# swift-format's lint over everything it formats, strict (a warning fails it), so the tree
+# stays as `make format` leaves it; `make test` (and so CI) runs it first.
+LINTED := Sources Tests Fuzz Package.swift
+lint:
+	$(SWIFT) format lint --strict --recursive $(LINTED)
+
 # PODCAST_SYNC_PHONE: the phone's python for the sync-server tests (PODCAST_OPODSYNC, the
 # server's folder, comes from .ci/run or the caller).
-test: deps sync-phone
+test: deps sync-phone lint
 	$(SWIFT) build --build-tests
 	PODCAST_SYNC_PHONE=$(CURDIR)/$(SYNC_PHONE)/bin/python $(SWIFT) test --skip-build
 
@@ -189,7 +195,7 @@ fuzz: deps
 	  -artifact_prefix=Fuzz/crashes/ -print_final_stats=1 $(FUZZ_SCRATCH)/corpus
 
 format:
-	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+	$(SWIFT) format --in-place --recursive $(LINTED)
 
 clean:
 	rm -rf .build $(MANUAL_SCRATCH) .build-package-test .demo bench-out

@@ -60,9 +60,22 @@ struct PodcastCommand: AsyncParsableCommand {
         try command.run()
       }
     } catch {
+      // A command argument-parser brings itself (`help`, which answers `--help` too) ends
+      // the parser's way.
+      guard isOurs(type(of: command)) else { exit(withError: error) }
       // A usage error found while running (episode 9999 of a 143-episode feed) shows the
       // usage of the command that was run, not the top level's.
       CommandFailure.exit(error, command: type(of: command))
     }
+  }
+
+  /// Whether `command` is this program's: this one or a subcommand, at any depth.
+  private static func isOurs(_ command: ParsableCommand.Type) -> Bool {
+    var pending: [ParsableCommand.Type] = [Self.self]
+    while let next = pending.popLast() {
+      if next == command { return true }
+      pending += next.configuration.subcommands
+    }
+    return false
   }
 }
