@@ -37,8 +37,9 @@ struct PodcastCommand: AsyncParsableCommand {
     signal(SIGPIPE, SIG_IGN)
     let arguments: [String]
     do {
-      arguments = try Configuration.arguments(
-        ArgumentOrder.globalOptionsMovedAfterCommand(CommandLine.arguments))
+      let arranged = ArgumentOrder.podcast.arranged(CommandLine.arguments)
+      CommandSuggestion.exitIfMistyped(arranged)
+      arguments = try Configuration.arguments(arranged)
     } catch {
       // A bad default is a bad option, whichever command is run (64, CommandFailure).
       CommandFailure.exit(error, command: Self.self)
@@ -67,6 +68,20 @@ struct PodcastCommand: AsyncParsableCommand {
       // usage of the command that was run, not the top level's.
       CommandFailure.exit(error, command: type(of: command))
     }
+  }
+
+  /// The command `path` names (`["account", "add"]`); this one for `[]`.
+  static func command(at path: [String]) -> ParsableCommand.Type? {
+    var command: ParsableCommand.Type = Self.self
+    for name in path {
+      guard
+        let next = command.configuration.subcommands.first(where: {
+          $0.configuration.commandName == name
+        })
+      else { return nil }
+      command = next
+    }
+    return command
   }
 
   /// Whether `command` is this program's: this one or a subcommand, at any depth.
