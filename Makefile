@@ -64,7 +64,8 @@ sync-phone:
 # when the check finds such a binary, the plan is dropped and the build runs again.
 # The man page comes from swift-argument-parser's generate-manual tool, run on the release
 # binary itself (it reads the binary's --experimental-dump-help); the tool is built once in its
-# own scratch folder, so nothing but this static build ever writes to .build/release.
+# own scratch folder, so nothing but this static build ever writes to .build/release. Its
+# ENVIRONMENT, FILES, CONFIGURATION and EXIT STATUS come from Packaging/podcast.1.sections.
 RELEASE_BIN := .build/release/podcast
 MANUAL_SCRATCH := .build-manual
 MANPAGE := $(MANUAL_SCRATCH)/podcast.1
@@ -77,6 +78,7 @@ build: deps
 	  --scratch-path "$(CURDIR)/$(MANUAL_SCRATCH)" --product generate-manual
 	"$(MANUAL_SCRATCH)/debug/generate-manual" $(RELEASE_BIN) --output-directory $(MANUAL_SCRATCH) \
 	  --date "$$(git log -1 --format=%as 2>/dev/null || date +%F)"
+	bash Scripts/manpage.sh $(MANPAGE) Packaging/podcast.1.sections
 
 debug: deps
 	$(SWIFT) build

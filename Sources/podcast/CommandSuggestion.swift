@@ -9,7 +9,14 @@ enum CommandSuggestion {
   /// a command name; returns otherwise.
   static func exitIfMistyped(_ arguments: [String]) {
     var path: [String] = []
-    for word in arguments.dropFirst() {
+    var words = arguments.dropFirst()
+    while let word = words.popFirst() {
+      // `--library DIR` before a mistyped name stays where it was.
+      let option = String(word.split(separator: "=", maxSplits: 1).first ?? "")
+      if ArgumentOrder.globalOptionsWithValue.contains(option) {
+        if !word.contains("=") { _ = words.popFirst() }
+        continue
+      }
       guard let command = PodcastCommand.command(at: path), !word.hasPrefix("-") else { return }
       let names = command.configuration.subcommands.compactMap { $0.configuration.commandName }
       if names.contains(word) || (path.isEmpty && word == "help") {

@@ -12,6 +12,10 @@ struct PodcastCommand: AsyncParsableCommand {
         podcast search hardcore history
         podcast episodes itunes:173001861
         podcast download https://example.com/feed.xml 2-4
+        podcast --library ~/Pods sync
+      --library DIR and --episodes-dir DIR go before or after the command name, for every \
+      command. Defaults for any option can be kept in ~/.config/podcast/config.toml; \
+      `man podcast` lists its keys, the environment variables and the exit codes.
       """,
     version: Release.version,
     subcommands: [

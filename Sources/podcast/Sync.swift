@@ -12,7 +12,8 @@ struct Sync: AsyncParsableCommand {
       --first setting says), as chosen when `subscribe` read the feed.
       A paged feed (rel="next") is read to its last page on a first sync; later syncs \
       follow its pages only while a page holds nothing seen before.
-      With a sync account (`podcast account add`), each run also exchanges subscriptions       and episode actions with its server; a server that fails never stops the feeds.
+      With a sync account (`podcast account add`), each run also exchanges subscriptions \
+      and episode actions with its server; a server that fails never stops the feeds.
       Exits 75 when another sync is running on the same library (use --wait to queue).
       """
   )

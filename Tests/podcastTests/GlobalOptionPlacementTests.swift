@@ -17,7 +17,8 @@ final class GlobalOptionPlacementTests: LibraryTestCase {
 
   /// Named alike in length, so tables padded to a path line up the same.
   private enum Placement: String, CaseIterable {
-    case beforeCommand = "before", afterCommand = "after-"
+    case beforeCommand = "before"
+    case afterCommand = "after-"
   }
 
   private var show: Show!
