@@ -22,7 +22,9 @@ struct Download: AsyncParsableCommand {
   @Argument(help: "Episode indexes: 3, 2-5, 1,4,9.")
   var selection: [String] = []
 
-  @Option(help: "Download the newest N episodes.")
+  // A number option takes the next word whatever it looks like, so `--latest -1` is
+  // refused for its value, not taken for an unknown option and a missing value.
+  @Option(parsing: .unconditional, help: "Download the newest N episodes.")
   var latest: Int?
 
   @Flag(help: "Download every episode.")

@@ -20,7 +20,7 @@ struct Episodes: AsyncParsableCommand {
     completion: SubscriptionCompletion.names)
   var feed: String
 
-  @Option(help: "Show at most N episodes.")
+  @Option(parsing: .unconditional, help: "Show at most N episodes.")
   var limit: Int?
 
   @OptionGroup(title: "Filters") var filterOptions: FilterOptions
