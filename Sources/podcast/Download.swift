@@ -80,7 +80,8 @@ struct Download: AsyncParsableCommand {
       return
     }
     let results = await download.perform(
-      jobs, library: library, network: context.network, reporter: DownloadRun(json: json))
+      jobs, library: library, network: context.network,
+      reporter: DownloadRun(json: json, root: context.paths.root))
     if json {
       Console.print(DownloadRun.document(results).rendered())
     } else if jobs.count > 1 {

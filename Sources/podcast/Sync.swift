@@ -75,7 +75,7 @@ struct Sync: AsyncParsableCommand {
     sync.playlist = playlist
     sync.readsPages = !noPages
     sync.waitsForLock = wait
-    let reporter = DownloadRun(json: json, quiet: quiet)
+    let reporter = DownloadRun(json: json, quiet: quiet, root: context.paths.root)
     do {
       if dryRun {
         let preview = try await sync.preview(names, reporter: reporter)
