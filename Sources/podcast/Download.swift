@@ -97,9 +97,8 @@ struct Download: AsyncParsableCommand {
 
   private func startInBackground(_ library: Library) throws {
     do {
-      let pid = try backgroundOptions.detach(logDirectory: library.paths.stateDirectory)
-      Console.print("Downloading in the background (pid \(pid)); follow it with `podcast status`.")
-      Console.print("Log: \(library.paths.stateDirectory)/background.log")
+      let started = try backgroundOptions.detach(logDirectory: library.paths.stateDirectory)
+      BackgroundOptions.announce(started, doing: "Downloading", json: json)
     } catch {
       throw CommandError.cannotStartInBackground(reason: CommandFailure.message(for: error))
     }

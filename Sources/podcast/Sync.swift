@@ -122,10 +122,13 @@ struct Sync: AsyncParsableCommand {
   }
 
   private func startInBackground(_ library: Library) throws {
-    let pid = try backgroundOptions.detach(logDirectory: library.paths.stateDirectory)
-    if !quiet {
-      Console.print("Syncing in the background (pid \(pid)); follow it with `podcast status`.")
+    let started: (pid: Int32, log: String)
+    do {
+      started = try backgroundOptions.detach(logDirectory: library.paths.stateDirectory)
+    } catch {
+      throw CommandError.cannotStartInBackground(reason: CommandFailure.message(for: error))
     }
+    if !quiet || json { BackgroundOptions.announce(started, doing: "Syncing", json: json) }
   }
 
   private func show(_ preview: SyncPreview) {

@@ -116,7 +116,7 @@ struct TerminalRun {
     else {
       throw TerminalError(description: "no pseudo-terminal: \(String(cString: strerror(errno)))")
     }
-    return (master, String(cString: path))
+    return (master, String(decoding: path.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self))
   }
 
   /// The lines wider than `columns`, each with its width: what the terminal would wrap.
