@@ -46,7 +46,7 @@ struct TerminalRun {
     defer { close(master) }
     let slave = open(name, O_RDWR | O_NOCTTY)
     guard slave >= 0 else {
-      throw TerminalError(description: "cannot open \(String(cString: name))")
+      throw TerminalError(description: "cannot open \(name)")
     }
     var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
     _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
