@@ -74,27 +74,32 @@ struct Sync: AsyncParsableCommand {
     sync.filter = try filterOptions.predicate()
     sync.playlist = playlist
     sync.readsPages = !noPages
-    sync.waitsForLock = wait
     let reporter = DownloadRun(json: json, quiet: quiet, root: context.paths.root)
     do {
       if dryRun {
-        let preview = try await sync.preview(names, reporter: reporter)
-        if preview.subscriptions == 0 && preview.account == nil && !quiet && !json {
-          return showNoSubscriptions()
+        let preview = try await underLock(sync, library) {
+          try await $0.preview(names, reporter: reporter)
+        }
+        if preview.subscriptions == 0 && preview.account == nil {
+          showNoSubscriptions(library)
+          if !quiet && !json { return }
         }
         show(preview)
         if preview.feedsFailed || preview.account?.failed == true { throw ExitCode.failure }
         return
       }
-      let outcome = try await sync.run(names, reporter: reporter)
+      let outcome = try await underLock(sync, library) {
+        try await $0.run(names, reporter: reporter)
+      }
       if outcome.subscriptions == 0 && !quiet && !json {
         for line in outcome.account.map({ AccountReport.lines($0, summary: false) }) ?? [] {
           Console.print(line)
         }
-        showNoSubscriptions()
+        showNoSubscriptions(library)
         if outcome.failed { throw ExitCode.failure }
         return
       }
+      if outcome.subscriptions == 0 { showNoSubscriptions(library) }
       try show(outcome)
     } catch LibraryError.busy {
       throw CommandError.syncBusy(library: library.paths.root)
@@ -117,8 +122,36 @@ struct Sync: AsyncParsableCommand {
     if !completed || outcome.failed { throw ExitCode.failure }
   }
 
-  private func showNoSubscriptions() {
-    Console.print("No subscriptions yet. Add one with `podcast subscribe FEED`.")
+  /// Said even with --quiet or --json, on stderr then (exit 0): a cron job run as the wrong
+  /// user or with the wrong HOME finds no subscriptions, and someone should notice.
+  private func showNoSubscriptions(_ library: Library) {
+    if quiet || json {
+      Console.error(
+        "no subscriptions in \(library.paths.root): nothing to sync (add one with "
+          + "`podcast subscribe FEED`)")
+    } else {
+      Console.print("No subscriptions yet. Add one with `podcast subscribe FEED`.")
+    }
+  }
+
+  /// `body` on the library's sync lock; with --wait, a lock another sync holds is said once
+  /// (and whose it is), then waited for: a queued cron job does not look hung.
+  private func underLock<Result>(
+    _ sync: SyncSubscriptions, _ library: Library,
+    _ body: (SyncSubscriptions) async throws -> Result
+  ) async throws -> Result {
+    do {
+      return try await body(sync)
+    } catch LibraryError.busy where wait {
+      if !quiet {
+        Console.error(
+          "waiting for another sync of \(library.paths.root) to finish"
+            + (library.syncHolder.map { " (pid \($0))" } ?? ""))
+      }
+      var waiting = sync
+      waiting.waitsForLock = true
+      return try await body(waiting)
+    }
   }
 
   private func startInBackground(_ library: Library) throws {
