@@ -50,8 +50,12 @@ struct Search: AsyncParsableCommand {
     } else {
       Console.print(SearchTable.text(results, width: Console.width))
       if Console.isTerminal {
+        let next =
+          "Next: podcast episodes itunes:ID (or the feed URL), then podcast download FEED 1"
         Console.print(
-          "\nNext: podcast episodes itunes:ID (or the feed URL), then podcast download FEED 1")
+          "\n"
+            + (TerminalText.width(next) < Console.width
+              ? next : "Next: podcast episodes itunes:ID\nthen: podcast download FEED 1"))
       }
     }
   }

@@ -36,10 +36,19 @@ final class TerminalLayoutTests: LibraryTestCase {
     server.set(broken.feedPath, .status(404))
     XCTAssertEqual(try podcast("download", "long", "1-2").status, 0)
     XCTAssertEqual(try podcast("sync", "broken").status, 1, "the failing feed, for its sign")
+    server.set(
+      "/search",
+      .text(
+        #"{"resultCount": 2, "results": [{"collectionId": 253191823, "collectionName": "\#(showTitle)", "#
+          + #""artistName": "A Collective of Very Talkative Hosts", "feedUrl": "\#(feedURL)", "#
+          + #""trackCount": 4}, {"collectionId": 7, "collectionName": "Members Only", "#
+          + #""artistName": "Nobody"}]}"#, contentType: "text/javascript"))
+    binary.environment["PODCAST_ITUNES_URL"] = server.baseURL
 
     for columns in [80, 40] {
       for arguments in [
-        ["subscriptions"], ["episodes", "long"], ["status"], ["download", "long", "1-2"],
+        ["search", "everything"], ["subscriptions"], ["episodes", "long"], ["status"],
+        ["download", "long", "1-2"],
         ["download", "long", "3"],
       ] {
         let run = try terminal(arguments, columns: columns)

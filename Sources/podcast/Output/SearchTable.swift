@@ -21,40 +21,33 @@ enum SearchTable {
   }
 
   /// One row per show (number, title, author, episode count, `itunes:ID`), then the feed URL
-  /// on its own indented line, never truncated, so it can be copied whole.
+  /// on its own indented line, never truncated, so it can be copied whole. On a narrow
+  /// terminal the episode count goes first, then the id, then the author.
   static func text(_ results: [SearchResult], width: Int) -> String {
-    let numberWidth = String(results.count).count
-    let episodesWidth = "EPISODES".count
-    let idWidth = max("ITUNES ID".count, results.map { "itunes:\($0.id)".count }.max() ?? 0)
-    let fixed = numberWidth + episodesWidth + idWidth + 4 * gap.count
-    let flexible = max(12, width - fixed)
-    let titleWidth = flexible * 3 / 5
-    let authorWidth = flexible - titleWidth
-    let indent = String(repeating: " ", count: numberWidth + gap.count)
-
-    func row(_ number: String, _ title: String, _ author: String, _ episodes: String, _ id: String)
-      -> String
-    {
-      let cells = [
-        TerminalText.padded(number, to: numberWidth, right: true),
-        TerminalText.padded(TerminalText.truncated(title, to: titleWidth), to: titleWidth),
-        TerminalText.padded(TerminalText.truncated(author, to: authorWidth), to: authorWidth),
-        TerminalText.padded(episodes, to: episodesWidth, right: true),
-        id,
-      ]
-      return cells.joined(separator: gap)
-    }
-
-    var lines = [row("#", "TITLE", "AUTHOR", "EPISODES", "ITUNES ID")]
+    var table = Table(columns: [
+      .init(title: "#", alignment: .right), .init(title: "TITLE", flexible: true),
+      .init(title: "AUTHOR", dropOrder: 3),
+      .init(title: "EPISODES", alignment: .right, dropOrder: 1),
+      .init(title: "ITUNES ID", dropOrder: 2),
+    ])
     for (offset, result) in results.enumerated() {
+      table.rows.append([
+        String(offset + 1), Format.singleLine(result.title ?? "(untitled)"),
+        // An author gets at most a third of a line: the title is what a search is read for.
+        TerminalText.truncated(Format.singleLine(result.author ?? "-"), to: max(8, width / 4)),
+        result.episodeCount.map(String.init) ?? "-", "itunes:\(result.id)",
+      ])
+    }
+    let rendered = table.render(width: width)
+    let indent = String(repeating: " ", count: String(results.count).count + 2)
+    var lines = [rendered[0]]
+    for (result, row) in zip(results, rendered.dropFirst()) {
+      lines.append(row)
       lines.append(
-        row(
-          String(offset + 1), result.title ?? "(untitled)", result.author ?? "-",
-          result.episodeCount.map(String.init) ?? "-", "itunes:\(result.id)"))
-      lines.append(indent + (result.feedURL ?? "(no public feed URL: cannot be downloaded)"))
+        result.feedURL.map { indent + $0 }
+          ?? TerminalText.truncated(
+            indent + "(no public feed URL: cannot be downloaded)", to: width))
     }
     return lines.joined(separator: "\n")
   }
-
-  private static let gap = "  "
 }
