@@ -168,7 +168,8 @@ struct Sync: AsyncParsableCommand {
     if json {
       Console.print(preview.document.rendered())
     } else {
-      for line in preview.lines(quiet: quiet) { Console.print(line) }
+      let width = Console.isTerminal ? Console.width : .max
+      for line in preview.lines(quiet: quiet, width: width) { Console.print(line) }
     }
   }
 

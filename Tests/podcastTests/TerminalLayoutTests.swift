@@ -48,7 +48,7 @@ final class TerminalLayoutTests: LibraryTestCase {
     for columns in [80, 40] {
       for arguments in [
         ["search", "everything"], ["subscriptions"], ["episodes", "long"], ["status"],
-        ["download", "long", "1-2"],
+        ["download", "long", "1-2"], ["sync", "long", "--dry-run"],
         ["download", "long", "3"],
       ] {
         let run = try terminal(arguments, columns: columns)
