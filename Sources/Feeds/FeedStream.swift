@@ -90,7 +90,8 @@ package final class FeedStream {
   /// do not nest (a stray `<b>`) still ends with it; one cut short in transfer does not.
   package func endsWithEndTag(of root: String) -> Bool {
     let text = String(decoding: tail.suffix(Self.tailSize), as: UTF8.self)
-    let endTag = "</([A-Za-z_][A-Za-z0-9_.-]*:)?"
+    let endTag =
+      "</([A-Za-z_][A-Za-z0-9_.-]*:)?"
       + NSRegularExpression.escapedPattern(for: root) + "\\s*>"
     return text.range(of: endTag, options: [.regularExpression, .caseInsensitive]) != nil
   }
