@@ -151,7 +151,9 @@ let package = Package(
       name: "SearchTests", dependencies: ["Transfer", "Search"], resources: [.copy("Fixtures")]),
     .testTarget(
       name: "SourceTests",
-      dependencies: ["Basics", "Transfer", "Feeds", "Source", "LoopbackServer", "FeedsTestSupport"]),
+      dependencies: [
+        "Basics", "Transfer", "Feeds", "Search", "Source", "LoopbackServer", "FeedsTestSupport",
+      ]),
     .testTarget(
       name: "SyncServerTests",
       dependencies: [

@@ -23,6 +23,11 @@ public struct SearchPodcasts: Sendable {
     public var failures: [SearchError]
     /// The directories asked, in the order given.
     public var asked: [Directory]
+
+    /// The directories asked that answered (with results or none).
+    public var answered: [Directory] {
+      asked.filter { directory in !failures.contains { $0.directory == directory } }
+    }
   }
 
   private let network: Network

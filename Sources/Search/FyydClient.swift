@@ -56,7 +56,8 @@ public struct FyydClient: DirectoryClient {
   private func endpoint(_ path: String, _ query: [(name: String, value: String)])
     throws(SearchError) -> String
   {
-    try DirectoryExchange.url(base: baseURL, path: "/0.2" + path, query: query, directory: directory)
+    try DirectoryExchange.url(
+      base: baseURL, path: "/0.2" + path, query: query, directory: directory)
   }
 
   /// The answer's `data`; nil when there is none. A 404 for a lookup means fyyd has no such
@@ -78,7 +79,8 @@ public struct FyydClient: DirectoryClient {
     if json["status"]?.integer == 0 {
       if let reference { throw .notListed(reference) }
       throw .refused(
-        directory, url: url, reason: json["msg"]?.text ?? json["errors"]?["message"]?.text
+        directory, url: url,
+        reason: json["msg"]?.text ?? json["errors"]?["message"]?.text
           ?? "\"status\": 0")
     }
     switch json["data"] {

@@ -64,7 +64,9 @@ public enum ResultMerge {
     if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
     let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
     var authority = rest[..<authorityEnd]
-    if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+    if let at = authority.lastIndex(of: "@") {
+      authority = authority[authority.index(after: at)...]
+    }
     var host = authority.lowercased()
     if !defaultPort.isEmpty, host.hasSuffix(":" + defaultPort) {
       host.removeLast(defaultPort.count + 1)
@@ -119,7 +121,9 @@ public enum ResultMerge {
       bestDirectory = bestRanks.keys.min()
       order = entries.map(\.order).min() ?? 0
       let trusted = entries.sorted {
-        ($0.directory ?? .gpodder, $0.rank, $0.order) < ($1.directory ?? .gpodder, $1.rank, $1.order)
+        ($0.directory ?? .gpodder, $0.rank, $0.order) < (
+          $1.directory ?? .gpodder, $1.rank, $1.order
+        )
       }.map(\.result)
       func first<T>(_ field: (SearchResult) -> T?) -> T? {
         trusted.lazy.compactMap(field).first

@@ -74,7 +74,8 @@ public enum SearchError: SentenceError, Equatable {
       return "no podcast has \(reference.phrase)"
     case .listedWithoutFeed(let reference, let title):
       let name = title.map { " (\"\($0)\")" } ?? ""
-      return "the podcast with \(reference.phrase)\(name) has no feed URL in \(reference.directory.name)"
+      return
+        "the podcast with \(reference.phrase)\(name) has no feed URL in \(reference.directory.name)"
     case .invalidReference(let text):
       return "\(text): give the id after the colon, as in podcastindex:920666, fyyd:85 or "
         + "guid:917393e3-1b1e-5cef-ace4-edaa54e1f810"

@@ -46,7 +46,8 @@ public struct ResolvedFeed: Sendable {
 public struct FeedResolver: Sendable {
   public typealias ApplePodcastsLookup = @Sendable (_ id: String) async throws -> String
   /// The feed URL of a show an open directory names (`podcastindex:`, `guid:`, `fyyd:`).
-  public typealias DirectoryLookup = @Sendable (_ reference: DirectoryReference) async throws
+  public typealias DirectoryLookup =
+    @Sendable (_ reference: DirectoryReference) async throws
     -> String
   public typealias SubscriptionLookup = @Sendable (_ nameOrNumber: String) throws -> String
   /// Whether the subscription reads a paged feed's later pages (`set NAME --no-pages`).

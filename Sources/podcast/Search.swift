@@ -68,7 +68,9 @@ struct Search: AsyncParsableCommand {
     let outcome = await SearchPodcasts(network: network).run(
       term: joinedTerm, limit: limit, country: country, directories: try directories(),
       timeLimit: timeout)
-    if json {
+    // With every directory failed there is no answer to print, not even an empty one.
+    let answered = outcome.answered
+    if json && !answered.isEmpty {
       Console.print(SearchTable.json(outcome.results).rendered())
     } else if !outcome.results.isEmpty {
       Console.print(SearchTable.text(outcome.results, width: Console.width))
@@ -80,13 +82,8 @@ struct Search: AsyncParsableCommand {
     for failure in outcome.failures {
       Console.error(failure)
     }
-    if outcome.results.isEmpty && !json {
-      let answered = outcome.asked.filter { asked in
-        !outcome.failures.contains { $0.directory == asked }
-      }
-      if !answered.isEmpty {
-        Console.error("no podcasts found for \"\(joinedTerm)\" in \(names(answered))")
-      }
+    if outcome.results.isEmpty && !json && !answered.isEmpty {
+      Console.error("no podcasts found for \"\(joinedTerm)\" in \(names(answered))")
     }
     if !outcome.failures.isEmpty { throw ExitCode.failure }
   }

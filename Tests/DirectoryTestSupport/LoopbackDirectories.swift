@@ -40,7 +40,7 @@ public final class LoopbackDirectories: Sendable {
     }
   }
 
-  public enum Event: Equatable, Sendable {
+  public enum Event: Hashable, Sendable {
     case arrived(Kind)
     case answered(Kind)
   }
@@ -154,7 +154,9 @@ public final class LoopbackDirectories: Sendable {
     }
     guard let dateText = request.header("X-Auth-Date"), let date = Int(dateText),
       abs(Int(Date().timeIntervalSince1970) - date) <= 300
-    else { return refuse("Authorization failed: X-Auth-Date is missing or off by more than 5 minutes.") }
+    else {
+      return refuse("Authorization failed: X-Auth-Date is missing or off by more than 5 minutes.")
+    }
     guard let signature = request.header("Authorization"),
       signature == sha1sum(Self.key + Self.secret + dateText)
     else { return refuse("Authorization header doesn't match.") }

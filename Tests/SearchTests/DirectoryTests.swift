@@ -13,7 +13,9 @@ final class DirectoryTests: XCTestCase {
   }
 
   func testAnUnknownDirectoryIsNamed() {
-    for (text, name) in [("itunes", "itunes"), ("apple,,fyyd", ""), ("apple, podcast index", "podcast index")] {
+    for (text, name) in [
+      ("itunes", "itunes"), ("apple,,fyyd", ""), ("apple, podcast index", "podcast index"),
+    ] {
       XCTAssertThrowsError(try Directory.list(parsing: text)) { error in
         XCTAssertEqual(error as? SearchError, .unknownDirectory(name), text)
       }

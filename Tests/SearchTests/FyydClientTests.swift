@@ -69,7 +69,8 @@ final class FyydClientTests: XCTestCase {
         _ = try await self.client(fake).feedURL(forPodcastID: 7)
       }
     }
-    XCTAssertEqual(SearchError.notListed(.fyydPodcast(7)).description, "no podcast has the fyyd id 7")
+    XCTAssertEqual(
+      SearchError.notListed(.fyydPodcast(7)).description, "no podcast has the fyyd id 7")
   }
 
   func testARefusalIsInFyydsOwnWords() async throws {

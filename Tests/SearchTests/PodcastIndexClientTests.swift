@@ -146,7 +146,9 @@ final class PodcastIndexClientTests: XCTestCase {
     let signature = "c75e70335187b65588b2c46e98691f5e9d5850af"
     let fake = FakeDirectory(
       status: 400,
-      body: #"{"status":"false","description":"bad: yzJe2eE7XV-3eY576dyRZ6wXyAbndh6LUrCZ8KN| \#(signature)"}"#)
+      body:
+        #"{"status":"false","description":"bad: yzJe2eE7XV-3eY576dyRZ6wXyAbndh6LUrCZ8KN| \#(signature)"}"#
+    )
 
     do {
       _ = try await client(fake).search(term: "x", limit: 10, country: "US")
@@ -191,8 +193,10 @@ final class PodcastIndexClientTests: XCTestCase {
     await assertThrows(
       .unreadableResponse(.podcastindex, url: url, reason: "the JSON is cut short or malformed")
     ) {
-      _ = try await self.client(FakeDirectory(status: 200, body: #"{"status":"true","feeds":[{"id":1"#))
-        .search(term: "x", limit: 10, country: "US")
+      _ = try await self.client(
+        FakeDirectory(status: 200, body: #"{"status":"true","feeds":[{"id":1"#)
+      )
+      .search(term: "x", limit: 10, country: "US")
     }
   }
 

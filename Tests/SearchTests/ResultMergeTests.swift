@@ -12,7 +12,8 @@ final class ResultMergeTests: XCTestCase {
   ) -> SearchResult {
     SearchResult(
       iTunesID: iTunes, title: title, author: author, feedURL: feed, episodeCount: episodes,
-      artworkURL: artwork, releaseDate: directory == .apple ? newest.map(Date.init(timeIntervalSince1970:)) : nil,
+      artworkURL: artwork,
+      releaseDate: directory == .apple ? newest.map(Date.init(timeIntervalSince1970:)) : nil,
       lastPublished: newest.map(Date.init(timeIntervalSince1970:)), directories: [directory],
       podcastIndexID: directory == .podcastindex ? title.count : nil,
       fyydID: directory == .fyyd ? title.count + 1000 : nil, podcastGUID: guid)
@@ -55,7 +56,9 @@ final class ResultMergeTests: XCTestCase {
       [
         [show(.apple, "Moved", feed: "https://old.example/feed", iTunes: 42)],
         [
-          show(.podcastindex, "Moved (new host)", feed: "https://new.example/feed", iTunes: 42, guid: "G-1"),
+          show(
+            .podcastindex, "Moved (new host)", feed: "https://new.example/feed", iTunes: 42,
+            guid: "G-1"),
           show(.podcastindex, "Moved (mp3)", feed: "https://new.example/mp3", guid: "g-1"),
         ],
         [show(.fyyd, "Moved mp3", feed: "http://new.example/mp3/")],
@@ -145,7 +148,8 @@ final class ResultMergeTests: XCTestCase {
   /// came back.
   func testTheOrderOfTheListsDoesNotMatter() {
     let apple = [
-      show(.apple, "One", feed: "https://1.example"), show(.apple, "Two", feed: "https://2.example"),
+      show(.apple, "One", feed: "https://1.example"),
+      show(.apple, "Two", feed: "https://2.example"),
     ]
     let index = [
       show(.podcastindex, "Two", feed: "https://2.example"),

@@ -108,12 +108,13 @@ struct ConfigOption: Sendable {
   /// The user's Podcast Index key or secret, at the top of the file (the environment beats
   /// it): read where the network is set up, never turned into words, never quoted back.
   private static let secret = ConfigOption(commands: []) { _, value in
-      guard case .string(let text) = value,
-        !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-      else {
-        throw ConfigReason("the value must be a \"string\" (from \(PodcastIndexCredentials.signUpURL))")
-      }
-      return []
+    guard case .string(let text) = value,
+      !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    else {
+      throw ConfigReason(
+        "the value must be a \"string\" (from \(PodcastIndexCredentials.signUpURL))")
+    }
+    return []
   }
 
   private static func flag(_ commands: Swift.Set<String>) -> ConfigOption {
