@@ -34,7 +34,8 @@ struct Search: AsyncParsableCommand {
     name: .customLong("directory"),
     help: ArgumentHelp(
       "Directories to ask, comma-separated, or all (default: config.toml's directories, else apple, plus podcastindex when a key is set).",
-      valueName: Directory.choices))
+      valueName: Directory.choices),
+    completion: .list(Directory.allCases.map(\.rawValue) + ["all"]))
   var directory: String?
 
   @Option(help: "Seconds each directory may take to answer.")
