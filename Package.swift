@@ -94,7 +94,8 @@ let package = Package(
     // What the user's own files say: config.toml (read into the flags it gives defaults for,
     // each value checked as its flag would be) and ~/.netrc.
     .target(
-      name: "Config", dependencies: ["Basics", "Model", "Selection", "SideFiles", "Transfer"]),
+      name: "Config",
+      dependencies: ["Basics", "Model", "Search", "Selection", "SideFiles", "Transfer"]),
     // The use cases: one type per thing a user does.
     .target(
       name: "PodcastKit",
@@ -138,6 +139,11 @@ let package = Package(
     // The real sync server (oPodSync), the phone (mygpoclient) and a recording proxy, for the
     // sync-server client's tests and the binary's.
     .target(name: "SyncServerTestSupport", path: "Tests/SyncServerTestSupport"),
+    // The four podcast directories on loopback, answering in their real services' shapes, with
+    // Podcast Index's signature checked the way the service checks it.
+    .target(
+      name: "DirectoryTestSupport", dependencies: ["LoopbackServer"],
+      path: "Tests/DirectoryTestSupport"),
     // One test target per layer, named after it, depending only on that layer and those below
     // it. An undeclared import can still compile (every module lands in one build folder), so
     // Tests/podcastTests/PackageLayoutTests checks both this and that imports are declared.
@@ -154,7 +160,9 @@ let package = Package(
       name: "SearchTests", dependencies: ["Transfer", "Search"], resources: [.copy("Fixtures")]),
     .testTarget(
       name: "SourceTests",
-      dependencies: ["Basics", "Transfer", "Feeds", "Source", "LoopbackServer", "FeedsTestSupport"]),
+      dependencies: [
+        "Basics", "Transfer", "Feeds", "Search", "Source", "LoopbackServer", "FeedsTestSupport",
+      ]),
     .testTarget(
       name: "SyncServerTests",
       dependencies: [
@@ -196,11 +204,14 @@ let package = Package(
         "Privacy", "Transfer", "Feeds", "Selection", "Search", "Source", "Model", "Store",
         "Fetching", "SideFiles", "Downloads", "Sync", "PodcastKit", "LoopbackServer",
         "StoreTestSupport",
+        "DirectoryTestSupport",
       ]),
     .testTarget(
       name: "ConfigTests", dependencies: ["Config"]),
     .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer"]),
     // The end-to-end tests: the real binary, run as a user runs it.
-    .testTarget(name: "podcastTests", dependencies: ["LoopbackServer", "SyncServerTestSupport"]),
+    .testTarget(
+      name: "podcastTests",
+      dependencies: ["LoopbackServer", "SyncServerTestSupport", "DirectoryTestSupport"]),
   ]
 )

@@ -66,14 +66,25 @@ public struct ConfigFile: Sendable {
     return FileManager.default.homeDirectoryForCurrentUser.path
   }
 
-  /// The top-level `library` or `episodes-dir` (`~/` expanded), or `timeout` in seconds, as
-  /// text; nil when the file does not set it.
+  /// A top-level key the library reads itself, as text: `library` or `episodes-dir` (`~/`
+  /// expanded), `timeout` in seconds, `podcastindex-key` or `podcastindex-secret` as written;
+  /// nil when the file does not set it.
   public func libraryValue(_ key: String) -> String? {
     guard let entry = entries.first(where: { $0.section == nil && $0.key == key }) else {
       return nil
     }
-    if key == "timeout" { return entry.value.number.map(String.init) }
-    return entry.value.text.map(expandingTilde)
+    switch ConfigKey.all[key]?.kind {
+    case .seconds?: return entry.value.number.map(String.init)
+    case .path?: return entry.value.text.map(expandingTilde)
+    default: return entry.value.text
+    }
+  }
+
+  /// The strings `key` has for `command` (its own section beats the top level): a list such
+  /// as `directories`; nil when the file does not set it.
+  public func strings(of key: String, for command: String) -> [String]? {
+    guard case .strings(let list)? = entries(for: command)[key]?.value else { return nil }
+    return list
   }
 
   /// The words to add to `command`'s arguments for the options the user did not give.

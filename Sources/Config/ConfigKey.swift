@@ -1,5 +1,6 @@
 import Foundation
 import Model
+import Search
 import Selection
 import SideFiles
 import Transfer
@@ -21,6 +22,10 @@ struct ConfigKey: Sendable {
     /// Read by the library layer itself (the environment beats it): no flag, top level only.
     case path
     case seconds
+    /// A secret of the user's (the Podcast Index key): top level only, never quoted back.
+    case secret
+    /// Strings on one line, read by the command itself (a flag given beats it): no words.
+    case list(@Sendable ([String]) throws -> Void)
   }
 
   /// The commands whose flag this key gives a default for; empty for the library's own keys.
@@ -28,7 +33,9 @@ struct ConfigKey: Sendable {
   let kind: Kind
 
   /// Keys read by the library layer itself, where the environment beats them: not flags.
-  static let libraryKeys: Swift.Set<String> = ["library", "episodes-dir", "timeout"]
+  static let libraryKeys: Swift.Set<String> = [
+    "library", "episodes-dir", "timeout", "podcastindex-key", "podcastindex-secret",
+  ]
 
   static let all: [String: ConfigKey] = {
     let filtering: Swift.Set<String> = ["episodes", "download", "sync"]
@@ -64,6 +71,15 @@ struct ConfigKey: Sendable {
       "delete-played": .text(["subscribe"]) { _ = try DateBound.age($0, setting: "delete-played") },
       "limit": ConfigKey(commands: ["episodes", "search"], kind: .number(1...Int.max)),
       "country": .text(["search"]) { _ in },
+      // `search --directory` beats it; search reads it itself.
+      "directories": ConfigKey(
+        commands: ["search"],
+        kind: .list { names in
+          guard !names.isEmpty else { throw ValueProblem("give at least one directory") }
+          _ = try Directory.list(parsing: names.joined(separator: ","))
+        }),
+      "podcastindex-key": ConfigKey(commands: [], kind: .secret),
+      "podcastindex-secret": ConfigKey(commands: [], kind: .secret),
       "quiet": ConfigKey(commands: ["sync"], kind: .flag),
       "wait": ConfigKey(commands: ["sync"], kind: .flag),
     ]
@@ -81,7 +97,7 @@ struct ConfigKey: Sendable {
     switch kind {
     case .text(let check):
       guard let text = value.text else {
-        throw ValueProblem("the value must be a \"string\", not true or false")
+        throw ValueProblem("the value must be a \"string\", not true, false or a list")
       }
       do {
         try check(text)
@@ -104,6 +120,26 @@ struct ConfigKey: Sendable {
     case .seconds:
       _ = try Self.number(value, in: 1...Int.max, unit: " of seconds")
       return []
+    case .secret:
+      guard case .string(let text) = value,
+        !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+      else {
+        throw ValueProblem(
+          "the value must be a \"string\" (from \(PodcastIndexCredentials.signUpURL))")
+      }
+      return []
+    case .list(let check):
+      guard case .strings(let list) = value else {
+        throw ValueProblem("the value must be a list such as [\"apple\", \"fyyd\"]")
+      }
+      do {
+        try check(list)
+      } catch let problem as ValueProblem {
+        throw problem
+      } catch {
+        throw ValueProblem(String(describing: error))
+      }
+      return []
     }
   }
 
@@ -120,6 +156,7 @@ struct ConfigKey: Sendable {
         switch value {
         case .string(let text): "\"\(text)\" is not a number"
         case .boolean(let flag): "\(flag) is not a number"
+        case .strings: "a list is not a number"
         case .integer(let number): "\(number)"
         }
       throw ValueProblem("\(given); the value must be \(wanted)")

@@ -1,8 +1,9 @@
 import Foundation
 
 /// The part of TOML a config file needs: `# comments`, `[section]` headers, and
-/// `key = value` lines whose value is a string ("basic" or 'literal'), an integer or a boolean.
-/// As in TOML, a key set twice in one table and a table opened twice are errors.
+/// `key = value` lines whose value is a string ("basic" or 'literal'), an integer, a boolean
+/// or an array of strings on one line (`["apple", "fyyd"]`). As in TOML, a key set twice in
+/// one table and a table opened twice are errors.
 ///
 /// Why not TOMLKit: LebJe/TOMLKit 0.6.0 builds here (18 s in a scratch package), but it gives a
 /// position only for syntax errors, not for keys and values, and a bad key or value must be
@@ -59,8 +60,11 @@ struct TOMLDocument {
       }
       let text = content[content.index(after: equals)...].trimmingCharacters(in: .whitespaces)
       guard let value = Self.value(text) else {
-        throw SyntaxError(
-          line: line, reason: "\(key): the value must be a \"string\", an integer, true or false")
+        let reason =
+          text.hasPrefix("[")
+          ? "an array is strings on one line, such as [\"apple\", \"fyyd\"]"
+          : "the value must be a \"string\", an integer, true or false"
+        throw SyntaxError(line: line, reason: "\(key): \(reason)")
       }
       if let earlier = entries.first(where: { $0.section == section && $0.key == key }) {
         throw SyntaxError(line: line, reason: "\(key) is set twice (first on line \(earlier.line))")
@@ -102,6 +106,7 @@ struct TOMLDocument {
   }
 
   private static func value(_ text: String) -> ConfigValue? {
+    if text.hasPrefix("[") { return strings(text) }
     if text == "true" { return .boolean(true) }
     if text == "false" { return .boolean(false) }
     if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") {
@@ -114,6 +119,33 @@ struct TOMLDocument {
     // TOML allows `_` between digits (1_000), not at either end or twice in a row.
     guard !text.hasPrefix("_"), !text.hasSuffix("_"), !text.contains("__") else { return nil }
     return Int(text.replacingOccurrences(of: "_", with: "")).map { .integer($0) }
+  }
+
+  /// `["a", 'b',]`: strings only, a trailing comma allowed.
+  private static func strings(_ text: String) -> ConfigValue? {
+    guard text.hasSuffix("]") else { return nil }
+    var elements: [String] = []
+    var rest = Substring(text.dropFirst().dropLast())
+    while true {
+      rest = rest.drop { $0 == " " || $0 == "\t" }
+      guard let quote = rest.first else { return .strings(elements) }
+      guard quote == "\"" || quote == "'" else { return nil }
+      // The element runs to the first unescaped closing quote.
+      var end = rest.index(after: rest.startIndex)
+      var escaped = false
+      while end < rest.endIndex, escaped || rest[end] != quote {
+        escaped = quote == "\"" && !escaped && rest[end] == "\\"
+        end = rest.index(after: end)
+      }
+      guard end < rest.endIndex, case .string(let element)? = value(String(rest[...end])) else {
+        return nil
+      }
+      elements.append(element)
+      rest = rest[rest.index(after: end)...].drop { $0 == " " || $0 == "\t" }
+      guard let separator = rest.first else { return .strings(elements) }
+      guard separator == "," else { return nil }
+      rest = rest.dropFirst()
+    }
   }
 
   private static func basicString(_ inner: Substring) -> String? {
@@ -147,6 +179,8 @@ public enum ConfigValue: Equatable, Sendable {
   case string(String)
   case integer(Int)
   case boolean(Bool)
+  /// `["apple", "fyyd"]`: strings on one line.
+  case strings([String])
 
   /// One rule for numbers, whatever the key: a TOML integer, or a string holding one
   /// (`keep = 5` and `keep = "5"`); nil for anything else.
@@ -157,7 +191,7 @@ public enum ConfigValue: Equatable, Sendable {
       let trimmed = text.trimmingCharacters(in: .whitespaces)
       return trimmed.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") }
         ? Int(trimmed) : nil
-    case .boolean: return nil
+    case .boolean, .strings: return nil
     }
   }
 
@@ -167,7 +201,7 @@ public enum ConfigValue: Equatable, Sendable {
     switch self {
     case .string(let text): return text
     case .integer(let number): return String(number)
-    case .boolean: return nil
+    case .boolean, .strings: return nil
     }
   }
 }
