@@ -82,6 +82,7 @@ struct Download: AsyncParsableCommand {
     let results = await download.perform(
       jobs, library: library, network: context.network,
       reporter: DownloadRun(json: json, root: context.paths.root))
+    Interrupt.waitForExitIfStopping()
     if json {
       Console.print(DownloadRun.document(results).rendered())
     } else if jobs.count > 1 {

@@ -65,6 +65,8 @@ struct PodcastCommand: AsyncParsableCommand {
         try command.run()
       }
     } catch {
+      // An error a signal caused is the interruption's to report (exit 130).
+      Interrupt.waitForExitIfStopping()
       // A command argument-parser brings itself (`help`, which answers `--help` too) ends
       // the parser's way.
       guard isOurs(type(of: command)) else { exit(withError: error) }

@@ -80,6 +80,7 @@ struct Sync: AsyncParsableCommand {
         let preview = try await underLock(sync, library) {
           try await $0.preview(names, reporter: reporter)
         }
+        Interrupt.waitForExitIfStopping()
         if preview.subscriptions == 0 && preview.account == nil {
           showNoSubscriptions(library)
           if !quiet && !json { return }
@@ -91,6 +92,7 @@ struct Sync: AsyncParsableCommand {
       let outcome = try await underLock(sync, library) {
         try await $0.run(names, reporter: reporter)
       }
+      Interrupt.waitForExitIfStopping()
       if outcome.subscriptions == 0 && !quiet && !json {
         for line in outcome.account.map({ AccountReport.lines($0, summary: false) }) ?? [] {
           Console.print(line)
