@@ -61,14 +61,14 @@ struct Subscriptions: ParsableCommand {
     var table = Table(columns: [
       .init(title: "#", alignment: .right), .init(title: "NAME"),
       .init(title: "EPISODES", alignment: .right, dropOrder: 2),
-      .init(title: "CHECKED", dropOrder: 1), .init(title: "TITLE", flexible: true),
+      .init(title: "LAST CHECKED", dropOrder: 1), .init(title: "TITLE", flexible: true),
     ])
     table.flexibleMinimum = 16
     for entry in entries {
       let subscription = entry.subscription
       table.rows.append([
         "\(entry.number)", Format.singleLine(subscription.name), "\(entry.episodeCount)",
-        subscription.lastChecked.map { Format.age(since: $0) } ?? "never",
+        subscription.lastChecked.map(Format.time) ?? "never",
         Format.singleLine(subscription.title ?? ""),
       ])
     }
