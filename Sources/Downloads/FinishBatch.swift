@@ -22,7 +22,7 @@ import Synchronization
 ///   3. lists   the podcast folders' playlists, listing the new files (`FolderPlaylist`)
 ///   4. names   every folder that got a name, and those above it, synced once each (a
 ///              playlist's folder by its own write)
-///   5. record  one durable commit records every one of them done (`recordFinished(_:)`)
+///   5. record  one durable commit records every one of them done (`DownloadRows.recordFinished(_:)`)
 ///
 /// A lone episode finds no round running and starts one at once; 200 finishing together pay
 /// a few rounds, not 200 file syncs, 200 folder syncs and 200 commits one after another. A
@@ -165,7 +165,7 @@ package final class FinishBatch: Sendable {
         }
         let results: [Result<DownloadRecord?, LibraryError>]
         do {
-          results = try store.recordFinished(records)
+          results = try DownloadRows(store: store).recordFinished(records)
         } catch {
           results = Array(repeating: .failure(LibraryError(error)), count: records.count)
         }

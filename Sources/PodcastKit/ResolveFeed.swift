@@ -1,5 +1,6 @@
 import Model
 import Source
+import Store
 
 /// What a FEED argument names, loaded and parsed: a feed URL, an Apple Podcasts link or
 /// `itunes:` id (through the iTunes lookup), a local file, or a subscription of the library
@@ -19,12 +20,12 @@ public struct ResolveFeed: Sendable {
         guard let store = try Library.existingStore(at: paths) else {
           throw FeedSourceError.notFound(name)
         }
-        return try store.subscription(matching: name).feedURL
+        return try Subscriptions(store: store).matching(name).feedURL
       },
       subscriptionReadsPages: { name in
         guard let store = try Library.existingStore(at: paths) else { return true }
-        let id = try store.subscription(matching: name).id
-        return try store.settings(subscriptionId: id).pages != false
+        let id = try Subscriptions(store: store).matching(name).id
+        return try SavedSettings(store: store).of(subscriptionId: id).pages != false
       })
   }
 

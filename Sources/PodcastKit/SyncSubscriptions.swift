@@ -45,10 +45,10 @@ public struct SyncSubscriptions: Sendable {
   /// The subscriptions `names` pick (name, name prefix or number), each once, in the order
   /// named; all of them when `names` is empty.
   public func subscriptions(named names: [String]) throws -> [Subscription] {
-    if names.isEmpty { return try store.subscriptions() }
+    if names.isEmpty { return try Subscriptions(store: store).all() }
     var chosen: [Subscription] = []
     for name in names {
-      let subscription = try store.subscription(matching: name)
+      let subscription = try Subscriptions(store: store).matching(name)
       if !chosen.contains(where: { $0.id == subscription.id }) { chosen.append(subscription) }
     }
     return chosen
@@ -63,7 +63,7 @@ public struct SyncSubscriptions: Sendable {
     let plan = try await planner(dryRun: true).plan(
       subscriptions, concurrency: SyncPlanner.feedsInFlight(downloads: settings.concurrency))
     tellFailedFeeds(plan, reporter: reporter)
-    let batches = try batches(plan, allSettings: try store.allSettings())
+    let batches = try batches(plan, allSettings: try SavedSettings(store: store).all())
     let planned = Dictionary(grouping: plan.downloads, by: \.subscriptionId).mapValues {
       $0.map(\.job.published)
     }
@@ -118,7 +118,7 @@ public struct SyncSubscriptions: Sendable {
     _ subscriptions: [Subscription], account: AccountExchange?,
     exchanged: AccountExchangeReport?, reporter: some RunReporter
   ) async throws -> SyncOutcome {
-    let allSettings = try store.allSettings()
+    let allSettings = try SavedSettings(store: store).all()
     let runBatch = batch(for: SubscriptionSettings())
     // What killed or cut-off runs left goes first; this run is marked until it ends.
     let mark = RunMark(store: store, episodesDirectory: runBatch.episodesDirectory)
@@ -317,7 +317,7 @@ public struct SyncSubscriptions: Sendable {
       let subscription = feed.subscription
       guard let request = feedRequest(subscriptionId: subscription.id, allSettings: allSettings)
       else { return [] }
-      let files = (try? store.finishedFiles(feedURL: subscription.feedURL)) ?? []
+      let files = (try? FinishedDownloads(store: store).files(feedURL: subscription.feedURL)) ?? []
       return files.map { ($0, request) }
     }
   }

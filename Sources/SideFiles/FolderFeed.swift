@@ -50,7 +50,7 @@ public struct FolderFeed: Sendable, Equatable {
     let baseURL = request.map(\.baseURL) ?? existing.flatMap(baseURL(selfLinkedIn:))
     let records: [DownloadRecord]
     do {
-      records = try store.finishedDownloads(under: folder)
+      records = try FinishedDownloads(store: store).under(folder)
     } catch {
       throw .cannotWriteFeed(path: path, reason: String(describing: error))
     }

@@ -67,14 +67,14 @@ public struct FolderPlaylist: Sendable, Equatable {
   private func step(store: LibraryStore) throws(PlaylistError) -> Step {
     let records: [DownloadRecord]
     do {
-      records = try store.finishedDownloads(under: folder)
+      records = try FinishedDownloads(store: store).under(folder)
     } catch {
       throw .cannotWrite(path: path, reason: String(describing: error))
     }
     return try step(records: records)
   }
 
-  /// `step` with the folder's finished downloads (`LibraryStore.finishedDownloads(under:)`).
+  /// `step` with the folder's finished downloads (`FinishedDownloads.under(_:)`).
   private func step(records: [DownloadRecord]) throws(PlaylistError) -> Step {
     Self.removeAbandonedTemporaries(in: folder)
     let playlist = Playlist(entries: Self.entries(records.filter { Self.isRegularFile($0.file) }))
@@ -154,7 +154,8 @@ public struct FolderPlaylist: Sendable, Equatable {
       byFolder[folder, default: []].append(record)
     }
     let folders = byFolder.keys.map { FolderPlaylist(folder: $0) }
-    guard let recordedByFolder = try? store.finishedDownloads(under: folders.map(\.folder)) else {
+    guard let recordedByFolder = try? FinishedDownloads(store: store).under(folders.map(\.folder))
+    else {
       return ([], [])
     }
     var writes: [(playlist: Playlist, path: String)] = []
@@ -215,7 +216,7 @@ public struct FolderPlaylist: Sendable, Equatable {
     let failures = Mutex([Int: PlaylistError]())
     let changed = Mutex([Int: Playlist]())
     // Every folder's downloads in one read; a read that fails is each folder's failure.
-    let recorded = Result { try store.finishedDownloads(under: playlists.map(\.folder)) }
+    let recorded = Result { try FinishedDownloads(store: store).under(playlists.map(\.folder)) }
     let lanes = min(playlists.count, 4)
     DispatchQueue.concurrentPerform(iterations: lanes) { lane in
       for index in stride(from: lane, to: playlists.count, by: lanes) {

@@ -2,6 +2,7 @@ import Basics
 import Foundation
 import Model
 import SideFiles
+import Store
 import StoreTestSupport
 import XCTest
 
@@ -142,11 +143,11 @@ final class FolderPlaylistTests: XCTestCase {
   /// sync recorded for the same file.
   func testTheMigrationTakesPublicationDatesFromSyncsRecords() throws {
     let id = try XCTUnwrap(
-      store.addSubscription(
+      Subscriptions(store: store).add(
         name: "show", feedURL: "https://a.example/feed", title: "Show", keep: nil
       ).id)
     let file = show + "/one.mp3"
-    try store.recordSeen(
+    try EpisodeLog(store: store).record(
       subscriptionId: id,
       episodes: [
         SeenEpisode(
@@ -160,6 +161,8 @@ final class FolderPlaylistTests: XCTestCase {
       try LibrarySchema.addDownloadPublished(db)
     }
 
-    XCTAssertEqual(try store.download(url: "https://cdn.example/Show/one.mp3")?.published, day(1))
+    XCTAssertEqual(
+      try DownloadRows(store: store).find(url: "https://cdn.example/Show/one.mp3")?.published,
+      day(1))
   }
 }

@@ -18,24 +18,25 @@ final class LibraryScaleTests: XCTestCase {
   }
 
   func testDuplicateNamesAreCaseInsensitiveBeyondASCII() throws {
-    try store.addSubscription(name: "Ärger", feedURL: "https://a.example/1", title: nil, keep: nil)
+    try Subscriptions(store: store).add(
+      name: "Ärger", feedURL: "https://a.example/1", title: nil, keep: nil)
     XCTAssertThrowsError(
-      try store.addSubscription(
+      try Subscriptions(store: store).add(
         name: "äRGER", feedURL: "https://a.example/2", title: nil, keep: nil)
     ) { error in
       XCTAssertEqual(error as? LibraryError, .duplicateName("äRGER"))
     }
-    var other = try store.addSubscription(
+    var other = try Subscriptions(store: store).add(
       name: "other", feedURL: "https://a.example/3", title: nil, keep: nil)
     other.name = "ÄRGER"
-    XCTAssertThrowsError(try store.updateSubscription(other)) { error in
+    XCTAssertThrowsError(try Subscriptions(store: store).update(other)) { error in
       XCTAssertEqual(error as? LibraryError, .duplicateName("ÄRGER"))
     }
     // A subscription renamed to its own name in another case is not its own duplicate.
-    var first = try store.subscription(matching: "Ärger")
+    var first = try Subscriptions(store: store).matching("Ärger")
     first.name = "ärger"
-    try store.updateSubscription(first)
-    XCTAssertEqual(try store.availableName(basedOn: "ÄRGER"), "ÄRGER-2")
+    try Subscriptions(store: store).update(first)
+    XCTAssertEqual(try Subscriptions(store: store).availableName(basedOn: "ÄRGER"), "ÄRGER-2")
   }
 
   func testALibraryFromBeforeTheIndexesKeepsRefusingDuplicates() throws {
@@ -52,16 +53,16 @@ final class LibraryScaleTests: XCTestCase {
     try queue.close()
     let upgraded = try old.store()
     XCTAssertThrowsError(
-      try upgraded.addSubscription(
+      try Subscriptions(store: upgraded).add(
         name: "RADIOLAB", feedURL: "https://r.example/g", title: nil, keep: nil)
     ) { error in
       XCTAssertEqual(error as? LibraryError, .duplicateName("RADIOLAB"))
     }
-    XCTAssertEqual(try upgraded.subscriptions().map(\.name), ["Radiolab"])
+    XCTAssertEqual(try Subscriptions(store: upgraded).all().map(\.name), ["Radiolab"])
   }
 
   func testImportAddsEachFeedOnceWithUniqueNames() throws {
-    try store.addSubscription(
+    try Subscriptions(store: store).add(
       name: "show-7", feedURL: "https://feeds.example/7", title: nil, keep: nil)
     var entries = (1...600).map {
       OPMLEntry(title: "Show \($0 % 50)", feedURL: "https://feeds.example/\($0)")
@@ -75,7 +76,7 @@ final class LibraryScaleTests: XCTestCase {
         title: nil, feedURL: "https://feeds.example/kept", name: "kept", keep: 2,
         settings: settings))
     entries.append(OPMLEntry(title: nil, feedURL: "https://feeds.example/bad", name: "1234"))
-    let outcomes = try store.importSubscriptions(entries)
+    let outcomes = try SubscriptionImport(store: store).add(entries)
     XCTAssertEqual(outcomes.count, entries.count)
     let added = outcomes.compactMap { if case .added(let s) = $0 { s } else { nil } }
     let skipped = outcomes.filter { if case .alreadySubscribed = $0 { true } else { false } }
@@ -83,36 +84,37 @@ final class LibraryScaleTests: XCTestCase {
     XCTAssertEqual(added.count, 600)
     XCTAssertEqual(skipped.count, 2)
     XCTAssertEqual(failed.count, 1)
-    let all = try store.subscriptions()
+    let all = try Subscriptions(store: store).all()
     XCTAssertEqual(all.count, 601)
     XCTAssertEqual(Set(all.map(\.feedURL)).count, 601)
     XCTAssertEqual(Set(all.map { $0.name.lowercased() }).count, 601)
     XCTAssertTrue(all.contains { $0.name == "show-1-2" })
-    let kept = try store.subscription(matching: "kept")
+    let kept = try Subscriptions(store: store).matching("kept")
     XCTAssertEqual(kept.keep, 2)
-    XCTAssertEqual(try store.settings(subscriptionId: kept.id), settings)
+    XCTAssertEqual(try SavedSettings(store: store).of(subscriptionId: kept.id), settings)
   }
 
   func testRecordedRefreshesKeepNamesAndRetentionChangedMeanwhile() throws {
-    var refreshed = try store.addSubscription(
+    var refreshed = try Subscriptions(store: store).add(
       name: "one", feedURL: "https://a.example/1", title: nil, keep: nil)
-    var gone = try store.addSubscription(
+    var gone = try Subscriptions(store: store).add(
       name: "gone", feedURL: "https://a.example/2", title: nil, keep: nil)
-    let taken = try store.addSubscription(
+    let taken = try Subscriptions(store: store).add(
       name: "taken", feedURL: "https://a.example/3", title: nil, keep: nil)
     // Another process renames it while the sync runs.
     var renamed = refreshed
     renamed.name = "renamed"
     renamed.keep = 4
-    try store.updateSubscription(renamed)
+    try Subscriptions(store: store).update(renamed)
     refreshed.etag = "\"v2\""
     refreshed.title = "One"
     refreshed.lastChecked = Date(timeIntervalSince1970: 1_714_557_600)
-    try store.removeSubscription(id: gone.id)
+    try Subscriptions(store: store).remove(id: gone.id)
     gone.etag = "\"x\""
     var moved = taken
     moved.feedURL = "https://a.example/1"
-    let outcomes = try store.record([refreshed, gone, moved].map { FeedRecord(subscription: $0) })
+    let outcomes = try FeedRefreshes(store: store).record(
+      [refreshed, gone, moved].map { FeedRecord(subscription: $0) })
     XCTAssertEqual(
       outcomes,
       [
@@ -120,18 +122,18 @@ final class LibraryScaleTests: XCTestCase {
         .refused(.unknownSubscription(id: gone.id)),
         .refused(.duplicateFeed(url: "https://a.example/1", name: "renamed")),
       ])
-    let stored = try store.subscription(matching: "renamed")
+    let stored = try Subscriptions(store: store).matching("renamed")
     XCTAssertEqual(stored.keep, 4)
     XCTAssertEqual(stored.etag, "\"v2\"")
     XCTAssertEqual(stored.title, "One")
     XCTAssertEqual(stored.lastChecked, refreshed.lastChecked)
-    XCTAssertEqual(try store.subscription(matching: "taken").feedURL, "https://a.example/3")
+    XCTAssertEqual(try Subscriptions(store: store).matching("taken").feedURL, "https://a.example/3")
   }
 
   /// A plan made from the episodes stored before another process added one is not written:
   /// the planner reads and plans again instead of recording a stale choice.
   func testARecordPlannedFromEpisodesThatChangedSinceWritesNothing() throws {
-    var subscription = try store.addSubscription(
+    var subscription = try Subscriptions(store: store).add(
       name: "one", feedURL: "https://a.example/1", title: nil, keep: nil)
     let id = subscription.id
     let episode = { (guid: String) in
@@ -139,26 +141,30 @@ final class LibraryScaleTests: XCTestCase {
         subscriptionId: id, guid: guid, enclosureURL: "https://a.example/\(guid).mp3",
         title: guid, published: nil)
     }
-    try store.recordSeen(subscriptionId: id, episodes: [episode("a")])
-    let read = try store.storedEpisodes(subscriptionId: id)
-    try store.recordSeen(subscriptionId: id, episodes: [episode("b")])
+    try EpisodeLog(store: store).record(subscriptionId: id, episodes: [episode("a")])
+    let read = try EpisodeLog(store: store).stored(subscriptionId: id)
+    try EpisodeLog(store: store).record(subscriptionId: id, episodes: [episode("b")])
 
     subscription.lastChecked = Date(timeIntervalSince1970: 1_714_557_600)
     var record = FeedRecord(subscription: subscription, planned: read.version)
     record.added = [episode("c")]
     record.queued = [QueuedDownload(url: "https://a.example/c.mp3", identityKeys: ["guid:c"])]
-    XCTAssertEqual(try store.record([record]), [.stale])
-    XCTAssertEqual(try store.seenEpisodes(subscriptionId: id).map(\.guid), ["a", "b"])
-    XCTAssertNil(try store.subscription(matching: "one").lastChecked)
-    XCTAssertNil(try store.download(url: "https://a.example/c.mp3"))
+    XCTAssertEqual(try FeedRefreshes(store: store).record([record]), [.stale])
+    XCTAssertEqual(
+      try EpisodeLog(store: store).episodes(subscriptionId: id).map(\.guid), ["a", "b"])
+    XCTAssertNil(try Subscriptions(store: store).matching("one").lastChecked)
+    XCTAssertNil(try DownloadRows(store: store).find(url: "https://a.example/c.mp3"))
 
-    record.planned = try store.storedEpisodes(subscriptionId: id).version
-    guard case .recorded(let keys, _) = try store.record([record]).first else {
+    record.planned = try EpisodeLog(store: store).stored(subscriptionId: id).version
+    guard case .recorded(let keys, _) = try FeedRefreshes(store: store).record([record]).first
+    else {
       return XCTFail("a record made from what is stored is written")
     }
     XCTAssertEqual(keys.count, 1)
-    XCTAssertEqual(try store.seenEpisodes(subscriptionId: id).map(\.guid), ["a", "b", "c"])
-    XCTAssertEqual(try store.download(url: "https://a.example/c.mp3")?.state, .queued)
+    XCTAssertEqual(
+      try EpisodeLog(store: store).episodes(subscriptionId: id).map(\.guid), ["a", "b", "c"])
+    XCTAssertEqual(
+      try DownloadRows(store: store).find(url: "https://a.example/c.mp3")?.state, .queued)
   }
 
   func testSyncSnapshotListsOnlyUnfinishedDownloads() throws {
@@ -172,7 +178,7 @@ final class LibraryScaleTests: XCTestCase {
           file: state == .done ? "/e/d.mp3" : nil))
     }
     XCTAssertEqual(
-      Set(try store.syncSnapshot().unfinishedURLs.keys),
+      Set(try FeedRefreshes(store: store).snapshot().unfinishedURLs.keys),
       ["https://a.example/q", "https://a.example/f", "https://a.example/p"])
   }
 }

@@ -32,8 +32,9 @@ final class LibraryStoreTests: XCTestCase {
     }
     XCTAssertEqual(LibraryStore.schemaVersion, 12)
     // Reopening an up-to-date library changes nothing and keeps the data.
-    try store.addSubscription(name: "one", feedURL: "https://a.example/feed", title: nil, keep: nil)
-    XCTAssertEqual(try library.store().subscriptions().map(\.name), ["one"])
+    try Subscriptions(store: store).add(
+      name: "one", feedURL: "https://a.example/feed", title: nil, keep: nil)
+    XCTAssertEqual(try Subscriptions(store: library.store()).all().map(\.name), ["one"])
   }
 
   /// A download recorded done must outlive a power cut before its partial file is removed:
@@ -52,7 +53,7 @@ final class LibraryStoreTests: XCTestCase {
 
   func testDatabaseFromANewerVersionIsRefusedAndLeftUnchanged() throws {
     let library = try TemporaryLibrary()
-    try library.store().addSubscription(
+    try Subscriptions(store: library.store()).add(
       name: "kept", feedURL: "https://a.example/feed", title: nil, keep: nil)
     let queue = try DatabaseQueue(path: library.paths.database)
     try queue.write { db in
@@ -85,46 +86,49 @@ final class LibraryStoreTests: XCTestCase {
     var wanted = QueuedDownload(
       url: url, podcastTitle: "Show", episodeTitle: "Ep 1", feedURL: "https://cdn.example/f",
       identityKeys: ["guid:1"], owner: .current)
-    let key = try XCTUnwrap(store.queueDownloads([wanted]).first)
+    let key = try XCTUnwrap(DownloadRows(store: store).queue([wanted]).first)
     XCTAssertEqual(
       key, DownloadKey(feedURL: "https://cdn.example/f", episodeKey: "guid:1", url: url))
-    XCTAssertEqual(try store.download(url: url)?.episodeTitle, "Ep 1")
-    XCTAssertEqual(try store.download(url: url)?.owner, .current)
+    XCTAssertEqual(try DownloadRows(store: store).find(url: url)?.episodeTitle, "Ep 1")
+    XCTAssertEqual(try DownloadRows(store: store).find(url: url)?.owner, .current)
 
     wanted.episodeTitle = "Ep 1 (renamed)"
-    XCTAssertEqual(try store.queueDownloads([wanted]), [key])
-    XCTAssertEqual(try store.allDownloads().count, 1, "queueing again keeps the one row")
+    XCTAssertEqual(try DownloadRows(store: store).queue([wanted]), [key])
+    XCTAssertEqual(
+      try DownloadRows(store: store).all().count, 1, "queueing again keeps the one row")
 
     // The changes a running download makes (DownloadRow).
-    try store.transition(key, .begin(wanted, owner: .current, bytesOnDisk: 0))
-    try store.transition(
+    try DownloadRows(store: store).transition(key, .begin(wanted, owner: .current, bytesOnDisk: 0))
+    try DownloadRows(store: store).transition(
       key,
       .progress(
         DownloadProgress(
           bytes: 500,
           head: DownloadProgress.Head(validators: Validators(etag: "\"v1\""), total: 1000))))
-    let running = try XCTUnwrap(store.download(url: url))
+    let running = try XCTUnwrap(DownloadRows(store: store).find(url: url))
     XCTAssertEqual(running.state, .downloading)
     XCTAssertEqual(running.progress, 0.5)
     XCTAssertEqual(running.episodeTitle, "Ep 1 (renamed)")
 
-    try store.transition(key, .fail(reason: "HTTP 503", nil))
-    let failed = try XCTUnwrap(store.download(url: url))
+    try DownloadRows(store: store).transition(key, .fail(reason: "HTTP 503", nil))
+    let failed = try XCTUnwrap(DownloadRows(store: store).find(url: url))
     XCTAssertEqual(failed.state, .failed)
     XCTAssertEqual(failed.error, "HTTP 503")
     XCTAssertEqual(failed.bytes, 500, "bytes are kept for the resume")
     XCTAssertNil(failed.owner)
 
-    try store.transition(key, .begin(wanted, owner: .current, bytesOnDisk: 500))
-    try store.recordFinished(key, file: "/e/Show/a.mp3", bytes: 1000, episode: nil)
-    let done = try XCTUnwrap(store.download(url: url))
+    try DownloadRows(store: store).transition(
+      key, .begin(wanted, owner: .current, bytesOnDisk: 500))
+    try DownloadRows(store: store).recordFinished(
+      key, file: "/e/Show/a.mp3", bytes: 1000, episode: nil)
+    let done = try XCTUnwrap(DownloadRows(store: store).find(url: url))
     XCTAssertEqual(done.state, .done)
     XCTAssertEqual(done.file, "/e/Show/a.mp3")
     XCTAssertNil(done.error)
     XCTAssertEqual(done.progress, 1)
 
-    try store.forgetFinishedDownloads(files: ["/e/Show/a.mp3"])
-    XCTAssertNil(try store.download(url: url))
+    try DownloadRows(store: store).forgetFinished(files: ["/e/Show/a.mp3"])
+    XCTAssertNil(try DownloadRows(store: store).find(url: url))
   }
 
   /// A finish batch is one commit, but each download in it stands alone: one whose row
@@ -136,14 +140,14 @@ final class LibraryStoreTests: XCTestCase {
       QueuedDownload(
         url: "https://cdn.example/\($0).mp3", episodeTitle: "Ep \($0)", owner: .current)
     }
-    let keys = try store.queueDownloads(wanted)
+    let keys = try DownloadRows(store: store).queue(wanted)
     // The middle one is running in another process: pid 1 is always alive.
     let init1 = try XCTUnwrap(ProcessOwner(running: 1))
     for (index, key) in keys.enumerated() {
-      try store.transition(
+      try DownloadRows(store: store).transition(
         key, .begin(wanted[index], owner: index == 1 ? init1 : .current, bytesOnDisk: 0))
     }
-    let results = try store.recordFinished(
+    let results = try DownloadRows(store: store).recordFinished(
       keys.enumerated().map { index, key in
         FinishedDownload(
           key: key, file: "/e/Show/\(index).mp3", bytes: 1000, progress: nil, episode: nil)
@@ -155,8 +159,9 @@ final class LibraryStoreTests: XCTestCase {
     XCTAssertEqual(
       refused, .illegalDownloadMove(url: wanted[1].url, move: "finish", from: "downloading"))
     XCTAssertEqual(
-      try keys.map { try store.download(key: $0)?.state }, [.done, .downloading, .done])
-    XCTAssertEqual(try store.download(key: keys[2])?.bytes, 1000)
+      try keys.map { try DownloadRows(store: store).find(key: $0)?.state },
+      [.done, .downloading, .done])
+    XCTAssertEqual(try DownloadRows(store: store).find(key: keys[2])?.bytes, 1000)
   }
 
   func testDownloadsAreListedNewestFirstAndFilteredByState() throws {
@@ -170,10 +175,10 @@ final class LibraryStoreTests: XCTestCase {
           state: state, partialPath: "/p/\(offset)", file: state == .done ? "/e/0.mp3" : nil),
         updatedAt: now.addingTimeInterval(Double(offset)))
     }
-    XCTAssertEqual(try store.allDownloads().map(\.episodeTitle), ["E2", "E1", "E0"])
+    XCTAssertEqual(try DownloadRows(store: store).all().map(\.episodeTitle), ["E2", "E1", "E0"])
     XCTAssertEqual(
-      try store.downloads(in: [.queued, .failed]).map(\.state), [.failed, .queued])
-    XCTAssertEqual(try store.downloads(in: [.paused]), [])
+      try DownloadRows(store: store).all(in: [.queued, .failed]).map(\.state), [.failed, .queued])
+    XCTAssertEqual(try DownloadRows(store: store).all(in: [.paused]), [])
   }
 
   /// Shown, never written: `status` reads a dead process's rows as paused.
@@ -190,9 +195,11 @@ final class LibraryStoreTests: XCTestCase {
         partialPath: "/p/2",
         owner: ProcessOwner(pid: Int32.max - 1, started: 1, boot: ProcessOwner.currentBoot)))
     let shown = Dictionary(
-      uniqueKeysWithValues: try store.downloadsForDisplay().map { ($0.url, $0.state) })
+      uniqueKeysWithValues: try DownloadRows(store: store).forDisplay().map { ($0.url, $0.state) })
     XCTAssertEqual(shown, ["https://a/1": .downloading, "https://a/2": .paused])
-    XCTAssertEqual(try store.download(url: "https://a/2")?.state, .downloading, "nothing written")
+    XCTAssertEqual(
+      try DownloadRows(store: store).find(url: "https://a/2")?.state, .downloading,
+      "nothing written")
   }
 
   func testTwoStoresOnOneFileWriteAtTheSameTime() throws {
@@ -206,16 +213,18 @@ final class LibraryStoreTests: XCTestCase {
         let url = "https://cdn.example/\(worker)/\(index).mp3"
         do {
           let wanted = QueuedDownload(url: url, podcastTitle: "S", episodeTitle: "E")
-          let key = try store.queueDownloads([wanted])[0]
-          try store.transition(key, .begin(wanted, owner: .current, bytesOnDisk: 0))
-          try store.transition(key, .progress(DownloadProgress(bytes: Int64(index))))
+          let key = try DownloadRows(store: store).queue([wanted])[0]
+          try DownloadRows(store: store).transition(
+            key, .begin(wanted, owner: .current, bytesOnDisk: 0))
+          try DownloadRows(store: store).transition(
+            key, .progress(DownloadProgress(bytes: Int64(index))))
         } catch {
           failures.append("\(error)")
         }
       }
     }
     XCTAssertEqual(failures.all, [])
-    XCTAssertEqual(try first.allDownloads().count, 200)
+    XCTAssertEqual(try DownloadRows(store: first).all().count, 200)
   }
 
   private func schemaAndRows(_ path: String) throws -> [String] {
