@@ -5,25 +5,29 @@ import Store
 import StoreTestSupport
 import XCTest
 
-final class SubscriptionTests: XCTestCase {
+/// The subscriptions front: adding, matching a user's word, renaming, removing, and linking a
+/// subscription to the URL the account's server knows it by.
+final class SubscriptionsTests: XCTestCase {
   private var library: TemporaryLibrary!
   private var store: LibraryStore!
+  private var subscriptions: Subscriptions!
 
   override func setUpWithError() throws {
     library = try TemporaryLibrary()
     store = try library.store()
+    subscriptions = Subscriptions(store: store)
     for (name, url) in [
       ("hardcore-history", "https://feeds.example/hh"),
       ("hard-fork", "https://feeds.example/hf"),
       ("the-daily", "https://feeds.example/daily"),
     ] {
-      try Subscriptions(store: store).add(
+      try subscriptions.add(
         name: name, feedURL: url, title: name.uppercased(), keep: 3)
     }
   }
 
   func testRoundTripKeepsEveryField() throws {
-    var subscription = try Subscriptions(store: store).matching("the-daily")
+    var subscription = try subscriptions.matching("the-daily")
     XCTAssertEqual(subscription.feedURL, "https://feeds.example/daily")
     XCTAssertEqual(subscription.title, "THE-DAILY")
     XCTAssertEqual(subscription.keep, 3)
@@ -31,22 +35,22 @@ final class SubscriptionTests: XCTestCase {
     subscription.lastModified = "Wed, 01 May 2024 10:00:00 GMT"
     subscription.lastChecked = Date(timeIntervalSince1970: 1_714_557_600)
     subscription.lastError = "HTTP 500"
-    try Subscriptions(store: store).update(subscription)
+    try subscriptions.update(subscription)
     XCTAssertEqual(try Subscriptions(store: library.store()).matching("3"), subscription)
   }
 
   func testNumberExactNameAndPrefixSelectASubscription() throws {
-    XCTAssertEqual(try Subscriptions(store: store).matching("1").name, "hardcore-history")
-    XCTAssertEqual(try Subscriptions(store: store).matching("3").name, "the-daily")
-    XCTAssertEqual(try Subscriptions(store: store).matching("hard-fork").name, "hard-fork")
-    XCTAssertEqual(try Subscriptions(store: store).matching("HARDC").name, "hardcore-history")
-    XCTAssertEqual(try Subscriptions(store: store).matching("the").name, "the-daily")
+    XCTAssertEqual(try subscriptions.matching("1").name, "hardcore-history")
+    XCTAssertEqual(try subscriptions.matching("3").name, "the-daily")
+    XCTAssertEqual(try subscriptions.matching("hard-fork").name, "hard-fork")
+    XCTAssertEqual(try subscriptions.matching("HARDC").name, "hardcore-history")
+    XCTAssertEqual(try subscriptions.matching("the").name, "the-daily")
     XCTAssertEqual(
-      try Subscriptions(store: store).matching("https://feeds.example/hf").name, "hard-fork")
+      try subscriptions.matching("https://feeds.example/hf").name, "hard-fork")
   }
 
   func testAmbiguousPrefixListsTheCandidates() {
-    XCTAssertThrowsError(try Subscriptions(store: store).matching("hard")) { error in
+    XCTAssertThrowsError(try subscriptions.matching("hard")) { error in
       XCTAssertEqual(
         error as? LibraryError,
         .ambiguousSubscription("hard", candidates: ["hardcore-history", "hard-fork"]))
@@ -55,24 +59,24 @@ final class SubscriptionTests: XCTestCase {
   }
 
   func testNoMatchAndOutOfRangeNumbersAreErrors() {
-    XCTAssertThrowsError(try Subscriptions(store: store).matching("radiolab")) { error in
+    XCTAssertThrowsError(try subscriptions.matching("radiolab")) { error in
       XCTAssertEqual(error as? LibraryError, .noSubscription("radiolab", count: 3))
     }
-    XCTAssertThrowsError(try Subscriptions(store: store).matching("4")) { error in
+    XCTAssertThrowsError(try subscriptions.matching("4")) { error in
       XCTAssertEqual(error as? LibraryError, .noSubscriptionNumber(4, count: 3))
     }
-    XCTAssertThrowsError(try Subscriptions(store: store).matching("0"))
+    XCTAssertThrowsError(try subscriptions.matching("0"))
   }
 
   func testDuplicatesAreRefusedWithReasons() {
     XCTAssertThrowsError(
-      try Subscriptions(store: store).add(
+      try subscriptions.add(
         name: "Hard-Fork", feedURL: "https://other.example/x", title: nil, keep: nil)
     ) { error in
       XCTAssertEqual(error as? LibraryError, .duplicateName("Hard-Fork"))
     }
     XCTAssertThrowsError(
-      try Subscriptions(store: store).add(
+      try subscriptions.add(
         name: "another", feedURL: "https://feeds.example/hf", title: nil, keep: nil)
     ) { error in
       XCTAssertEqual(
@@ -82,13 +86,13 @@ final class SubscriptionTests: XCTestCase {
 
   func testBadNamesAndRetentionAreRefused() {
     XCTAssertThrowsError(
-      try Subscriptions(store: store).add(
+      try subscriptions.add(
         name: "42", feedURL: "https://x.example/1", title: nil, keep: nil))
     XCTAssertThrowsError(
-      try Subscriptions(store: store).add(
+      try subscriptions.add(
         name: " ", feedURL: "https://x.example/2", title: nil, keep: nil))
     XCTAssertThrowsError(
-      try Subscriptions(store: store).add(
+      try subscriptions.add(
         name: "ok", feedURL: "https://x.example/3", title: nil, keep: 0)
     ) { error in
       XCTAssertEqual(error as? LibraryError, .invalidKeep(0))
@@ -96,15 +100,15 @@ final class SubscriptionTests: XCTestCase {
   }
 
   func testRemovingRenumbersAndDropsItsEpisodes() throws {
-    let first = try Subscriptions(store: store).matching("1")
+    let first = try subscriptions.matching("1")
     let id = first.id
     try EpisodeLog(store: store).record(
       subscriptionId: id,
       episodes: [SeenEpisode(guid: "a", enclosureURL: nil, title: "A", published: nil)])
-    try Subscriptions(store: store).remove(id: id)
-    XCTAssertEqual(try Subscriptions(store: store).matching("1").name, "hard-fork")
+    try subscriptions.remove(id: id)
+    XCTAssertEqual(try subscriptions.matching("1").name, "hard-fork")
     XCTAssertEqual(try EpisodeLog(store: store).episodes(subscriptionId: id), [])
-    XCTAssertThrowsError(try Subscriptions(store: store).remove(id: id))
+    XCTAssertThrowsError(try subscriptions.remove(id: id))
   }
 
   /// What a sync queued for itself and never began goes with the subscription once that sync
@@ -124,7 +128,7 @@ final class SubscriptionTests: XCTestCase {
     let keys = try DownloadRows(store: store).queue([
       queued("https://c.example/dead.mp3", dead), queued("https://c.example/live.mp3", .current),
     ])
-    try Subscriptions(store: store).remove(id: Subscriptions(store: store).matching("1").id)
+    try subscriptions.remove(id: subscriptions.matching("1").id)
     XCTAssertNil(
       try DownloadRows(store: store).find(key: keys[0]), "its run is gone: nobody will start it")
     XCTAssertNotNil(try DownloadRows(store: store).find(key: keys[1]), "its run is still running")
@@ -132,7 +136,29 @@ final class SubscriptionTests: XCTestCase {
 
   func testAvailableNameAddsASuffix() throws {
     XCTAssertEqual(
-      try Subscriptions(store: store).availableName(basedOn: "the-daily"), "the-daily-2")
-    XCTAssertEqual(try Subscriptions(store: store).availableName(basedOn: "radiolab"), "radiolab")
+      try subscriptions.availableName(basedOn: "the-daily"), "the-daily-2")
+    XCTAssertEqual(try subscriptions.availableName(basedOn: "radiolab"), "radiolab")
+  }
+
+  func testTheNameFollowingAFeedIsAnotherSubscriptionsOnly() throws {
+    let fork = try subscriptions.matching("hard-fork")
+    XCTAssertNil(try subscriptions.name(following: fork.feedURL, except: fork.id))
+    XCTAssertEqual(
+      try subscriptions.name(following: fork.feedURL, except: fork.id + 100), "hard-fork")
+    XCTAssertNil(try subscriptions.name(following: "https://feeds.example/none", except: 0))
+  }
+
+  /// What the server knows a subscription by is recorded only for a subscription the library
+  /// has: found by that URL (or the feed it names), or by its name.
+  func testLinkingRecordsTheURLTheServerKnowsASubscriptionBy() throws {
+    let history = try subscriptions.matching("hardcore-history")
+    XCTAssertEqual(try subscriptions.link(serverURL: "https://feeds.example/hh"), history)
+    XCTAssertNil(try subscriptions.link(serverURL: "https://elsewhere.example/feed"))
+    try subscriptions.link(named: "the-daily", serverURL: "https://server.example/daily")
+    try subscriptions.link(named: "nobody", serverURL: "https://server.example/nobody")
+    let daily = try subscriptions.matching("the-daily")
+    XCTAssertEqual(
+      try store.accountFeeds(),
+      [history.id: "https://feeds.example/hh", daily.id: "https://server.example/daily"])
   }
 }
