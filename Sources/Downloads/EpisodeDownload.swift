@@ -237,24 +237,17 @@ package struct EpisodeDownload {
   private func fetchWithRetries(into file: PartialFile, row: DownloadRow, turn: TransferTurn)
     async throws -> Int64
   {
-    var attempt = 1
     var restarts = 0
-    while true {
-      do {
-        return try await fetchOnce(into: file, row: row, turn: turn)
-      } catch DownloadError.changedOnServer where restarts < 2 {
-        // The bytes on disk belong to no known version (dropped already, unless the row
-        // vouched for them as synced); starting over is not a failed attempt.
-        restarts += 1
-        try discard(file, row: row)
-        try row.forgetValidators()
-      } catch {
-        guard let delay = options.retry.delay(after: error, attempt: attempt) else {
-          throw error
-        }
-        try await Task.sleep(for: delay)
-        attempt += 1
-      }
+    return try await options.retry.run {
+      try await fetchOnce(into: file, row: row, turn: turn)
+    } startingOver: { error in
+      guard case .changedOnServer? = error as? DownloadError, restarts < 2 else { return false }
+      // The bytes on disk belong to no known version (dropped already, unless the row
+      // vouched for them as synced).
+      restarts += 1
+      try discard(file, row: row)
+      try row.forgetValidators()
+      return true
     }
   }
 
