@@ -51,11 +51,9 @@ public struct RemoveSubscription: Sendable {
       })
     // Another podcast can share the folder; a folder left empty is gone with its feed and
     // playlist.
-    outcome.playlistFailures = FolderFeed.update(
-      foldersOf: outcome.deleted.map { ($0, nil) }, episodesDirectories: [store.paths.episodes],
-      store: store)
-    outcome.playlistFailures += FolderPlaylist.update(
-      foldersOf: outcome.deleted, episodesDirectories: [store.paths.episodes], store: store)
+    outcome.playlistFailures = FolderViews.update(
+      outcome.deleted.map { TouchedFile($0, .changed) },
+      episodesDirectories: [store.paths.episodes], store: store)
     return outcome
   }
 }

@@ -216,32 +216,21 @@ public struct SyncSubscriptions: Sendable {
       plan, store: store, http: http.limited(to: settings.bytesPerSecond), settings: settings,
       subscriptionSettings: allSettings)
     // A playlist or feed that cannot be written is told, not the run's failure: the episodes
-    // are in place all the same. Feeds first: a folder left empty goes with its playlist.
+    // are in place all the same.
     let episodesDirectories =
       [store.paths.episodes] + batches.map(\.episodesDirectory)
       + allSettings.values.compactMap(\.episodesDir)
-    let fed: [(file: String, request: FeedRequest?)] = results.compactMap { result in
-      switch result.outcome {
-      case .downloaded(let file, _, _), .alreadyDownloaded(let file):
-        return (
-          file,
-          feedRequest(
-            subscriptionId: result.job.subscriptionEpisode?.subscriptionId, allSettings: allSettings
-          )
-        )
-      case .failed: return nil
-      }
-    }
-    for failure in FolderFeed.update(
-      foldersOf: fed + pruning.removed.map { ($0, nil) }
-        + askedFeeds(plan, allSettings: allSettings) + finishedByDeadRuns.map { ($0, nil) },
-      episodesDirectories: episodesDirectories, store: store)
-    {
-      reporter.problem(failure, subject: nil)
-    }
-    for failure in FolderPlaylist.update(
-      foldersOf: results.filesForPlaylists() + pruning.removed + finishedByDeadRuns,
-      episodesDirectories: episodesDirectories, store: store)
+    let touched =
+      results.touchedFiles { result in
+        FolderRequest(
+          feed: feedRequest(
+            subscriptionId: result.job.subscriptionEpisode?.subscriptionId,
+            allSettings: allSettings))
+      } + pruning.removed.map { TouchedFile($0, .changed) }
+      + askedFeeds(plan, allSettings: allSettings)
+      + finishedByDeadRuns.map { TouchedFile($0, .changed) }
+    for failure in FolderViews.update(
+      touched, episodesDirectories: episodesDirectories, store: store)
     {
       reporter.problem(failure, subject: nil)
     }
@@ -311,14 +300,15 @@ public struct SyncSubscriptions: Sendable {
   /// feed is written on the run after `set NAME --write-feed` whether or not anything is new,
   /// and follows a changed base URL.
   private func askedFeeds(_ plan: SyncPlan, allSettings: [Int64: SubscriptionSettings])
-    -> [(file: String, request: FeedRequest?)]
+    -> [TouchedFile]
   {
-    plan.feeds.flatMap { feed -> [(file: String, request: FeedRequest?)] in
+    plan.feeds.flatMap { feed -> [TouchedFile] in
       let subscription = feed.subscription
       guard let request = feedRequest(subscriptionId: subscription.id, allSettings: allSettings)
       else { return [] }
-      let files = (try? FinishedDownloads(store: store).files(feedURL: subscription.feedURL)) ?? []
-      return files.map { ($0, request) }
+      let files =
+        (try? FinishedDownloads(store: store).files(feedURL: subscription.feedURL)) ?? []
+      return files.map { TouchedFile($0, .asked, request: FolderRequest(feed: request)) }
     }
   }
 

@@ -130,13 +130,13 @@ final class FolderPlaylistTests: XCTestCase {
   func testTheFolderOfAFileIsTheFirstBelowTheDeepestEpisodesDirectory() {
     let episodes = library.paths.episodes
     let kids = episodes + "/Kids"
-    let folders = FolderPlaylist.folders(
+    let folders = FolderViews.folders(
       of: [
         episodes + "/Show/Season 1/one.mp3", episodes + "/Show/two.mp3",
         kids + "/Tales/one.mp3", episodes + "/loose.mp3", "/elsewhere/Show/one.mp3",
       ], episodesDirectories: [episodes, kids])
 
-    XCTAssertEqual(folders.map(\.folder), [episodes + "/Show", kids + "/Tales"])
+    XCTAssertEqual(folders, [episodes + "/Show", kids + "/Tales"])
   }
 
   /// Libraries from before publication dates were kept on download rows take them from what
