@@ -36,4 +36,26 @@ final class HonestCountTests: LibraryTestCase {
       XCTAssertEqual(try podcast("unsubscribe", "held").status, 0)
     }
   }
+
+  /// Changing a new subscription's filters makes its first sync decide afresh; its episode
+  /// count stays what its feed lists (it showed 0 until the next sync, and `--unset` did not
+  /// bring it back).
+  func testChangingFiltersBeforeTheFirstSyncKeepsTheEpisodeCount() throws {
+    let show = Show("counted", episodes: 3, on: server)
+    try subscribe(show)
+    func count() throws -> Int? { try subscriptions().first?["episodeCount"] as? Int }
+    XCTAssertEqual(try count(), 3)
+    XCTAssertEqual(try podcast("set", "counted", "--match", "episode 2").status, 0)
+    XCTAssertEqual(try count(), 3, "after --match")
+    XCTAssertTrue(try podcast("subscriptions").stdout.contains("counted         3"))
+    XCTAssertEqual(try podcast("set", "counted", "--unset", "match").status, 0)
+    XCTAssertEqual(try count(), 3, "after --unset match")
+    // The first sync decides with the filters then in force, and the count stays.
+    XCTAssertEqual(try podcast("set", "counted", "--match", "episode 2").status, 0)
+    XCTAssertEqual(try podcast("sync").status, 0)
+    XCTAssertEqual(try count(), 3, "after the first sync")
+    XCTAssertEqual(
+      binary.episodeFiles().map { ($0 as NSString).lastPathComponent.contains("episode 2") }, [true]
+    )
+  }
 }
