@@ -58,7 +58,7 @@ public struct DownloadEpisodes: Sendable {
         of: DownloadJob(
           episode: episodes[index - 1], podcast: podcast, index: index, namer: namer,
           feedURL: resolved.location, identityKeys: keys[index - 1],
-          archive: settings.writeFeed, info: settings.infoJSON))
+          archive: settings.writeFeed || settings.writePage, info: settings.infoJSON))
     }
   }
 
@@ -86,6 +86,14 @@ public struct DownloadEpisodes: Sendable {
     }
     for failure in FolderPlaylist.update(
       foldersOf: results.filesForPlaylists() + mark.finishedByDeadRuns,
+      episodesDirectories: [store.paths.episodes], store: store)
+    {
+      reporter.problem(failure, subject: nil)
+    }
+    // The page last: it links the feed and the playlist when the folder has them.
+    for failure in FolderPage.update(
+      foldersOf: results.episodeFiles.map { ($0, settings.writePage) }
+        + mark.finishedByDeadRuns.map { ($0, false) },
       episodesDirectories: [store.paths.episodes], store: store)
     {
       reporter.problem(failure, subject: nil)

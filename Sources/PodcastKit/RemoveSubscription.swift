@@ -56,6 +56,9 @@ public struct RemoveSubscription: Sendable {
       store: store)
     outcome.playlistFailures += FolderPlaylist.update(
       foldersOf: outcome.deleted, episodesDirectories: [store.paths.episodes], store: store)
+    outcome.playlistFailures += FolderPage.update(
+      foldersOf: outcome.deleted.map { ($0, false) }, episodesDirectories: [store.paths.episodes],
+      store: store)
     return outcome
   }
 }

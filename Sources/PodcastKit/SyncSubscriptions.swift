@@ -180,7 +180,8 @@ public struct SyncSubscriptions: Sendable {
     let accountReport = await account?.actions(continuing: exchanged)
     var outcome = await finish(
       plan, results: ended, batches: [runBatch] + batches, allSettings: allSettings,
-      finishedByDeadRuns: mark.finishedByDeadRuns, reporter: reporter)
+      finishedByDeadRuns: mark.finishedByDeadRuns,
+      playsChanged: (accountReport?.playsRecorded ?? 0) > 0, reporter: reporter)
     outcome.account = accountReport
     return outcome
   }
@@ -189,7 +190,8 @@ public struct SyncSubscriptions: Sendable {
     var planner = SyncPlanner(
       store: store, loader: FeedLoader(http: http), namer: try settings.namer(),
       dryRun: dryRun, filter: filter)
-    planner.writesFeed = settings.writeFeed
+    // What the feed says of each episode is kept for a folder's feed and for its page alike.
+    planner.writesFeed = settings.writeFeed || settings.writePage
     planner.writesInfo = settings.infoJSON
     planner.readsPages = readsPages
     return planner
@@ -208,7 +210,7 @@ public struct SyncSubscriptions: Sendable {
   private func finish(
     _ plan: SyncPlan, results: [DownloadResult], batches: [SyncBatch],
     allSettings: [Int64: SubscriptionSettings], finishedByDeadRuns: [String],
-    reporter: some RunReporter
+    playsChanged: Bool, reporter: some RunReporter
   ) async -> SyncOutcome {
     let pruning = SyncPruner(store: store).prune(plan.feeds.map(\.subscription))
     for failure in pruning.failures { reporter.problem(failure, subject: nil) }
@@ -241,6 +243,27 @@ public struct SyncSubscriptions: Sendable {
     }
     for failure in FolderPlaylist.update(
       foldersOf: results.filesForPlaylists() + pruning.removed + finishedByDeadRuns,
+      episodesDirectories: episodesDirectories, store: store)
+    {
+      reporter.problem(failure, subject: nil)
+    }
+    // Pages last: they link the feed and the playlist when the folder has them.
+    let paged: [(file: String, asked: Bool)] = results.compactMap { result in
+      switch result.outcome {
+      case .downloaded(let file, _, _), .alreadyDownloaded(let file):
+        return (
+          file,
+          pageAsked(
+            subscriptionId: result.job.subscriptionEpisode?.subscriptionId,
+            allSettings: allSettings)
+        )
+      case .failed: return nil
+      }
+    }
+    for failure in FolderPage.update(
+      foldersOf: paged + pruning.removed.map { ($0, false) }
+        + pagedFiles(plan, allSettings: allSettings, playsChanged: playsChanged)
+        + finishedByDeadRuns.map { ($0, false) },
       episodesDirectories: episodesDirectories, store: store)
     {
       reporter.problem(failure, subject: nil)
@@ -295,7 +318,12 @@ public struct SyncSubscriptions: Sendable {
     // `set NAME --no-tags` and the like, as they are now (not when it was queued).
     var job = allSettings[download.subscriptionId, default: SubscriptionSettings()].sideFiles(
       of: settings.sideFiles(of: download.job))
-    if feedRequest(for: job, allSettings: allSettings) == nil { job.archive = nil }
+    let subscriptionId = job.subscriptionEpisode?.subscriptionId
+    if feedRequest(for: job, allSettings: allSettings) == nil
+      && !pageAsked(subscriptionId: subscriptionId, allSettings: allSettings)
+    {
+      job.archive = nil
+    }
     return job
   }
 
@@ -329,6 +357,30 @@ public struct SyncSubscriptions: Sendable {
     guard settings.writeFeed || own?.feed == true else { return nil }
     return FeedRequest(
       baseURL: settings.feedBaseURL ?? own?.feedBaseURL.flatMap { try? FeedBaseURL($0) })
+  }
+
+  /// The files of each synced subscription whose page is asked for, so the page is written on
+  /// the run after `set NAME --write-page` whether or not anything is new; and when the
+  /// account's server changed what was played, every synced subscription's files, so the
+  /// pages there show it.
+  private func pagedFiles(
+    _ plan: SyncPlan, allSettings: [Int64: SubscriptionSettings], playsChanged: Bool
+  ) -> [(file: String, asked: Bool)] {
+    plan.feeds.flatMap { feed -> [(file: String, asked: Bool)] in
+      let subscription = feed.subscription
+      let asked = pageAsked(subscriptionId: subscription.id, allSettings: allSettings)
+      guard asked || playsChanged else { return [] }
+      let files = (try? store.finishedFiles(feedURL: subscription.feedURL)) ?? []
+      return files.map { ($0, asked) }
+    }
+  }
+
+  /// Whether `sync --write-page` or the subscription's `set --write-page` asks for its folder's
+  /// page.
+  private func pageAsked(subscriptionId: Int64?, allSettings: [Int64: SubscriptionSettings])
+    -> Bool
+  {
+    settings.writePage || subscriptionId.flatMap { allSettings[$0]?.page } == true
   }
 
   /// `--playlist FILE`; false when it could not be written (told to the reporter).

@@ -63,6 +63,7 @@ enum SettingsView {
       settings.chapters == false ? ("no-chapters", nil) : nil,
       settings.feed == true ? ("write-feed", nil) : nil,
       settings.feedBaseURL.map { ("feed-base-url", $0) },
+      settings.page == true ? ("write-page", nil) : nil,
       settings.info == true ? ("info-json", nil) : nil,
       settings.pages == false ? ("no-pages", nil) : nil,
       settings.deletePlayed.map { ("delete-played", $0) },
