@@ -40,7 +40,7 @@ public struct ArchiveIndex: Sendable {
     out += "<body>\n<main>\n<h1>Podcast archive</h1>\n"
     out += "<p class=\"meta\">\(ArchivePage.count(entries.count, "podcast"))</p>\n"
     out += "<div class=\"filter\"><label for=\"filter\">Filter by title</label>"
-    out += "<input type=\"search\" id=\"filter\" autocomplete=\"off\">"
+    out += "<input type=\"search\" id=\"filter\">"
     out += "<span id=\"shown\" class=\"muted\" aria-live=\"polite\"></span></div>\n"
     out += "<ul class=\"podcasts\">\n"
     for entry in entries {
@@ -80,6 +80,7 @@ public struct ArchiveIndex: Sendable {
     let files: [(name: String, text: String)] = [
       (PageAssets.stylesheetName, PageAssets.stylesheet),
       (PageAssets.scriptName, PageAssets.script),
+      (PageAssets.iconName, PageAssets.icon),
       (Self.fileName, Self.text(entries)),
     ]
     guard !entries.isEmpty else {

@@ -223,6 +223,7 @@ package struct ArchivePage: Sendable, Equatable {
       out += "<meta name=\"\(name)\" content=\"\(escaped(content))\">\n"
     }
     out += "<title>\(escaped(title))</title>\n"
+    out += "<link rel=\"icon\" href=\"\(assets)\(PageAssets.iconName)\" type=\"image/svg+xml\">\n"
     out += "<link rel=\"stylesheet\" href=\"\(assets)\(PageAssets.stylesheetName)\">\n"
     out += "<script src=\"\(assets)\(PageAssets.scriptName)\" defer></script>\n"
     out += "</head>\n"

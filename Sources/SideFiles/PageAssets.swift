@@ -1,5 +1,6 @@
-/// The stylesheet and script every archive page shares (`podcast-page.css`,
-/// `podcast-page.js`), written once per Episodes directory beside `index.html`. They are
+/// The stylesheet, script and icon every archive page shares (`podcast-page.css`,
+/// `podcast-page.js`, `podcast-page.svg`), written once per Episodes directory beside
+/// `index.html`. They are
 /// files, not inline: each page's Content-Security-Policy allows scripts and styles from its
 /// own origin only, so nothing a feed smuggled into a page could run even if it got past
 /// `ShowNotesHTML`.
@@ -11,6 +12,16 @@
 package enum PageAssets {
   package static let stylesheetName = "podcast-page.css"
   package static let scriptName = "podcast-page.js"
+  /// The pages' icon: without one a browser asks the server for `/favicon.ico`, a request
+  /// outside the folder that fails on most servers.
+  package static let iconName = "podcast-page.svg"
+
+  package static let icon = """
+    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">\
+    <rect width="32" height="32" rx="7" fill="#0b57d0"/>\
+    <path d="M12 9v14l11-7z" fill="#fff"/></svg>
+
+    """
 
   package static let stylesheet = #"""
     /* podcast: the archive pages' shared style. Written by podcast; changes are overwritten. */

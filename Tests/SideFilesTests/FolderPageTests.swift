@@ -149,7 +149,7 @@ final class FolderPageTests: XCTestCase {
     XCTAssertTrue(
       index.contains(">Show &amp; Tell &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;<"),
       "the title read back from the page is escaped again")
-    for shared in ["podcast-page.css", "podcast-page.js"] {
+    for shared in ["podcast-page.css", "podcast-page.js", "podcast-page.svg"] {
       XCTAssertTrue(FileManager.default.fileExists(atPath: library.paths.episodes + "/" + shared))
     }
     XCTAssertFalse(
