@@ -59,6 +59,8 @@ package enum PageAssets {
     .links { display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: .5rem 0 0; padding: 0; list-style: none; }
     ol.episodes, ul.podcasts { list-style: none; margin: 0; padding: 0; }
     .ep, .podcasts li { border-top: 1px solid var(--line); padding: 1rem 0; }
+    /* Episodes off screen are not laid out until scrolled to: 2,000 of them stay quick. */
+    .ep { content-visibility: auto; contain-intrinsic-size: auto 9rem; }
     .ep.current h2::before { content: "\25B6\FE0E  "; color: var(--accent); }
     .acts { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin: 0 0 .5rem; }
     button {

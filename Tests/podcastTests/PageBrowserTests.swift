@@ -101,7 +101,8 @@ final class PageBrowserTests: LibraryTestCase {
       {"version": "1.2.0", "chapters": [{"startTime": 0, "title": "Opening"},
        {"startTime": 20, "title": "Middle"}, {"startTime": 40, "title": "Closing"}]}
       """
-    let srt = "1\n00:00:00,000 --> 00:00:15,000\nFirst half of the second episode.\n\n"
+    let srt =
+      "1\n00:00:00,000 --> 00:00:15,000\nFirst half of the second episode.\n\n"
       + "2\n00:00:15,000 --> 00:00:30,000\nSecond half.\n"
     let json = """
       {"version": "1.0.0", "segments": [
@@ -161,7 +162,8 @@ final class PageBrowserTests: LibraryTestCase {
                 + "<podcast:chapters url=\"\(server.url("/b/1.json"))\" type=\"application/json+chapters\"/>"
             ),
             item(
-              "Subtitles from SRT", "b2", day(2), "/b/2.mp3", "Plain text notes.\n\nTwo paragraphs.",
+              "Subtitles from SRT", "b2", day(2), "/b/2.mp3",
+              "Plain text notes.\n\nTwo paragraphs.",
               "<podcast:transcript url=\"\(server.url("/b/2.srt"))\" type=\"application/x-subrip\"/>"
             ),
             item(
@@ -297,7 +299,8 @@ final class PageBrowserTests: LibraryTestCase {
       XCTAssertEqual(inert.filter { !$0.value }.map(\.key), [], "failed checks: \(inert)")
     }
     // Play starts and time advances; a chapter click seeks; the transcript follows.
-    XCTAssertTrue(Waited(results[6]).ok, "playback never started: \(Waited(results[6]).value ?? "")")
+    XCTAssertTrue(
+      Waited(results[6]).ok, "playback never started: \(Waited(results[6]).value ?? "")")
     XCTAssertTrue(Waited(results[8]).ok, "time did not advance past \(results[7])")
     XCTAssertTrue(Waited(results[10]).ok, "the chapter click did not seek to 40 s: \(results[11])")
     let state = try XCTUnwrap(results[11] as? [String: Any])
@@ -305,7 +308,8 @@ final class PageBrowserTests: LibraryTestCase {
     XCTAssertEqual(state["cue"] as? String, "Closing words at forty seconds.")
     XCTAssertEqual(state["listed"] as? String, "0:39 Closing words at forty seconds.")
     XCTAssertEqual(state["current"] as? String, "Chapters and captions")
-    XCTAssertTrue(Waited(results[12]).ok, "the WebVTT <track> did not load: \(state["track"] ?? "")")
+    XCTAssertTrue(
+      Waited(results[12]).ok, "the WebVTT <track> did not load: \(state["track"] ?? "")")
     // Accessibility and a phone's width.
     assertNoSeriousViolations(results[14], page: "the podcast page")
     assertNoSeriousViolations(results[25], page: "the index")
@@ -327,7 +331,9 @@ final class PageBrowserTests: LibraryTestCase {
     XCTAssertEqual(foreign, [], "requests to another origin")
     XCTAssertEqual(tracker.requests.map(\.target), [], "the tracker was reached")
     XCTAssertTrue(
-      log.requests.contains { $0.hasSuffix("/Browser%20Show/2024-05-04%20Chapters%20and%20captions.mp3") },
+      log.requests.contains {
+        $0.hasSuffix("/Browser%20Show/2024-05-04%20Chapters%20and%20captions.mp3")
+      },
       "the audio came from the folder: \(log.requests)")
     keepScreenshots(from: shots)
   }
@@ -422,10 +428,9 @@ final class PageBrowserTests: LibraryTestCase {
 
     let result = try podcast(
       "download", server.url("/big/feed.xml"), "--all", "--write-page", "--no-tags",
-      "--concurrency", "16", timeout: 900)
+      "--concurrency", "16", "--per-host", "16", timeout: 900)
     XCTAssertEqual(result.status, 0, result.stderr)
     let folder = binary.episodesDirectory + "/Big Show"
-    if let keep = ProcessInfo.processInfo.environment["KEEP_BIG"] { try? FileManager.default.copyItem(atPath: binary.episodesDirectory, toPath: keep) }
     let text = try String(contentsOfFile: folder + "/index.html", encoding: .utf8)
     // The page's bytes less the show notes, per episode.
     var rest = text
@@ -440,29 +445,41 @@ final class PageBrowserTests: LibraryTestCase {
     XCTAssertLessThan(perEpisode, 1_500, "bytes per episode before show notes")
     server.setDirectory(binary.episodesDirectory, under: "/site")
     let page = server.url("/site/Big%20Show/index.html")
+    // The index (one podcast) beside it: what a page costs this machine at the moment, for
+    // the ratio (the machine is shared; its load moves every wall time).
+    let index = server.url("/site/index.html")
     let loads = [
-      ["open": page], ["open": page], ["open": page],
+      ["open": page], ["open": index], ["open": page], ["open": index], ["open": page],
+      ["open": index],
     ]
     let results = try browser.session(
       loads + [
+        ["open": page],
         [
           "script":
             "return [document.querySelectorAll('.ep').length, document.querySelectorAll('audio').length, document.querySelectorAll('details.notes').length, document.querySelectorAll('details.notes[open]').length]"
         ],
         ["click": "#e2000 .play"],
-        ["wait": "const a = document.getElementById('player'); return !a.paused && a.currentTime > 0.2"],
+        [
+          "wait":
+            "const a = document.getElementById('player'); return !a.paused && a.currentTime > 0.2"
+        ],
         ["log": true],
       ])
-    XCTAssertEqual(results[3] as? [Int], [count, 1, count, 0], "episodes, players, notes, open notes")
-    XCTAssertTrue(Waited(results[5]).ok, "the oldest episode did not play: \(results[5])")
-    XCTAssertEqual(BrowserLog(results[6]).errors, [])
-    let times = results.prefix(3).compactMap { ($0 as? [String: Any])?["domContentLoaded"] as? Double }
-      .sorted()
-    XCTAssertEqual(times.count, 3, "DOMContentLoaded of each load")
+    XCTAssertEqual(
+      results[7] as? [Int], [count, 1, count, 0], "episodes, players, notes, open notes")
+    XCTAssertTrue(Waited(results[9]).ok, "the oldest episode did not play: \(results[9])")
+    XCTAssertEqual(BrowserLog(results[10]).errors, [])
+    let loaded = results.prefix(6).map { ($0 as? [String: Any])?["domContentLoaded"] as? Double }
+    let pageTimes = stride(from: 0, to: 6, by: 2).compactMap { loaded[$0] }.sorted()
+    let indexTimes = stride(from: 1, to: 6, by: 2).compactMap { loaded[$0] }.sorted()
+    XCTAssertEqual(pageTimes.count + indexTimes.count, 6, "DOMContentLoaded of each load")
+    let ms = { (times: [Double]) in times.map { String(format: "%.0f", $0) }.joined(separator: ", ")
+    }
     print(
       "page of \(count) episodes: \(text.utf8.count) bytes, \(String(format: "%.0f", perEpisode)) "
-        + "per episode before show notes; DOMContentLoaded \(times.map { String(format: "%.0f ms", $0) }.joined(separator: ", ")) "
-        + "(median \(String(format: "%.0f ms", times.count == 3 ? times[1] : -1)))")
+        + "per episode before show notes; DOMContentLoaded \(ms(pageTimes)) ms "
+        + "(the one-podcast index beside it: \(ms(indexTimes)) ms)")
   }
 
   private func assertNoSeriousViolations(
