@@ -26,6 +26,7 @@ enum SettingsView {
       ("chapters", .bool(settings.chapters)),
       ("first", .string(settings.first?.description)),
       ("infoJSON", .bool(settings.info)),
+      ("writePage", .bool(settings.page)),
       ("pages", .bool(settings.pages)),
       ("deletePlayed", .string(settings.deletePlayed)),
       ("shareWithAccount", .bool(settings.shareWithAccount)),
