@@ -13,14 +13,15 @@ STEPS.json is a list; each step is an object with one of these keys:
         {"url", "domContentLoaded": ms from navigation start, "title"}
     {"script": JS}            run JS (a function body; `return` a value); gives its value
     {"click": CSS}            click the first element CSS matches (scrolled into view)
-    {"type": CSS, "text": T}  type T into the element
+    {"type": CSS, "text": T}  replace the element's text with T, typed
     {"wait": JS, "timeout": S}
         run JS (a function body) until it returns a truthy value or S seconds pass (default
         20), checking every 50 ms inside the page; gives {"ok": bool, "value": the last
         value}, so a test reports what it saw when it gave up.
     {"axe": true}             axe-core on the page; gives the violations as
                               [{"id", "impact", "help", "targets": [...]}]
-    {"screenshot": PATH}      a PNG of the window
+    {"screenshot": PATH, "top": false}
+                              a PNG of the window (scrolled to the top first with "top")
     {"log": true}             what the browser logged since the last "log" step:
                               {"console": [{"level", "message"}], "requests": [URL...]}
                               (requests: every URL the pages asked for, from the network log;
@@ -40,6 +41,7 @@ from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 
 def chromium():
@@ -115,8 +117,11 @@ def run(driver, step):
         return True
     if "type" in step:
         element = driver.find_element(By.CSS_SELECTOR, step["type"])
-        element.clear()
-        element.send_keys(step["text"])
+        # Select all and delete, as a user would: clear() fires no input event.
+        element.send_keys(Keys.CONTROL, "a")
+        element.send_keys(Keys.BACKSPACE)
+        if step["text"]:
+            element.send_keys(step["text"])
         return True
     if "wait" in step:
         timeout = step.get("timeout", 20)
@@ -136,6 +141,8 @@ def run(driver, step):
             for violation in results.get("violations", [])
         ]
     if "screenshot" in step:
+        if step.get("top"):
+            driver.execute_script("window.scrollTo(0, 0);")
         return driver.save_screenshot(step["screenshot"])
     if "log" in step:
         console = [

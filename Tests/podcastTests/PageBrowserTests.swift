@@ -267,7 +267,7 @@ final class PageBrowserTests: LibraryTestCase {
       ],  // 10
       ["script": Self.playerState],  // 11
       ["wait": "const t = document.querySelector('#player track'); return t && t.readyState === 2"],
-      ["screenshot": shots + "/page.png"],  // 13
+      ["screenshot": shots + "/page.png", "top": true],  // 13
       ["axe": true],  // 14
       ["open": page, "width": 375, "height": 800],  // 15
       ["script": Self.noSidewaysScroll],  // 16
@@ -283,7 +283,7 @@ final class PageBrowserTests: LibraryTestCase {
         "script":
           "return Array.from(document.querySelectorAll('.podcasts li')).filter(li => !li.hidden).map(li => li.querySelector('.title').textContent)"
       ],  // 22
-      ["type": "#filter", "text": ""],
+      ["type": "#filter", "text": ""],  // 23
       ["screenshot": shots + "/index.png"],  // 24
       ["axe": true],  // 25
       ["open": index, "width": 375, "height": 800],  // 26
