@@ -18,6 +18,12 @@ STEPS.json is a list; each step is an object with one of these keys:
         run JS (a function body) until it returns a truthy value or S seconds pass (default
         20), checking every 50 ms inside the page; gives {"ok": bool, "value": the last
         value}, so a test reports what it saw when it gave up.
+    {"dark": true}            the page as a system in dark mode shows it (prefers-color-scheme;
+                              false: light again)
+    {"tabTo": CSS, "max": N}  press Tab until the focused element matches CSS, at most N (20)
+                              times; gives how many presses it took, or null
+    {"press": KEY}            press KEY (a name from Selenium's Keys: ENTER, SPACE, TAB...)
+                              on the focused element
     {"axe": true}             axe-core on the page; gives the violations as
                               [{"id", "impact", "help", "targets": [...]}]
     {"screenshot": PATH, "top": false}
@@ -40,6 +46,7 @@ from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -122,6 +129,24 @@ def run(driver, step):
         element.send_keys(Keys.BACKSPACE)
         if step["text"]:
             element.send_keys(step["text"])
+        return True
+    if "dark" in step:
+        scheme = "dark" if step["dark"] else "light"
+        driver.execute_cdp_cmd(
+            "Emulation.setEmulatedMedia",
+            {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        return driver.execute_script(
+            "return matchMedia('(prefers-color-scheme: dark)').matches")
+    if "tabTo" in step:
+        for presses in range(1, step.get("max", 20) + 1):
+            ActionChains(driver).send_keys(Keys.TAB).perform()
+            if driver.execute_script(
+                    "return !!document.activeElement && document.activeElement.matches(arguments[0])",
+                    step["tabTo"]):
+                return presses
+        return None
+    if "press" in step:
+        ActionChains(driver).send_keys(getattr(Keys, step["press"])).perform()
         return True
     if "wait" in step:
         timeout = step.get("timeout", 20)

@@ -131,6 +131,8 @@ private struct Reduction {
   var out: [UInt8] = []
   /// Kept elements open in the output, innermost last.
   var open: [String] = []
+  /// Where each open element's start tag begins in `out`, in the same order.
+  var starts: [Int] = []
 
   init(_ bytes: [UInt8]) {
     self.bytes = bytes
@@ -174,7 +176,7 @@ private struct Reduction {
   }
 
   mutating func finished() -> String {
-    while let name = open.popLast() { append("</\(name)>") }
+    while !open.isEmpty { closeLast() }
     return String(decoding: out, as: UTF8.self)
   }
 
@@ -231,6 +233,7 @@ private struct Reduction {
       if let last = open.lastIndex(of: "a") { closeThrough(last) }
     default: break
     }
+    starts.append(out.count)
     if name == "a" {
       let href = attributes.last { $0.name == "href" }.flatMap { ShowNotesHTML.safeLink($0.value) }
       if let href {
@@ -267,7 +270,21 @@ private struct Reduction {
   }
 
   mutating func closeThrough(_ position: Int) {
-    while open.count > position, let name = open.popLast() { append("</\(name)>") }
+    while open.count > position { closeLast() }
+  }
+
+  /// Closes the innermost open element; a paragraph that holds nothing but line breaks and
+  /// spaces (`<p><br></p>`, which editors leave between paragraphs) goes instead.
+  mutating func closeLast() {
+    guard let name = open.popLast(), let start = starts.popLast() else { return }
+    if name == "p" {
+      let content = String(decoding: out[(start + 3)...], as: UTF8.self)
+      if content.replacingOccurrences(of: "<br>", with: "").allSatisfy(\.isWhitespace) {
+        out.removeSubrange(start...)
+        return
+      }
+    }
+    append("</\(name)>")
   }
 
   // MARK: Reading

@@ -113,6 +113,9 @@ final class ShowNotesHTMLTests: XCTestCase {
     )
     XCTAssertEqual(safe("<em>open"), "<em>open</em>", "open elements closed at the end")
     XCTAssertEqual(safe("</em>stray</strong>"), "stray")
+    XCTAssertEqual(
+      safe("<p>one</p>\n<p><br></p>\n<p> &nbsp;</p><p>two</p>"),
+      "<p>one</p>\n\n<p> &nbsp;</p><p>two</p>", "a paragraph of line breaks alone goes")
   }
 
   func testPlainNotesMakeParagraphs() {

@@ -288,7 +288,19 @@ final class PageBrowserTests: LibraryTestCase {
       ["axe": true],  // 25
       ["open": index, "width": 375, "height": 800],  // 26
       ["script": Self.noSidewaysScroll],  // 27
-      ["log": true],  // 28
+      // Dark, as a system set to it shows the pages.
+      ["dark": true],  // 28
+      ["axe": true],  // 29: the index
+      ["open": page, "width": 1024, "height": 900],  // 30
+      ["axe": true],  // 31
+      // On a keyboard alone: Tab to the first episode's Play, Enter plays it.
+      ["tabTo": "#e1 .play"],  // 32
+      ["press": "ENTER"],  // 33
+      [
+        "wait":
+          "const a = document.getElementById('player'); return !a.paused && a.currentTime > 0.3"
+      ],
+      ["log": true],  // 35
     ])
 
     // The page lists exactly the episode files on disk.
@@ -321,7 +333,12 @@ final class PageBrowserTests: LibraryTestCase {
       results[20] as? [String], ["Browser Show/index.html", "Other Show/index.html"])
     XCTAssertEqual(results[22] as? [String], ["Browser Show"])
     // No console error, and no request to any other origin: the tracker heard nothing.
-    let log = BrowserLog(results[28])
+    XCTAssertEqual(results[28] as? Bool, true, "dark mode")
+    assertNoSeriousViolations(results[29], page: "the index, dark")
+    assertNoSeriousViolations(results[31], page: "the podcast page, dark")
+    XCTAssertNotNil(results[32] as? Int, "Tab never reached the first Play button")
+    XCTAssertTrue(Waited(results[34]).ok, "Enter on Play did not play: \(results[34])")
+    let log = BrowserLog(results[35])
     XCTAssertEqual(log.errors, [], "console errors")
     XCTAssertFalse(log.requests.isEmpty, "the network log recorded the page's own requests")
     // `data:` URLs reach no host (the audio controls' own icons are such).
