@@ -301,7 +301,7 @@ declare -A inv_text=(
   [page-whole]="every page whole, listing only files on disk (after the cut)"
   [recovery-exit]="the recovery run exits 0"
   [every-episode-once]="every episode exactly once, byte-exact, recorded done"
-  [side-files]="transcripts, chapters, cover, playlist, pages as an uncut run leaves them"
+  [side-files]="side files, playlist and pages as an uncut run leaves them"
   [nothing-left-over]="nothing foreign or left over (Episodes, .podcast)"
   [resume-from-durable]="a resume asks Range only from a durable length"
   [range-after-checkpoint]="a cut after 12 MiB resumes with Range from >= 8 MiB"
