@@ -83,7 +83,7 @@ public struct MarkEpisodes: Sendable {
       outcome.pageFailures = FolderPage.update(
         foldersOf: files.sorted().map { ($0, false) }, episodesDirectories: roots, store: store)
     case .skip, .downloaded, .new:
-      try store.mark(
+      try EpisodeMarks(store: store).mark(
         chosen, as: choice.state, feedURL: resolved.location, subscriptionId: subscription?.id)
     }
     return outcome
@@ -95,9 +95,9 @@ public struct MarkEpisodes: Sendable {
     _ feed: String, resolved: ResolvedFeed, store: LibraryStore
   ) throws -> Subscription? {
     if case .subscription = try? FeedSource.classify(feed) {
-      return try store.subscription(matching: feed)
+      return try Subscriptions(store: store).matching(feed)
     }
-    return try store.subscriptions().first {
+    return try Subscriptions(store: store).all().first {
       $0.feedURL == resolved.location || $0.feedURL == feed
     }
   }
