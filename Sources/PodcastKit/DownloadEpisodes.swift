@@ -76,18 +76,10 @@ public struct DownloadEpisodes: Sendable {
       refresher: LinkRefresher(loader: FeedLoader(http: http)))
     let results = await reporter.download(jobs, on: manager)
     // With this run's folders, those a run that died may have left behind.
-    let request = FolderRequest(feed: settings.feedRequest)
+    let request = FolderRequest(feed: settings.feedRequest, page: settings.writePage)
     for failure in FolderViews.update(
       results.touchedFiles { _ in request }
         + mark.finishedByDeadRuns.map { TouchedFile($0, .changed) },
-      episodesDirectories: [store.paths.episodes], store: store)
-    {
-      reporter.problem(failure, subject: nil)
-    }
-    // The page last: it links the feed and the playlist when the folder has them.
-    for failure in FolderPage.update(
-      foldersOf: results.episodeFiles.map { ($0, settings.writePage) }
-        + mark.finishedByDeadRuns.map { ($0, false) },
       episodesDirectories: [store.paths.episodes], store: store)
     {
       reporter.problem(failure, subject: nil)

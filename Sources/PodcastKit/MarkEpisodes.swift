@@ -76,12 +76,15 @@ public struct MarkEpisodes: Sendable {
           return (state, episode.enclosure.url, episode.guid)
         })
       // The pages of the folders this feed's episodes are in say what was played.
+      let finished = FinishedDownloads(store: store)
       let files = Set(
-        try store.finishedFiles(feedURL: feedURL) + store.finishedFiles(feedURL: resolved.location))
+        try finished.files(feedURL: feedURL) + finished.files(feedURL: resolved.location))
       let roots =
-        [store.paths.episodes] + (try store.allSettings()).values.compactMap(\.episodesDir)
-      outcome.pageFailures = FolderPage.update(
-        foldersOf: files.sorted().map { ($0, false) }, episodesDirectories: roots, store: store)
+        [store.paths.episodes]
+        + (try SavedSettings(store: store).all()).values.compactMap(\.episodesDir)
+      outcome.pageFailures = FolderViews.update(
+        files.sorted().map { TouchedFile($0, .changed) }, episodesDirectories: roots,
+        store: store)
     case .skip, .downloaded, .new:
       try EpisodeMarks(store: store).mark(
         chosen, as: choice.state, feedURL: resolved.location, subscriptionId: subscription?.id)

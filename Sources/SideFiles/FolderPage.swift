@@ -10,52 +10,73 @@ import Store
 /// `<podcast folder>/index.html` (`--write-page`): the folder's episodes as a page to browse
 /// and play them in (`ArchivePage`), and `<Episodes>/index.html` listing every folder's page
 /// (`ArchiveIndex`). Like the folder's playlist and feed it is made from the library's finished
-/// downloads whose files are on disk, never from a listing of the folder, so a partial, a
-/// temporary or a file of the user's own is never on it; written under a temporary name and
-/// renamed, left untouched when it would say the same, and removed with the folder's last
-/// episode. It is written only when asked for; once there, every run that adds, removes or
-/// marks the folder's episodes keeps it up to date. A folder's `index.html` that podcast did
-/// not write is never touched.
-public struct FolderPage: Sendable, Equatable {
+/// downloads whose files are on disk (`FolderViews`), never from a listing of the folder, so a
+/// partial, a temporary or a file of the user's own is never on it. It is written only when
+/// asked for; once there, every run that adds, removes or marks the folder's episodes keeps it
+/// up to date, at the end of the run (reading every episode's chapters and transcript for each
+/// round of a large first sync would cost the square of its episodes). A folder's
+/// `index.html` that podcast did not write is left as it is.
+public struct FolderPage: Sendable, Equatable, FolderView {
   public let folder: String
 
   public init(folder: String) {
     self.folder = StandardPath.of(folder)
   }
 
-  public var path: String { folder + "/" + ArchivePage.fileName }
+  public var path: String { Self.path(inFolder: folder) }
 
-  public enum Change: Sendable, Equatable {
-    case written(items: Int)
-    case removed
-    /// It already said exactly this, or there is no page and none was asked for.
-    case unchanged
+  package static func path(inFolder folder: String) -> String {
+    folder + "/" + ArchivePage.fileName
   }
 
   /// Brings the page in line with the library. `asked` false: only a page already there is
-  /// kept up to date (or removed with the last episode). `playStates`: the library's, read
-  /// once for many folders (nil: read here).
-  public func update(
-    store: LibraryStore, asked: Bool, playStates: [String: PlayState]? = nil
-  ) throws(PlaylistError) -> Change {
-    let existing = FileBytes.read(path)
-    if let existing, !Self.isOurs(existing) {
-      throw .cannotWritePage(path: path, reason: "it was not written by podcast; left as it is")
+  /// kept up to date (or removed with the last episode).
+  public func update(store: LibraryStore, asked: Bool) throws(PlaylistError) -> FolderViewChange {
+    try FolderViews.update(
+      Self.self, folder: folder, request: FolderRequest(page: asked), store: store)
+  }
+
+  package static func contents(
+    of episodes: FolderEpisodes, request: FolderRequest, existing: Data?
+  ) -> FolderViewContents {
+    if let existing, !isOurs(existing) { return .leave }
+    guard request.page || existing != nil else { return .leave }
+    let view = FolderPage(folder: episodes.folder)
+    guard let page = view.page(of: episodes.records, playStates: episodes.playStates) else {
+      return .none
     }
-    guard asked || existing != nil else { return .unchanged }
-    let records: [DownloadRecord]
-    let states: [String: PlayState]
-    do {
-      records = try store.finishedDownloads(under: folder)
-      states = try playStates ?? store.playStates()
-    } catch {
-      throw .cannotWritePage(path: path, reason: String(describing: error))
+    return .file(Data(page.text.utf8), entries: page.items.count)
+  }
+
+  package static let isWrittenOnArrival = false
+
+  package static func isAsked(by request: FolderRequest) -> Bool { request.page }
+
+  package static func cannotWrite(path: String, reason: String) -> PlaylistError {
+    .cannotWritePage(path: path, reason: reason)
+  }
+
+  package static func cannotRemove(path: String, reason: String) -> PlaylistError {
+    .cannotRemovePage(path: path, reason: reason)
+  }
+
+  /// The index of each Episodes directory follows a page written or removed, and a folder
+  /// pruned with its page; a library without pages gets none.
+  package static func updateEpisodesDirectories(
+    touched: [String], changed: Set<String>, staging: String
+  ) -> [PlaylistError] {
+    var failures: [PlaylistError] = []
+    for root in touched
+    where changed.contains(root)
+      || FolderFeed.regularFileSize(root + "/" + ArchiveIndex.fileName) != nil
+    {
+      do throws(PlaylistError) {
+        try ArchiveIndex(episodesDirectory: root).update(staging: staging)
+      } catch {
+        failures.append(error)
+      }
     }
-    guard let page = page(of: records, playStates: states) else { return try remove() }
-    let data = Data(page.text.utf8)
-    if existing == data { return .unchanged }
-    try ArchiveIndex.write(page.text, to: path, staging: store.paths.stateDirectory)
-    return .written(items: page.items.count)
+    return failures
   }
 
   /// Whether a folder's `index.html` is a page podcast wrote (its generator is named in the
@@ -149,75 +170,5 @@ public struct FolderPage: Sendable, Equatable {
       published: archive?.published ?? record.published, duration: archive?.duration,
       length: length, played: played, showNotes: archive?.showNotes, file: relative,
       chapters: chapters, transcripts: transcripts, cues: cues)
-  }
-
-  private func remove() throws(PlaylistError) -> Change {
-    if unlink(path) == 0 {
-      rmdir(folder)
-      return .removed
-    }
-    guard errno == ENOENT || errno == ENOTDIR else {
-      throw .cannotRemovePage(path: path, reason: String(cString: strerror(errno)))
-    }
-    return .unchanged
-  }
-
-  /// Updates the page of every podcast folder `files` are in, each asked for when any of its
-  /// files says so, then `index.html` (and the shared files) of each Episodes directory whose
-  /// pages changed or that has an index already. One sentence per file that could not be
-  /// brought up to date; never fails the run.
-  public static func update(
-    foldersOf files: [(file: String, asked: Bool)], episodesDirectories: [String],
-    store: LibraryStore
-  ) -> [PlaylistError] {
-    let roots = EpisodeRoots(episodesDirectories)
-    var order: [String] = []
-    var asked: [String: Bool] = [:]
-    var touchedRoots: [String] = []
-    for (file, wanted) in files {
-      guard let (root, folder) = roots.locate(file) else { continue }
-      if !touchedRoots.contains(root) { touchedRoots.append(root) }
-      if let known = asked[folder] {
-        asked[folder] = known || wanted
-      } else {
-        order.append(folder)
-        asked[folder] = wanted
-      }
-    }
-    // Only folders with a page or asked for one need the library's play states.
-    let concerned = order.filter {
-      asked[$0] == true || FolderFeed.regularFileSize($0 + "/" + ArchivePage.fileName) != nil
-    }
-    guard !concerned.isEmpty else { return [] }
-    var failures: [PlaylistError] = []
-    let states: [String: PlayState]
-    do {
-      states = try store.playStates()
-    } catch {
-      return concerned.map {
-        .cannotWritePage(path: $0 + "/" + ArchivePage.fileName, reason: String(describing: error))
-      }
-    }
-    var changedRoots: Set<String> = []
-    for folder in concerned {
-      do throws(PlaylistError) {
-        let change = try FolderPage(folder: folder).update(
-          store: store, asked: asked[folder] ?? false, playStates: states)
-        if change != .unchanged { changedRoots.insert(StandardPath.directory(of: folder)) }
-      } catch {
-        failures.append(error)
-      }
-    }
-    for root in touchedRoots
-    where changedRoots.contains(root)
-      || FolderFeed.regularFileSize(root + "/" + ArchiveIndex.fileName) != nil
-    {
-      do throws(PlaylistError) {
-        try ArchiveIndex(episodesDirectory: root).update(staging: store.paths.stateDirectory)
-      } catch {
-        failures.append(error)
-      }
-    }
-    return failures
   }
 }

@@ -80,7 +80,7 @@ final class FolderPageTests: XCTestCase {
       (PlayState(key: "guid:tj", played: true, playedAt: day(3), actedAt: day(3)), "u", nil)
     ])
 
-    XCTAssertEqual(try page.update(store: store, asked: true), .written(items: 2))
+    XCTAssertEqual(try page.update(store: store, asked: true), .written(entries: 2))
 
     let text = try text()
     XCTAssertTrue(text.hasPrefix("<!DOCTYPE html>\n"), text)
@@ -131,10 +131,12 @@ final class FolderPageTests: XCTestCase {
       "b.mp3", archive: ArchivedEpisode(title: "B", published: day(5)),
       folder: library.paths.episodes + "/No page")
 
-    let failures = FolderPage.update(
-      foldersOf: [
-        (one, true), (library.paths.episodes + "/Another/a.mp3", true),
-        (library.paths.episodes + "/No page/b.mp3", false),
+    let asked = FolderRequest(page: true)
+    let failures = FolderViews.update(
+      [
+        TouchedFile(one, .changed, request: asked),
+        TouchedFile(library.paths.episodes + "/Another/a.mp3", .changed, request: asked),
+        TouchedFile(library.paths.episodes + "/No page/b.mp3", .changed),
       ],
       episodesDirectories: [library.paths.episodes], store: store)
 
@@ -159,8 +161,11 @@ final class FolderPageTests: XCTestCase {
     try FileManager.default.removeItem(atPath: one)
     try FileManager.default.removeItem(atPath: library.paths.episodes + "/Another/a.mp3")
     XCTAssertEqual(
-      FolderPage.update(
-        foldersOf: [(one, false), (library.paths.episodes + "/Another/a.mp3", false)],
+      FolderViews.update(
+        [
+          TouchedFile(one, .changed),
+          TouchedFile(library.paths.episodes + "/Another/a.mp3", .changed),
+        ],
         episodesDirectories: [library.paths.episodes], store: store), [])
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(atPath: library.paths.episodes).sorted(),
@@ -172,7 +177,7 @@ final class FolderPageTests: XCTestCase {
       "one.mp3", archive: ArchivedEpisode(title: "One", published: day(1)), key: "guid:1")
     XCTAssertEqual(try page.update(store: store, asked: false), .unchanged, "not asked")
     XCTAssertFalse(FileManager.default.fileExists(atPath: page.path))
-    XCTAssertEqual(try page.update(store: store, asked: true), .written(items: 1))
+    XCTAssertEqual(try page.update(store: store, asked: true), .written(entries: 1))
     let inode = try FileManager.default.attributesOfItem(atPath: page.path)[.systemFileNumber]
     XCTAssertEqual(try page.update(store: store, asked: false), .unchanged)
     XCTAssertEqual(
@@ -182,7 +187,7 @@ final class FolderPageTests: XCTestCase {
     try store.recordMarkedPlays([
       (PlayState(key: "guid:1", played: true, playedAt: day(2), actedAt: day(2)), "u", nil)
     ])
-    XCTAssertEqual(try page.update(store: store, asked: false), .written(items: 1))
+    XCTAssertEqual(try page.update(store: store, asked: false), .written(entries: 1))
     XCTAssertTrue(try text().contains("<span class=\"played\">Played</span>"))
 
     try FileManager.default.removeItem(atPath: file)
@@ -195,9 +200,7 @@ final class FolderPageTests: XCTestCase {
     let own = Data("<html><body>my own page</body></html>".utf8)
     try own.write(to: URL(fileURLWithPath: page.path))
 
-    XCTAssertThrowsError(try page.update(store: store, asked: true)) { error in
-      XCTAssertTrue("\(error)".contains("not written by podcast"), "\(error)")
-    }
+    XCTAssertEqual(try page.update(store: store, asked: true), .unchanged)
     XCTAssertEqual(FileManager.default.contents(atPath: page.path), own)
   }
 
