@@ -64,6 +64,7 @@ struct ConfigKey: Sendable {
       "concurrency": ConfigKey(commands: downloading, kind: .number(counts)),
       "per-host": ConfigKey(commands: downloading, kind: .number(counts)),
       "write-feed": ConfigKey(commands: downloading, kind: .flag),
+      "write-page": ConfigKey(commands: downloading, kind: .flag),
       "info-json": ConfigKey(commands: downloading, kind: .flag),
       "feed-base-url": .text(downloading) { _ = try FeedBaseURL($0) },
       "first": .text(["subscribe"]) { _ = try FirstSyncPolicy(parsing: $0) },
