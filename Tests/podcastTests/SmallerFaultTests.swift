@@ -35,16 +35,28 @@ final class SmallerFaultTests: LibraryTestCase {
           "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
           "-keyout", directory + "/key.pem", "-out", directory + "/cert.pem",
         ]), 0)
-    let port = Int.random(in: 20_000...60_000)
-    // Two accepts: this test's readiness probe, then podcast's one try; a retry finds nothing.
-    let tls = try RunningPodcast(
-      executable: URL(fileURLWithPath: "/usr/bin/openssl"),
-      arguments: [
-        "s_server", "-accept", "127.0.0.1:\(port)", "-cert", directory + "/cert.pem", "-key",
-        directory + "/key.pem", "-naccept", "2", "-quiet",
-      ], environment: binary.environment, stdin: nil)
-    defer { tls.signal(SIGKILL) }
-    XCTAssertTrue(DownloadScenario.waitUntil(seconds: 10) { Self.canConnect(port: port) })
+    // Port 0: the server takes a free port and names it (a port picked here could be taken by
+    // then); one accept: podcast's one try, so a retry finds nothing.
+    let tls = Process()
+    tls.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+    tls.arguments = [
+      "s_server", "-accept", "127.0.0.1:0", "-cert", directory + "/cert.pem", "-key",
+      directory + "/key.pem", "-naccept", "1",
+    ]
+    let output = Pipe()
+    let errors = Pipe()
+    tls.standardOutput = output
+    tls.standardError = errors
+    tls.standardInput = Pipe()
+    try tls.run()
+    defer {
+      tls.terminate()
+      tls.waitUntilExit()
+    }
+    let port = try XCTUnwrap(
+      Self.acceptedPort(output.fileHandleForReading),
+      "openssl s_server did not listen: "
+        + String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self))
     let feed = directory + "/feed.xml"
     var episode = FeedFixture.episodes(1)[0]
     episode.path = "/a.mp3"
@@ -57,16 +69,15 @@ final class SmallerFaultTests: LibraryTestCase {
     XCTAssertTrue(result.stderr.contains("certificate"), result.stderr)
   }
 
-  private static func canConnect(port: Int) -> Bool {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    return withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+  /// The port in s_server's "ACCEPT 127.0.0.1:PORT" line, or nil when it ends without one.
+  private static func acceptedPort(_ handle: FileHandle) -> Int? {
+    var text = ""
+    while true {
+      let chunk = handle.availableData
+      if chunk.isEmpty { return nil }
+      text += String(decoding: chunk, as: UTF8.self)
+      for line in text.split(separator: "\n") where line.hasPrefix("ACCEPT ") {
+        if let port = line.split(separator: ":").last.flatMap({ Int($0) }) { return port }
       }
     }
   }
