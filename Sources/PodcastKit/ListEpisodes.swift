@@ -137,7 +137,7 @@ public struct ListEpisodes: Sendable {
     // one error, not a listing that calls downloaded episodes new.
     let downloads = try DownloadProgressReader(store: store, feedURL: resolved.location)
     let marks = try store?.marks() ?? [:]
-    let plays = try store?.playStates() ?? [:]
+    let plays = try store.map { try PlayStates(store: $0).all() } ?? [:]
     var dropped: [DroppedEpisode] = []
     // Only a listing of the whole feed can tell what the feed no longer lists: not one of a
     // paged feed's first page (`--no-pages`, or its kept copy offline), nor one whose chain

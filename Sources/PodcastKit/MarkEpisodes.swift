@@ -60,7 +60,7 @@ public struct MarkEpisodes: Sendable {
     case .played, .unplayed:
       let feedURL = subscription?.feedURL ?? resolved.location
       let now = Date()
-      try store.recordMarkedPlays(
+      try PlayStates(store: store).recordMarked(
         chosen.map { episode in
           let key = EpisodeMark.key(for: episode)
           let state =

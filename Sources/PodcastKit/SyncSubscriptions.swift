@@ -1,5 +1,6 @@
 import Basics
 import Downloads
+import Exchange
 import Foundation
 import Model
 import Selection
@@ -31,7 +32,7 @@ public struct SyncSubscriptions: Sendable {
   /// `LibraryError.busy` at once.
   public var waitsForLock = false
   /// The exchange with the library's sync-server account, if it has one (`AccountExchange`).
-  public var account = AccountSync()
+  public var account = AccountExchangeOptions()
 
   /// Throws when `settings` are out of their bounds (`DownloadSettings.check`).
   public init(library: Library, network: Network, settings: DownloadSettings) throws {
@@ -99,7 +100,7 @@ public struct SyncSubscriptions: Sendable {
   /// `sync --no-account`.
   private func accountExchange(reporter: some RunReporter) throws -> AccountExchange? {
     guard account.exchanges else { return nil }
-    return try AccountExchange(store: store, network: network, options: account) {
+    return try ArrivingFeed.exchange(store: store, network: network, options: account) {
       reporter.problem($0, subject: nil)
     }
   }

@@ -94,7 +94,7 @@ public struct SyncPruner: Sendable {
       settings[subscription.id]?.deletePlayedAge.map { (subscription.id, $0) }
     }
     guard !ages.isEmpty else { return [] }
-    let states = try store.playStates()
+    let states = try PlayStates(store: store).all()
     guard !states.isEmpty else { return [] }
     return try ages.flatMap { id, age in
       try store.seenEpisodes(subscriptionId: id).compactMap { episode in

@@ -49,7 +49,7 @@ extension Account {
     var json = false
 
     func validate() throws {
-      if api != "auto" && SyncAPI(rawValue: api) == nil {
+      if api != "auto" && AccountAPI(rawValue: api) == nil {
         throw ValidationError("--api \(api): give gpodder, nextcloud or auto")
       }
     }
@@ -61,7 +61,7 @@ extension Account {
       let context = CommandContext(libraryOptions: libraryOptions)
       let outcome = try await AddAccount(paths: context.paths, network: context.network).run(
         server: url, user: user, password: password, device: device,
-        api: SyncAPI(rawValue: api), follow: follow)
+        api: AccountAPI(rawValue: api), follow: follow)
       if json {
         if let summary = try ShowAccount(paths: context.paths).run() {
           Console.print(Show.document(summary).rendered())

@@ -2,7 +2,7 @@ import Basics
 
 /// Which devices share one list of subscriptions, where a server keeps a list per device
 /// (gpodder.net): devices in one group see each other's subscription changes.
-public struct DeviceSyncGroups: Sendable, Equatable {
+public struct DeviceGroups: Sendable, Equatable {
   /// Each group's device IDs.
   public var synchronized: [[String]]
   /// Devices in no group.

@@ -1,7 +1,7 @@
+import AccountServer
+import AccountServerTestSupport
 import Basics
 import Foundation
-import SyncServer
-import SyncServerTestSupport
 import Transfer
 import XCTest
 
@@ -10,8 +10,8 @@ import XCTest
 final class OPodSyncInteropTests: XCTestCase {
   private struct Peers {
     let server: OPodSync
-    let client: SyncServerClient
-    let phone: SyncPhone
+    let client: AccountServerClient
+    let phone: AccountPhone
   }
 
   private var started: [OPodSync] = []
@@ -21,17 +21,17 @@ final class OPodSyncInteropTests: XCTestCase {
     started = []
   }
 
-  private func account(_ server: OPodSync, password: String = OPodSync.password) -> SyncAccount {
-    SyncAccount(server: server.url, user: OPodSync.user, password: password, device: "podcast-box")
+  private func account(_ server: OPodSync, password: String = OPodSync.password) -> AccountLogin {
+    AccountLogin(server: server.url, user: OPodSync.user, password: password, device: "podcast-box")
   }
 
   /// Runs `body` once per API style, each against a server just started.
-  private func inEachStyle(_ body: (SyncAPI, Peers) async throws -> Void) async throws {
-    for api in SyncAPI.allCases {
+  private func inEachStyle(_ body: (AccountAPI, Peers) async throws -> Void) async throws {
+    for api in AccountAPI.allCases {
       let server = try OPodSync()
       started.append(server)
-      let client = SyncServerClient(account: account(server), api: api, http: HTTPClient())
-      let phone = try SyncPhone(
+      let client = AccountServerClient(account: account(server), api: api, http: HTTPClient())
+      let phone = try AccountPhone(
         server: server.url, user: OPodSync.user, password: OPodSync.password)
       do {
         try await body(api, Peers(server: server, client: client, phone: phone))
@@ -47,9 +47,9 @@ final class OPodSyncInteropTests: XCTestCase {
     try await inEachStyle { api, peers in
       try await peers.client.logIn()
 
-      let wrong = SyncServerClient(
+      let wrong = AccountServerClient(
         account: account(peers.server, password: "not-wonderland"), api: api, http: HTTPClient())
-      do throws(SyncServerError) {
+      do throws(AccountServerError) {
         try await wrong.logIn()
         XCTFail("\(api): a wrong password was taken")
       } catch {
@@ -61,7 +61,7 @@ final class OPodSyncInteropTests: XCTestCase {
     }
     let server = try OPodSync()
     started.append(server)
-    let detected = try await SyncServerClient.detectAPI(for: account(server), http: HTTPClient())
+    let detected = try await AccountServerClient.detectAPI(for: account(server), http: HTTPClient())
     XCTAssertEqual(detected, .gpodder, "oPodSync speaks both; gpodder.net's has devices")
   }
 
@@ -70,15 +70,18 @@ final class OPodSyncInteropTests: XCTestCase {
   func testThisDeviceIsRegisteredAndTheServerHasNoSyncGroups() async throws {
     let server = try OPodSync()
     started.append(server)
-    let client = SyncServerClient(account: account(server), api: .gpodder, http: HTTPClient())
+    let client = AccountServerClient(account: account(server), api: .gpodder, http: HTTPClient())
 
     try await client.registerDevice(caption: "podcast on box")
     let devices = try await client.devices()
 
     XCTAssertEqual(
       devices,
-      [SyncDevice(id: "podcast-box", caption: "podcast on box", type: "server", subscriptions: 0)])
-    do throws(SyncServerError) {
+      [
+        AccountDevice(
+          id: "podcast-box", caption: "podcast on box", type: "server", subscriptions: 0)
+      ])
+    do throws(AccountServerError) {
       _ = try await client.follow("phone")
       XCTFail("oPodSync has sync groups now: --follow can be tested against it")
     } catch {

@@ -1,12 +1,12 @@
+import AccountServer
 import Foundation
 import LoopbackServer
-import SyncServer
 import Transfer
 import XCTest
 
 /// The sync-server client against a loopback imitation of both APIs' endpoints: the requests
 /// it makes, the answers it reads, and one clear error for each way a server fails.
-final class SyncServerClientTests: XCTestCase {
+final class AccountServerClientTests: XCTestCase {
   private var server: LoopbackServer!
   private let password = "s3cret-wonderland"
 
@@ -18,13 +18,13 @@ final class SyncServerClientTests: XCTestCase {
     server.stop()
   }
 
-  private var account: SyncAccount {
-    SyncAccount(
+  private var account: AccountLogin {
+    AccountLogin(
       server: server.baseURL + "/", user: "alice", password: password, device: "podcast-box")
   }
 
-  private func client(_ api: SyncAPI, stallTimeout: Int = 30) -> SyncServerClient {
-    SyncServerClient(
+  private func client(_ api: AccountAPI, stallTimeout: Int = 30) -> AccountServerClient {
+    AccountServerClient(
       account: account, api: api,
       http: HTTPClient(options: TransferOptions(connectTimeout: 5, stallTimeout: stallTimeout)))
   }
@@ -34,16 +34,16 @@ final class SyncServerClientTests: XCTestCase {
   }
 
   /// The error `body` throws.
-  private func syncError(_ body: () async throws -> Void) async -> SyncServerError? {
+  private func syncError(_ body: () async throws -> Void) async -> AccountServerError? {
     do {
       try await body()
       XCTFail("no error")
       return nil
-    } catch let error as SyncServerError {
+    } catch let error as AccountServerError {
       XCTAssertFalse(error.description.contains(password), "password in: \(error)")
       return error
     } catch {
-      XCTFail("not a SyncServerError: \(error)")
+      XCTFail("not a AccountServerError: \(error)")
       return nil
     }
   }
@@ -120,7 +120,7 @@ final class SyncServerClientTests: XCTestCase {
     server.set("/api/2/auth/alice/login.json", json(#"{"code": 200}"#))
     server.set("/api/2/devices/alice.json", json("[]"))
 
-    let api = try await SyncServerClient.detectAPI(for: account, http: HTTPClient())
+    let api = try await AccountServerClient.detectAPI(for: account, http: HTTPClient())
 
     XCTAssertEqual(api, .gpodder)
   }
@@ -130,7 +130,7 @@ final class SyncServerClientTests: XCTestCase {
       "/index.php/apps/gpoddersync/subscriptions",
       json(#"{"add": [], "remove": [], "timestamp": 5}"#))
 
-    let api = try await SyncServerClient.detectAPI(for: account, http: HTTPClient())
+    let api = try await AccountServerClient.detectAPI(for: account, http: HTTPClient())
 
     XCTAssertEqual(api, .nextcloud)
     XCTAssertEqual(server.requests(for: "/api/2/auth/alice/login.json").count, 1, "asked first")
@@ -142,7 +142,7 @@ final class SyncServerClientTests: XCTestCase {
     server.set("/api/2/devices/alice.json", .html("<html>Welcome</html>"))
     server.set("/index.php/apps/gpoddersync/subscriptions", .html("<html>Welcome</html>"))
 
-    let error = await syncError { _ = try await SyncServerClient.detectAPI(for: self.account) }
+    let error = await syncError { _ = try await AccountServerClient.detectAPI(for: self.account) }
 
     XCTAssertEqual(error, .notASyncServer(server: server.baseURL))
   }
@@ -150,7 +150,7 @@ final class SyncServerClientTests: XCTestCase {
   func testARefusedLoginStopsTheDetection() async throws {
     server.set("/api/2/auth/alice/login.json", .status(401))
 
-    let error = await syncError { _ = try await SyncServerClient.detectAPI(for: self.account) }
+    let error = await syncError { _ = try await AccountServerClient.detectAPI(for: self.account) }
 
     XCTAssertEqual(error, .loginRefused(server: server.baseURL, user: "alice", status: 401))
     XCTAssertTrue(server.requests(for: "/index.php/apps/gpoddersync/subscriptions").isEmpty)
@@ -173,8 +173,8 @@ final class SyncServerClientTests: XCTestCase {
     XCTAssertEqual(
       devices,
       [
-        SyncDevice(id: "phone", caption: "Pixel", type: "mobile", subscriptions: 12),
-        SyncDevice(id: "box", caption: "", type: "other", subscriptions: 0),
+        AccountDevice(id: "phone", caption: "Pixel", type: "mobile", subscriptions: 12),
+        AccountDevice(id: "box", caption: "", type: "other", subscriptions: 0),
       ])
     let body = try XCTUnwrap(
       try sentJSON("/api/2/devices/alice/podcast-box.json") as? [String: String])
@@ -213,7 +213,7 @@ final class SyncServerClientTests: XCTestCase {
   func testAnEmptySyncGroupAnswerMeansTheServerHasNone() async throws {
     server.set("/api/2/sync-devices/alice.json", json(""))
 
-    let error = await syncError { _ = try await self.client(.gpodder).syncGroups() }
+    let error = await syncError { _ = try await self.client(.gpodder).deviceGroups() }
 
     XCTAssertEqual(
       error,
@@ -257,7 +257,7 @@ final class SyncServerClientTests: XCTestCase {
 
     XCTAssertEqual(
       receipt,
-      SyncReceipt(
+      ServerReceipt(
         timestamp: 1_795_776_300,
         updateURLs: [URLRewrite(old: "https://a.example/f?ref=x", new: "https://a.example/f")]))
     let sent = try XCTUnwrap(server.requests.last)
@@ -281,7 +281,7 @@ final class SyncServerClientTests: XCTestCase {
 
     XCTAssertEqual(
       changes, SubscriptionChanges(add: ["https://a.example/f"], remove: [], timestamp: 77))
-    XCTAssertEqual(receipt, SyncReceipt(timestamp: nil), "an empty answer to a push is taken")
+    XCTAssertEqual(receipt, ServerReceipt(timestamp: nil), "an empty answer to a push is taken")
     XCTAssertEqual(
       server.requests.map(\.target),
       [
@@ -292,13 +292,13 @@ final class SyncServerClientTests: XCTestCase {
 
   /// A user name is one path segment: `/` and `@` cannot change which endpoint is asked.
   func testTheUserNameIsEscapedInPaths() async throws {
-    let odd = SyncAccount(
+    let odd = AccountLogin(
       server: server.baseURL, user: "a/b@c d", password: password, device: "box")
     server.set(
       "/api/2/subscriptions/a%2Fb%40c%20d/box.json",
       json(#"{"add": [], "remove": [], "timestamp": 1}"#))
 
-    _ = try await SyncServerClient(account: odd, api: .gpodder).subscriptionChanges(since: 0)
+    _ = try await AccountServerClient(account: odd, api: .gpodder).subscriptionChanges(since: 0)
 
     XCTAssertEqual(server.requests.last?.path, "/api/2/subscriptions/a%2Fb%40c%20d/box.json")
   }
@@ -388,7 +388,7 @@ final class SyncServerClientTests: XCTestCase {
         podcast: "https://a.example/f", episode: "https://cdn.example/1.mp3", guid: nil, at: Date())
     ])
 
-    XCTAssertEqual(receipt, SyncReceipt(timestamp: 9))
+    XCTAssertEqual(receipt, ServerReceipt(timestamp: 9))
     XCTAssertEqual(server.requests.last?.method, "POST")
   }
 
@@ -517,7 +517,7 @@ final class SyncServerClientTests: XCTestCase {
   }
 
   func testAnAccountNeverShowsItsPassword() {
-    let account = SyncAccount(
+    let account = AccountLogin(
       server: "https://bob:hunter2@cloud.example.org/", user: "alice", password: password,
       device: "box")
     var dumped = ""
@@ -531,11 +531,11 @@ final class SyncServerClientTests: XCTestCase {
   }
 
   func testTheDefaultDeviceIsAValidIDFromTheHostName() {
-    XCTAssertEqual(SyncAccount.defaultDevice(hostname: "nas.home.arpa"), "podcast-nas")
-    XCTAssertEqual(SyncAccount.defaultDevice(hostname: "Mein Rechner_2"), "podcast-Mein-Rechner_2")
-    XCTAssertEqual(SyncAccount.defaultDevice(hostname: ""), "podcast-host")
-    XCTAssertTrue(SyncAccount.isValidDevice(SyncAccount.defaultDevice(hostname: "ünï cödé")))
-    XCTAssertFalse(SyncAccount.isValidDevice("phone/1"))
-    XCTAssertFalse(SyncAccount.isValidDevice(""))
+    XCTAssertEqual(AccountLogin.defaultDevice(hostname: "nas.home.arpa"), "podcast-nas")
+    XCTAssertEqual(AccountLogin.defaultDevice(hostname: "Mein Rechner_2"), "podcast-Mein-Rechner_2")
+    XCTAssertEqual(AccountLogin.defaultDevice(hostname: ""), "podcast-host")
+    XCTAssertTrue(AccountLogin.isValidDevice(AccountLogin.defaultDevice(hostname: "ünï cödé")))
+    XCTAssertFalse(AccountLogin.isValidDevice("phone/1"))
+    XCTAssertFalse(AccountLogin.isValidDevice(""))
   }
 }

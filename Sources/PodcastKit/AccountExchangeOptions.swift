@@ -1,7 +1,8 @@
 import Model
 
-/// How a sync treats the library's sync-server account (`podcast account add`).
-public struct AccountSync: Sendable {
+/// How a run treats the library's account (`podcast account add`): whether `sync` exchanges
+/// with it, and what a feed added on its server is subscribed with here.
+public struct AccountExchangeOptions: Sendable {
   /// False: this run leaves the account alone (`sync --no-account`); what it downloads is
   /// still owed to the server and goes at the next exchange.
   public var exchanges = true

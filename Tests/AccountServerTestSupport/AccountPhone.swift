@@ -3,7 +3,7 @@ import Foundation
 /// The phone in the interoperability tests: gPodder's client library, mygpoclient, run through
 /// `Scripts/sync-phone.py` in the venv `make sync-phone` makes (its python is what
 /// `PODCAST_SYNC_PHONE` names). It speaks the gpodder.net API, as the phone apps do.
-public struct SyncPhone {
+public struct AccountPhone {
   public let server: String
   public let user: String
   public let password: String

@@ -1,7 +1,7 @@
 import Basics
 
 /// One of the account's devices on a server with devices (a phone, a desktop app, this library).
-public struct SyncDevice: Sendable, Equatable {
+public struct AccountDevice: Sendable, Equatable {
   public var id: String
   public var caption: String
   /// `mobile`, `desktop`, `laptop`, `server` or `other`, as the device said.

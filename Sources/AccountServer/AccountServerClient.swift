@@ -11,31 +11,31 @@ import Transfer
 /// Every request carries the login as Basic auth (both APIs take it on every call, and it
 /// outlives a session that expires mid-exchange); after `logIn` on the gpodder.net API the
 /// session cookie goes along too, as gPodder's own client sends it.
-public final class SyncServerClient: Sendable {
-  public let account: SyncAccount
-  public let api: SyncAPI
+public final class AccountServerClient: Sendable {
+  public let account: AccountLogin
+  public let api: AccountAPI
   private let http: HTTPClient
-  private let endpoints: SyncEndpoints
+  private let endpoints: ServerEndpoints
   /// `sessionid=...` from the login's `Set-Cookie`.
   private let session = Mutex<String?>(nil)
 
   /// `http` sets the timeouts (its options' stall timeout is the server's time to answer).
-  public init(account: SyncAccount, api: SyncAPI, http: HTTPClient = .shared) {
+  public init(account: AccountLogin, api: AccountAPI, http: HTTPClient = .shared) {
     self.account = account
     self.api = api
     self.http = http
-    self.endpoints = SyncEndpoints(api: api, account: account)
+    self.endpoints = ServerEndpoints(api: api, account: account)
   }
 
   /// Which API the server at `account.server` speaks, found by asking it: the gpodder.net
   /// API's login and device list first, then Nextcloud's subscription list. A server that
   /// speaks both (oPodSync) is taken as gpodder.net, the one with devices. A refused login is
   /// `loginRefused`, whichever API refused it.
-  public static func detectAPI(for account: SyncAccount, http: HTTPClient = .shared)
-    async throws(SyncServerError) -> SyncAPI
+  public static func detectAPI(for account: AccountLogin, http: HTTPClient = .shared)
+    async throws(AccountServerError) -> AccountAPI
   {
     do {
-      let gpodder = SyncServerClient(account: account, api: .gpodder, http: http)
+      let gpodder = AccountServerClient(account: account, api: .gpodder, http: http)
       try await gpodder.logIn()
       _ = try await gpodder.devices()
       return .gpodder
@@ -43,7 +43,7 @@ public final class SyncServerClient: Sendable {
       // Not this API: try the other.
     }
     do {
-      try await SyncServerClient(account: account, api: .nextcloud, http: http).logIn()
+      try await AccountServerClient(account: account, api: .nextcloud, http: http).logIn()
       return .nextcloud
     } catch .notSupported, .malformedAnswer {
       throw .notASyncServer(server: account.serverName)
@@ -54,7 +54,7 @@ public final class SyncServerClient: Sendable {
 
   /// Checks the login: gpodder.net's login call (which starts a session), or for Nextcloud,
   /// which has none, a subscription pull from now on that must come back readable.
-  public func logIn() async throws(SyncServerError) {
+  public func logIn() async throws(AccountServerError) {
     switch api {
     case .gpodder:
       let response = try await call(.post, endpoints.login, "the login")
@@ -70,16 +70,16 @@ public final class SyncServerClient: Sendable {
   }
 
   /// The account's devices (gpodder.net API only).
-  public func devices() async throws(SyncServerError) -> [SyncDevice] {
+  public func devices() async throws(AccountServerError) -> [AccountDevice] {
     let call = "the device list"
     try requireDevices(call)
     let response = try await self.call(.get, endpoints.devices, call)
-    return try read(response, call, SyncAnswer.devices)
+    return try read(response, call, ServerAnswer.devices)
   }
 
   /// Registers this library's device, or updates its caption and type (gpodder.net API only).
   public func registerDevice(caption: String, type: String = "server")
-    async throws(SyncServerError)
+    async throws(AccountServerError)
   {
     let call = "the registration of device \(account.device)"
     try requireDevices(call)
@@ -89,76 +89,76 @@ public final class SyncServerClient: Sendable {
 
   /// Which devices share a subscription list (gpodder.net API only). oPodSync answers with an
   /// empty body: it keeps one list per user, so there are no groups to be in.
-  public func syncGroups() async throws(SyncServerError) -> DeviceSyncGroups {
+  public func deviceGroups() async throws(AccountServerError) -> DeviceGroups {
     let call = "device sync groups"
     try requireDevices(call)
-    let response = try await self.call(.get, endpoints.syncDevices, call)
+    let response = try await self.call(.get, endpoints.deviceGroups, call)
     return try readGroups(response, call)
   }
 
   /// Puts this library's device in one sync group with `device` (a phone), so that both see
   /// one list of subscriptions where the server keeps a list per device. Returns the groups
   /// after the change.
-  public func follow(_ device: String) async throws(SyncServerError) -> DeviceSyncGroups {
+  public func follow(_ device: String) async throws(AccountServerError) -> DeviceGroups {
     let call = "joining the sync group of device \(device)"
     try requireDevices(call)
     let body = JSONValue.object([
       ("synchronize", .array([.array([.string(account.device), .string(device)])])),
       ("stop-synchronize", .array([])),
     ])
-    let response = try await self.call(.post, endpoints.syncDevices, call, body: body)
+    let response = try await self.call(.post, endpoints.deviceGroups, call, body: body)
     return try readGroups(response, call)
   }
 
   // MARK: Subscriptions
 
   /// The subscription changes since `since` (the timestamp of an earlier answer; 0 for all).
-  public func subscriptionChanges(since: Int64) async throws(SyncServerError)
+  public func subscriptionChanges(since: Int64) async throws(AccountServerError)
     -> SubscriptionChanges
   {
     let call = "the subscription changes"
     let response = try await self.call(.get, endpoints.subscriptionChanges(since: since), call)
-    return try read(response, call, SyncAnswer.subscriptionChanges)
+    return try read(response, call, ServerAnswer.subscriptionChanges)
   }
 
   /// Sends feeds subscribed (`add`) and unsubscribed (`remove`) here. A URL in both lists is
   /// refused by gpodder.net: the caller sends the last change of each feed only.
   public func pushSubscriptionChanges(add: [String], remove: [String])
-    async throws(SyncServerError) -> SyncReceipt
+    async throws(AccountServerError) -> ServerReceipt
   {
     let call = "the subscription changes sent"
     let body = JSONValue.object([
       ("add", .array(add.map { .string($0) })), ("remove", .array(remove.map { .string($0) })),
     ])
     let response = try await self.call(.post, endpoints.subscriptionPush, call, body: body)
-    return try read(response, call, SyncAnswer.receipt)
+    return try read(response, call, ServerAnswer.receipt)
   }
 
   // MARK: Episode actions
 
   /// Sends episode actions (this library's downloads, plays marked here).
-  public func uploadEpisodeActions(_ actions: [EpisodeAction]) async throws(SyncServerError)
-    -> SyncReceipt
+  public func uploadEpisodeActions(_ actions: [EpisodeAction]) async throws(AccountServerError)
+    -> ServerReceipt
   {
     let call = "the episode actions sent"
     let body = JSONValue.array(actions.map(\.json))
     let response = try await self.call(.post, endpoints.episodeActionUpload, call, body: body)
-    return try read(response, call, SyncAnswer.receipt)
+    return try read(response, call, ServerAnswer.receipt)
   }
 
   /// The episode actions since `since` (the timestamp of an earlier answer; 0 for all), from
   /// every device, this one's included.
-  public func episodeActions(since: Int64) async throws(SyncServerError) -> EpisodeActions {
+  public func episodeActions(since: Int64) async throws(AccountServerError) -> EpisodeActions {
     let call = "the episode actions"
     let response = try await self.call(.get, endpoints.episodeActions(since: since), call)
-    return try read(response, call, SyncAnswer.episodeActions)
+    return try read(response, call, ServerAnswer.episodeActions)
   }
 
   // MARK: Requests
 
   private var serverName: String { account.serverName }
 
-  private func requireDevices(_ call: String) throws(SyncServerError) {
+  private func requireDevices(_ call: String) throws(AccountServerError) {
     guard api.hasDevices else {
       throw .notSupported(server: serverName, call: call, detail: "\(api.name) has no devices")
     }
@@ -167,7 +167,7 @@ public final class SyncServerClient: Sendable {
   /// One request, its answer returned when the status is 2xx and turned into the error that
   /// says why otherwise.
   private func call(_ method: HTTPMethod, _ url: String, _ call: String, body: JSONValue? = nil)
-    async throws(SyncServerError) -> HTTPResponse
+    async throws(AccountServerError) -> HTTPResponse
   {
     var request = TransferRequest(url: url, options: http.options)
     request.method = method
@@ -205,7 +205,7 @@ public final class SyncServerClient: Sendable {
     }
   }
 
-  private func failure(_ error: TransferError, _ call: String) -> SyncServerError {
+  private func failure(_ error: TransferError, _ call: String) -> AccountServerError {
     switch error {
     case .timedOut(_, let seconds):
       return .timedOut(server: serverName, call: call, seconds: seconds)
@@ -223,8 +223,8 @@ public final class SyncServerClient: Sendable {
 
   private func read<T>(
     _ response: HTTPResponse, _ call: String,
-    _ decode: (Data) throws(SyncAnswer.Unreadable) -> T
-  ) throws(SyncServerError) -> T {
+    _ decode: (Data) throws(ServerAnswer.Unreadable) -> T
+  ) throws(AccountServerError) -> T {
     do {
       return try decode(response.body)
     } catch {
@@ -234,18 +234,18 @@ public final class SyncServerClient: Sendable {
 
   /// An empty answer where groups were asked for: the server has no sync groups (oPodSync
   /// routes the call and returns nothing).
-  private func readGroups(_ response: HTTPResponse, _ call: String) throws(SyncServerError)
-    -> DeviceSyncGroups
+  private func readGroups(_ response: HTTPResponse, _ call: String) throws(AccountServerError)
+    -> DeviceGroups
   {
     guard response.body.contains(where: { $0 > 0x20 }) else {
       throw .notSupported(server: serverName, call: call, detail: "an empty answer")
     }
-    return try read(response, call, SyncAnswer.syncGroups)
+    return try read(response, call, ServerAnswer.deviceGroups)
   }
 
   /// The server's own words for a refusal or failure, one line, without the password.
   private func message(_ response: HTTPResponse) -> String? {
-    guard let text = SyncAnswer.message(response.body) else { return nil }
+    guard let text = ServerAnswer.message(response.body) else { return nil }
     let line = String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
     let short = line.count > 200 ? String(line.prefix(200)) + "…" : line
     return short.isEmpty ? nil : scrubbed(short)

@@ -3,11 +3,11 @@ import Foundation
 
 /// The URLs of each call in each API, for one account. The user and device go into gpodder.net
 /// paths percent-encoded; Nextcloud's paths name neither (the login says who).
-struct SyncEndpoints {
+struct ServerEndpoints {
   private static let unreserved = CharacterSet(
     charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-  let api: SyncAPI
-  let account: SyncAccount
+  let api: AccountAPI
+  let account: AccountLogin
 
   private var gpodder: String { account.server + "/api/2" }
   private var nextcloud: String { account.server + "/index.php/apps/gpoddersync" }
@@ -18,7 +18,7 @@ struct SyncEndpoints {
   var login: String { "\(gpodder)/auth/\(user)/login.json" }
   var devices: String { "\(gpodder)/devices/\(user).json" }
   var thisDevice: String { "\(gpodder)/devices/\(user)/\(device).json" }
-  var syncDevices: String { "\(gpodder)/sync-devices/\(user).json" }
+  var deviceGroups: String { "\(gpodder)/sync-devices/\(user).json" }
 
   func subscriptionChanges(since: Int64) -> String {
     switch api {

@@ -5,7 +5,7 @@ import Foundation
 /// as strings, `-1` for "not known", action names in capitals (Nextcloud's README), times with
 /// or without a zone or as Unix seconds. A field that must be there and is not makes the whole
 /// answer unreadable; one odd action is left out and counted.
-enum SyncAnswer {
+enum ServerAnswer {
   /// Reasons are short phrases; the caller adds the server and the call.
   enum Unreadable: Error, Equatable {
     case empty
@@ -32,10 +32,10 @@ enum SyncAnswer {
 
   /// The answer to a push. An empty body is a receipt without a timestamp (older Nextcloud
   /// gpoddersync answers a subscription push with nothing).
-  static func receipt(_ body: Data) throws(Unreadable) -> SyncReceipt {
-    if trimmed(body).isEmpty { return SyncReceipt(timestamp: nil) }
+  static func receipt(_ body: Data) throws(Unreadable) -> ServerReceipt {
+    if trimmed(body).isEmpty { return ServerReceipt(timestamp: nil) }
     let answer = try decode(ReceiptBody.self, body)
-    return SyncReceipt(timestamp: answer.timestamp, updateURLs: answer.updateURLs ?? [])
+    return ServerReceipt(timestamp: answer.timestamp, updateURLs: answer.updateURLs ?? [])
   }
 
   static func episodeActions(_ body: Data) throws(Unreadable) -> EpisodeActions {
@@ -46,13 +46,13 @@ enum SyncAnswer {
       ignored: answer.actions.count - actions.count)
   }
 
-  static func devices(_ body: Data) throws(Unreadable) -> [SyncDevice] {
+  static func devices(_ body: Data) throws(Unreadable) -> [AccountDevice] {
     try decode([DeviceEntry].self, body).compactMap(\.device)
   }
 
-  static func syncGroups(_ body: Data) throws(Unreadable) -> DeviceSyncGroups {
+  static func deviceGroups(_ body: Data) throws(Unreadable) -> DeviceGroups {
     let answer = try decode(GroupsBody.self, body)
-    return DeviceSyncGroups(
+    return DeviceGroups(
       synchronized: answer.synchronized, notSynchronized: answer.notSynchronized ?? [])
   }
 
@@ -167,7 +167,7 @@ private struct ActionEntry: Decodable {
       let name = text(fields, .action), let kind = EpisodeAction.Kind(rawValue: name.lowercased())
     else { return }
     let time =
-      text(fields, .timestamp).flatMap(SyncAnswer.instant)
+      text(fields, .timestamp).flatMap(ServerAnswer.instant)
       ?? number(fields, .timestamp).map { Date(timeIntervalSince1970: TimeInterval($0)) }
     action = EpisodeAction(
       podcast: podcast, episode: episode, guid: text(fields, .guid), kind: kind, timestamp: time,
@@ -177,12 +177,12 @@ private struct ActionEntry: Decodable {
 }
 
 private struct DeviceEntry: Decodable {
-  var device: SyncDevice?
+  var device: AccountDevice?
 
   init(from decoder: Decoder) {
     guard let fields = try? decoder.container(keyedBy: Key.self), let id = text(fields, .id)
     else { return }
-    device = SyncDevice(
+    device = AccountDevice(
       id: id, caption: text(fields, .caption) ?? "", type: text(fields, .type) ?? "other",
       subscriptions: number(fields, .subscriptions).map { Int($0) } ?? 0)
   }

@@ -3,7 +3,7 @@ import Basics
 /// The two ways sync servers speak, and what each can do. Both keep a user's subscription
 /// changes and episode actions with timestamps of the server's clock; only the gpodder.net API
 /// has devices, and with them sync groups.
-public enum SyncAPI: String, Sendable, CaseIterable {
+public enum AccountAPI: String, Sendable, CaseIterable {
   /// gpodder.net API v2 (`/api/2/...`): gpodder.net itself, oPodSync, PodFetch, mygpo.
   case gpodder
   /// Nextcloud gPodder Sync (`/index.php/apps/gpoddersync/...`): Nextcloud's gpoddersync app,

@@ -5,7 +5,7 @@ import Transfer
 /// Why an exchange with a sync server failed. Each case names the server (its URL, secrets
 /// masked) and the reason in one sentence. No case holds the password: a reason taken from a
 /// server's answer or from the transfer has it cut out before it is kept.
-public enum SyncServerError: Error, Equatable, CustomStringConvertible {
+public enum AccountServerError: Error, Equatable, CustomStringConvertible {
   /// No answer at all: connection refused, unknown host, TLS failure, a refused redirect.
   case unreachable(server: String, reason: String)
   /// 401 or 403: the user name or password is wrong (or the account is not allowed in).
@@ -78,6 +78,6 @@ public enum SyncServerError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The sentence is what Foundation and the CLI show for the error.
-extension SyncServerError: LocalizedError {
+extension AccountServerError: LocalizedError {
   public var errorDescription: String? { description }
 }

@@ -1,7 +1,7 @@
 import Basics
 
 /// What a server says after taking subscription changes or episode actions.
-public struct SyncReceipt: Sendable, Equatable {
+public struct ServerReceipt: Sendable, Equatable {
   /// The server's time of the change, in seconds since 1970; nil when the server sent none
   /// (older Nextcloud gpoddersync answers a subscription push with nothing).
   public var timestamp: Int64?

@@ -4,7 +4,7 @@ import Privacy
 
 /// Who this library is on a sync server: the server's address, the login, and the device the
 /// library registers as. The password is never part of any text made from an account.
-public struct SyncAccount: Sendable, Equatable {
+public struct AccountLogin: Sendable, Equatable {
   /// The server's base URL (`https://cloud.example.org`, or with a path where the server lives
   /// under one), without a trailing slash.
   public var server: String
@@ -47,7 +47,7 @@ public struct SyncAccount: Sendable, Equatable {
 }
 
 /// Printed, dumped or interpolated, an account shows who and where, never the password.
-extension SyncAccount: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension AccountLogin: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
   public var description: String { "\(user) on \(serverName) as device \(device)" }
   public var debugDescription: String { description }
   public var customMirror: Mirror {

@@ -7,7 +7,7 @@ import Foundation
 /// `Scripts/sync-proxy.py` in front of a sync server: every request and answer recorded (the
 /// password masked), and the client killed at a chosen request, before the server sees it or
 /// after it answered (see the script). Runs in the phone's python.
-public final class SyncProxy {
+public final class AccountServerProxy {
   /// `http://127.0.0.1:PORT`: where the client is pointed.
   public let url: String
   public let controlFolder: String
@@ -17,8 +17,8 @@ public final class SyncProxy {
     controlFolder = NSTemporaryDirectory() + "podcast-sync-proxy-" + UUID().uuidString
     try FileManager.default.createDirectory(
       atPath: controlFolder, withIntermediateDirectories: true)
-    process.executableURL = URL(fileURLWithPath: try SyncPhone.python())
-    process.arguments = [SyncPhone.scripts + "/sync-proxy.py", upstream, controlFolder]
+    process.executableURL = URL(fileURLWithPath: try AccountPhone.python())
+    process.arguments = [AccountPhone.scripts + "/sync-proxy.py", upstream, controlFolder]
     process.environment = ProcessInfo.processInfo.environment.merging(
       ["SYNC_PROXY_MASK": password]) { $1 }
     let out = Pipe()
