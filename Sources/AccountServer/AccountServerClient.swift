@@ -46,7 +46,7 @@ public final class AccountServerClient: Sendable {
       try await AccountServerClient(account: account, api: .nextcloud, http: http).logIn()
       return .nextcloud
     } catch .notSupported, .malformedAnswer {
-      throw .notASyncServer(server: account.serverName)
+      throw .notAnAccountServer(server: account.serverName)
     }
   }
 

@@ -22,7 +22,7 @@ public enum AccountServerError: Error, Equatable, CustomStringConvertible {
   /// API, a feature it does not implement, or a wrong server address.
   case notSupported(server: String, call: String, detail: String)
   /// `--api auto` found neither API at the address.
-  case notASyncServer(server: String)
+  case notAnAccountServer(server: String)
   case cancelled(server: String)
 
   public var server: String {
@@ -30,7 +30,7 @@ public enum AccountServerError: Error, Equatable, CustomStringConvertible {
     case .unreachable(let server, _), .loginRefused(let server, _, _),
       .serverFailed(let server, _, _, _), .timedOut(let server, _, _),
       .malformedAnswer(let server, _, _), .refused(let server, _, _, _),
-      .notSupported(let server, _, _), .notASyncServer(let server), .cancelled(let server):
+      .notSupported(let server, _, _), .notAnAccountServer(let server), .cancelled(let server):
       return server
     }
   }
@@ -63,7 +63,7 @@ public enum AccountServerError: Error, Equatable, CustomStringConvertible {
         + (message.map { ": \($0)" } ?? "")
     case .notSupported(let server, let call, let detail):
       return "sync server \(server) does not offer \(call) (\(detail))"
-    case .notASyncServer(let server):
+    case .notAnAccountServer(let server):
       return "\(server) speaks neither the gpodder.net API nor Nextcloud gPodder Sync:"
         + " check the address (with its path, if the server lives under one)"
     case .cancelled(let server):

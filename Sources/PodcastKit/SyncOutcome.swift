@@ -14,7 +14,7 @@ public struct SyncOutcome: Sendable {
   public var sideFiles = SideFileCompletion()
   /// False when the run's playlist could not be written.
   public var playlistWritten = true
-  /// What the exchange with the library's sync-server account did; nil without one.
+  /// What the exchange with the library's account did; nil without one.
   public var account: AccountExchangeReport?
 
   public var pruned: [String] { pruning.removed }

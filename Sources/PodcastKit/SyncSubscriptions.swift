@@ -31,7 +31,7 @@ public struct SyncSubscriptions: Sendable {
   /// Whether to wait for another sync of this library to end, instead of throwing
   /// `LibraryError.busy` at once.
   public var waitsForLock = false
-  /// The exchange with the library's sync-server account, if it has one (`AccountExchange`).
+  /// How the run treats the library's account, if it has one (see `AccountExchange`).
   public var account = AccountExchangeOptions()
 
   /// Throws when `settings` are out of their bounds (`DownloadSettings.check`).

@@ -3,7 +3,7 @@ import Foundation
 internal import GRDB
 import Model
 
-/// The library's sync-server account as the library keeps it: the one row of the `account`
+/// The library's account on a sync server, as the library keeps it: the one row of the `account`
 /// table that says who and where, and how far each kind of exchange has got. The password
 /// lives here and nowhere else: the database is readable by its owner only (see
 /// `LibraryStore.init`).

@@ -4,7 +4,7 @@ import LoopbackServer
 import Transfer
 import XCTest
 
-/// The sync-server client against a loopback imitation of both APIs' endpoints: the requests
+/// The account server's client against a loopback imitation of both APIs' endpoints: the requests
 /// it makes, the answers it reads, and one clear error for each way a server fails.
 final class AccountServerClientTests: XCTestCase {
   private var server: LoopbackServer!
@@ -137,14 +137,14 @@ final class AccountServerClientTests: XCTestCase {
   }
 
   /// A web site that answers every path with a page of its own is neither.
-  func testAWebPageAnsweringEverythingIsNotASyncServer() async throws {
+  func testAWebPageAnsweringEverythingIsNotAnAccountServer() async throws {
     server.set("/api/2/auth/alice/login.json", .html("<html>Welcome</html>"))
     server.set("/api/2/devices/alice.json", .html("<html>Welcome</html>"))
     server.set("/index.php/apps/gpoddersync/subscriptions", .html("<html>Welcome</html>"))
 
     let error = await syncError { _ = try await AccountServerClient.detectAPI(for: self.account) }
 
-    XCTAssertEqual(error, .notASyncServer(server: server.baseURL))
+    XCTAssertEqual(error, .notAnAccountServer(server: server.baseURL))
   }
 
   func testARefusedLoginStopsTheDetection() async throws {
