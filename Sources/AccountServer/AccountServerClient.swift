@@ -98,7 +98,8 @@ public final class AccountServerClient: Sendable {
 
   /// Puts this library's device in one sync group with `device` (a phone), so that both see
   /// one list of subscriptions where the server keeps a list per device. Returns the groups
-  /// after the change.
+  /// after the change. A server that answers 404 (or 405, 501) either has no sync groups
+  /// (`notSupported`) or no such device (`unknownDevice`): its device list tells which.
   public func follow(_ device: String) async throws(AccountServerError) -> DeviceGroups {
     let call = "joining the sync group of device \(device)"
     try requireDevices(call)
@@ -106,7 +107,21 @@ public final class AccountServerClient: Sendable {
       ("synchronize", .array([.array([.string(account.device), .string(device)])])),
       ("stop-synchronize", .array([])),
     ])
-    let response = try await self.call(.post, endpoints.deviceGroups, call, body: body)
+    let response: HTTPResponse
+    do {
+      response = try await self.call(.post, endpoints.deviceGroups, call, body: body)
+    } catch .notSupported(let server, let call, let detail) {
+      // Printable only: the names come from the server and go into a message.
+      let others = try await devices().map(\.id).filter { $0 != account.device }.map {
+        String(
+          String.UnicodeScalarView(
+            $0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+      }
+      guard others.contains(device) else {
+        throw .unknownDevice(server: server, device: device, known: others)
+      }
+      throw .notSupported(server: server, call: call, detail: detail)
+    }
     return try readGroups(response, call)
   }
 
@@ -246,9 +261,10 @@ public final class AccountServerClient: Sendable {
   /// The server's own words for a refusal or failure, one line, without the password.
   private func message(_ response: HTTPResponse) -> String? {
     guard let text = ServerAnswer.message(response.body) else { return nil }
-    let line = String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
+    // Masked before it is cut short, so no part of a secret is left at the cut.
+    let line = scrubbed(String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
     let short = line.count > 200 ? String(line.prefix(200)) + "…" : line
-    return short.isEmpty ? nil : scrubbed(short)
+    return short.isEmpty ? nil : short
   }
 
   private func masked(_ url: String) -> String { SecretMask.masked(url) }

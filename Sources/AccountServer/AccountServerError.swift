@@ -21,6 +21,9 @@ public enum AccountServerError: Error, Equatable, CustomStringConvertible {
   /// The server has no such endpoint (404, 405, 501) or answers it with nothing: not this
   /// API, a feature it does not implement, or a wrong server address.
   case notSupported(server: String, call: String, detail: String)
+  /// The account has no device `device` (a `--follow` with a typo): `known` are the ones it
+  /// has, this library's aside.
+  case unknownDevice(server: String, device: String, known: [String])
   /// `--api auto` found neither API at the address.
   case notAnAccountServer(server: String)
   case cancelled(server: String)
@@ -30,7 +33,8 @@ public enum AccountServerError: Error, Equatable, CustomStringConvertible {
     case .unreachable(let server, _), .loginRefused(let server, _, _),
       .serverFailed(let server, _, _, _), .timedOut(let server, _, _),
       .malformedAnswer(let server, _, _), .refused(let server, _, _, _),
-      .notSupported(let server, _, _), .notAnAccountServer(let server), .cancelled(let server):
+      .notSupported(let server, _, _), .notAnAccountServer(let server), .cancelled(let server),
+      .unknownDevice(let server, _, _):
       return server
     }
   }
@@ -63,6 +67,11 @@ public enum AccountServerError: Error, Equatable, CustomStringConvertible {
         + (message.map { ": \($0)" } ?? "")
     case .notSupported(let server, let call, let detail):
       return "sync server \(server) does not offer \(call) (\(detail))"
+    case .unknownDevice(let server, let device, let known):
+      return "sync server \(server) has no device \(device) for this account: "
+        + (known.isEmpty
+          ? "it knows no other device yet (a phone appears once it has synced)"
+          : "its devices are " + known.joined(separator: ", "))
     case .notAnAccountServer(let server):
       return "\(server) speaks neither the gpodder.net API nor Nextcloud gPodder Sync:"
         + " check the address (with its path, if the server lives under one)"

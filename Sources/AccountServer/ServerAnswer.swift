@@ -56,16 +56,20 @@ enum ServerAnswer {
       synchronized: answer.synchronized, notSynchronized: answer.notSynchronized ?? [])
   }
 
-  /// What a refusal says, for the error line: the `message` of a JSON error body (oPodSync's
-  /// `{"code": 401, "message": "..."}`), else a short plain-text body; nil for HTML or nothing.
+  /// What a refusal says, for the error line: the words of a JSON error body, wherever the
+  /// server put them (oPodSync's `{"code": 401, "message": "..."}`, FastAPI's `{"detail":
+  /// "..."}` or its list of `{"msg": "..."}`, `{"error": "..."}` or `{"error": {"message":
+  /// ...}}`), else the body's first line; nil for HTML or nothing. The caller bounds it.
   static func message(_ body: Data) -> String? {
     let text = trimmed(body)
     guard let first = text.first, first != UInt8(ascii: "<") else { return nil }
-    if first == UInt8(ascii: "{") {
-      return (try? JSONDecoder().decode(MessageBody.self, from: Data(text)))?.message
+    if first == UInt8(ascii: "{"),
+      let words = (try? JSONDecoder().decode(MessageBody.self, from: Data(text)))?.words
+    {
+      return words
     }
     let line = text.prefix { $0 != 10 && $0 != 13 }
-    return line.count <= 200 ? String(decoding: line, as: UTF8.self) : nil
+    return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
   }
 
   /// The instant in an action's `timestamp`: ISO 8601 with or without a zone (none means UTC),
@@ -112,7 +116,7 @@ enum ServerAnswer {
 // MARK: - The bodies
 
 private enum Key: String, CodingKey {
-  case add, remove, timestamp, actions, message, caption, type, subscriptions, id
+  case add, remove, timestamp, actions, message, detail, error, caption, type, subscriptions, id
   case podcast, episode, guid, action, started, position, total, device
   case synchronized
   case updateURLs = "update_urls"
@@ -199,11 +203,30 @@ private struct GroupsBody: Decodable {
   }
 }
 
+/// An error body's words: `message`, else `detail` (a string, or FastAPI's list of problems,
+/// each with its `msg`), else `error` (a string, or an object with its own `message`).
 private struct MessageBody: Decodable {
-  var message: String?
+  var words: String?
 
   init(from decoder: Decoder) {
-    message = (try? decoder.container(keyedBy: Key.self)).flatMap { text($0, .message) }
+    guard let fields = try? decoder.container(keyedBy: Key.self) else { return }
+    if let message = text(fields, .message) {
+      words = message
+    } else if let detail = text(fields, .detail) {
+      words = detail
+    } else if let problems = try? fields.decode([Problem].self, forKey: .detail),
+      !problems.compactMap(\.msg).isEmpty
+    {
+      words = problems.compactMap(\.msg).joined(separator: "; ")
+    } else if let error = text(fields, .error) {
+      words = error
+    } else if let error = try? fields.decode(MessageBody.self, forKey: .error) {
+      words = error.words
+    }
+  }
+
+  private struct Problem: Decodable {
+    var msg: String?
   }
 }
 

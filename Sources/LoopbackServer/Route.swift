@@ -27,6 +27,9 @@ public struct Route: Sendable {
   /// When not empty, the n-th request to the path gets `steps[n]` (the last one repeats);
   /// modifiers on the sequence itself are not used.
   public var steps: [Route] = []
+  /// When set, each request gets the route this makes of it (a server with state of its
+  /// own, such as an imitation of an API); modifiers on this route itself are not used.
+  public var responder: (@Sendable (RecordedRequest) -> Route)?
 
   public init(body: Body, status: Int = 200, contentType: String? = nil) {
     self.body = body
@@ -77,6 +80,13 @@ extension Route {
   /// 429 Too Many Requests with `Retry-After: seconds`.
   public static func tooManyRequests(retryAfter seconds: Int) -> Route {
     Route.status(429, body: "Slow down\n").withHeader("Retry-After", String(seconds))
+  }
+
+  /// An answer made for each request by `answer`, from what was sent.
+  public static func responding(_ answer: @escaping @Sendable (RecordedRequest) -> Route) -> Route {
+    var route = Route.status(500, body: "no answer\n")
+    route.responder = answer
+    return route
   }
 
   /// Different answers on successive requests, e.g. `.sequence([.status(500), .file(path)])`.

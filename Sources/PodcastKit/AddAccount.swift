@@ -25,6 +25,8 @@ public struct AddAccount: Sendable {
     /// The device `--follow` put this one in a sync group with; nil when not asked, or when
     /// the server keeps one list per user and has no groups (`followNeedless`).
     public var followed: String?
+    /// The device the library followed before, when it was linked already (`relinked`).
+    public var followedBefore: String?
     public var followNeedless = false
     /// The subscriptions the first exchange will send.
     public var subscriptionsToSend: Int
@@ -91,23 +93,26 @@ public struct AddAccount: Sendable {
     }
     let store = try LibraryStore(paths: paths)
     if existing != nil {
-      try AccountState(store: store).replaceLogin(password: password, api: chosen.rawValue)
+      try AccountState(store: store).replaceLogin(
+        password: password, api: chosen.rawValue, follows: followed)
     } else {
       try AccountState(store: store).link(
         AccountRecord(
           server: account.server, user: user, password: password, device: device,
-          api: chosen.rawValue))
+          api: chosen.rawValue, follows: followed))
     }
     return Outcome(
       server: account.serverName, user: user, device: device, api: chosen, detected: api == nil,
-      devices: devices, followed: followed, followNeedless: followNeedless,
+      devices: devices, followed: followed, followedBefore: existing?.follows,
+      followNeedless: followNeedless,
       subscriptionsToSend: try store.subscriptions().filter {
         SubscriptionReconciliation.shared($0.feedURL, try store.settings(subscriptionId: $0.id))
       }.count, relinked: existing != nil)
   }
 
   /// Puts this device in `device`'s sync group; false when the server has no groups: oPodSync
-  /// and its kind keep one list per user, which both devices see already.
+  /// and its kind keep one list per user, which both devices see already. A device the
+  /// account does not have is `AccountServerError.unknownDevice`: nothing is linked.
   private static func follow(_ device: String, with client: AccountServerClient) async throws
     -> Bool
   {

@@ -12,6 +12,8 @@ public struct ShowAccount: Sendable {
     public var server: String
     public var user: String
     public var device: String
+    /// The device whose sync group this one joined (`account add --follow`).
+    public var follows: String?
     public var api: AccountAPI?
     public var addedAt: Date
     /// When subscriptions, then episode actions, were last exchanged in full.
@@ -41,6 +43,7 @@ public struct ShowAccount: Sendable {
     let backlog = try account.backlog()
     return Summary(
       server: SecretMask.masked(record.server), user: record.user, device: record.device,
+      follows: record.follows,
       api: AccountAPI(rawValue: record.api), addedAt: record.addedAt,
       subscriptionsExchanged: record.subscriptionsExchanged,
       actionsExchanged: record.actionsExchanged, lastError: record.lastError,

@@ -29,12 +29,12 @@ public struct AccountState: Sendable {
       }
       try db.execute(
         sql: """
-          INSERT INTO account (id, server, user, password, device, api, addedAt)
-          VALUES (1, ?, ?, ?, ?, ?, ?)
+          INSERT INTO account (id, server, user, password, device, api, follows, addedAt)
+          VALUES (1, ?, ?, ?, ?, ?, ?, ?)
           """,
         arguments: [
           record.server, record.user, record.password, record.device, record.api,
-          StoredDate(record.addedAt),
+          record.follows, StoredDate(record.addedAt),
         ])
       try db.execute(
         sql: """
@@ -44,14 +44,18 @@ public struct AccountState: Sendable {
     }
   }
 
-  /// The account's new password (and the API the server was found to speak), everything else
-  /// kept: what waits for the server still does.
-  public func replaceLogin(password: String, api: String) throws {
+  /// The account's new password (and the API the server was found to speak, and the device
+  /// it follows now, when `follows` is given), everything else kept: what waits for the server
+  /// still does.
+  public func replaceLogin(password: String, api: String, follows: String? = nil) throws {
     try store.write { db in
       guard try LibraryStore.account(db) != nil else { throw LibraryError.noAccount }
       try db.execute(
-        sql: "UPDATE account SET password = ?, api = ?, lastError = NULL, lastErrorAt = NULL",
-        arguments: [password, api])
+        sql: """
+          UPDATE account SET password = ?, api = ?, follows = coalesce(?, follows),
+            lastError = NULL, lastErrorAt = NULL
+          """,
+        arguments: [password, api, follows])
     }
   }
 
@@ -119,6 +123,7 @@ extension LibraryStore {
     var record = AccountRecord(
       server: row["server"], user: row["user"], password: row["password"],
       device: row["device"], api: row["api"], addedAt: row["addedAt"])
+    record.follows = row["follows"]
     record.subscriptionsSince = row["subscriptionsSince"]
     record.actionsSince = row["actionsSince"]
     record.subscriptionsExchanged = row["subscriptionsExchanged"]

@@ -69,9 +69,20 @@ extension Account {
         return
       }
       if outcome.relinked {
-        return Console.print(
+        Console.print(
           "Replaced the password of \(outcome.user) on \(outcome.server); what waits for the"
             + " server goes at the next exchange.")
+        if let followed = outcome.followed {
+          Console.print(
+            outcome.followedBefore == followed
+              ? "This device still shares one list of subscriptions with \(followed)."
+              : "This device now shares one list of subscriptions with \(followed)"
+                + (outcome.followedBefore.map { " (it followed \($0) before)." } ?? "."))
+        } else if outcome.followNeedless {
+          Console.print(
+            "The server keeps one list of subscriptions per user: nothing to follow.")
+        }
+        return
       }
       Console.print(
         "Linked this library to \(outcome.user) on \(outcome.server) as device \(outcome.device)"

@@ -209,6 +209,38 @@ final class AccountServerClientTests: XCTestCase {
     XCTAssertEqual(body["stop-synchronize"] as? [String], [])
   }
 
+  /// gpodder.net answers 404 for a device the account does not have: that is no "no sync
+  /// groups", and the error names the device and the account's others.
+  func testFollowingADeviceTheAccountDoesNotHaveNamesItAndTheOthers() async throws {
+    server.set(
+      "/api/2/sync-devices/alice.json", json(#"{"detail": "Device not found"}"#, status: 404))
+    server.set(
+      "/api/2/devices/alice.json",
+      json(
+        #"[{"id": "podcast-box", "caption": "", "type": "server"}, {"id": "phone", "caption": "Pixel"}, {"id": "tablet"}]"#
+      ))
+
+    let error = await syncError { _ = try await self.client(.gpodder).follow("phnoe") }
+
+    XCTAssertEqual(
+      error,
+      .unknownDevice(server: server.baseURL, device: "phnoe", known: ["phone", "tablet"]))
+    XCTAssertEqual(
+      error?.description,
+      "sync server \(server.baseURL) has no device phnoe for this account: its devices are phone,"
+        + " tablet")
+  }
+
+  /// A 404 where the device is known: the server has no sync-devices call, so no groups.
+  func testA404ForAKnownDeviceMeansTheServerHasNoGroups() async throws {
+    server.set("/api/2/sync-devices/alice.json", .status(404))
+    server.set("/api/2/devices/alice.json", json(#"[{"id": "phone"}]"#))
+
+    let error = await syncError { _ = try await self.client(.gpodder).follow("phone") }
+
+    guard case .notSupported = error else { return XCTFail("\(String(describing: error))") }
+  }
+
   /// oPodSync routes sync-devices and answers 200 with nothing: it has no groups.
   func testAnEmptySyncGroupAnswerMeansTheServerHasNone() async throws {
     server.set("/api/2/sync-devices/alice.json", json(""))
@@ -408,6 +440,55 @@ final class AccountServerClientTests: XCTestCase {
       "sync server \(server.baseURL) failed on the subscription changes (HTTP 500 Internal Server Error):"
         + " database is locked")
     XCTAssertEqual(error?.isTransient, true)
+  }
+
+  /// FastAPI says `detail` (a sentence, or a list of problems), others `error`, some only
+  /// text: the server's own words show wherever they are, one line, bounded.
+  func testTheServersWordsAreFoundWhereverTheyAre() async throws {
+    let path = "/api/2/subscriptions/alice/podcast-box.json"
+    let long = String(repeating: "slow ", count: 100)
+    let bodies: [(Route, String?)] = [
+      (json(#"{"detail": "database is locked"}"#, status: 500), "database is locked"),
+      (
+        json(
+          #"{"detail": [{"loc": ["query", "since"], "msg": "value is not a valid integer"}]}"#,
+          status: 500), "value is not a valid integer"
+      ),
+      (json(#"{"error": "quota exceeded"}"#, status: 500), "quota exceeded"),
+      (json(#"{"error": {"code": 7, "message": "disk full"}}"#, status: 500), "disk full"),
+      (json(#"{"status": "down"}"#, status: 500), #"{"status": "down"}"#),
+      (.status(500, body: "upstream gone\nat line 2\n"), "upstream gone"),
+      (.status(500, body: long), String(long.prefix(200)) + "…"),
+      (.status(500, body: "  \n"), nil),
+    ]
+    for (route, words) in bodies {
+      server.set(path, route)
+
+      let error = await syncError {
+        _ = try await self.client(.gpodder).subscriptionChanges(since: 0)
+      }
+
+      XCTAssertEqual(
+        error,
+        .serverFailed(
+          server: server.baseURL, call: "the subscription changes", status: 500, message: words))
+    }
+  }
+
+  func testASecretInTheServersWordsIsMaskedBeforeTheyAreCutShort() async throws {
+    server.set(
+      "/api/2/episodes/alice.json",
+      json(
+        #"{"detail": "\#(String(repeating: "x", count: 190)) s3cret-wonderland at the end"}"#,
+        status: 500))
+
+    let error = await syncError { _ = try await self.client(.gpodder).episodeActions(since: 0) }
+
+    guard case .serverFailed(_, _, _, let message?) = error else {
+      return XCTFail("\(String(describing: error))")
+    }
+    XCTAssertFalse(message.contains("s3cret"), message)
+    XCTAssertFalse(message.contains("wonder"), message)
   }
 
   func testAnHTMLErrorPageIsLeftOutOfTheMessage() async throws {

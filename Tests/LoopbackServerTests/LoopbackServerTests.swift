@@ -177,6 +177,23 @@ final class LoopbackServerTests: XCTestCase {
     XCTAssertEqual(try get("/feed").status, 200)
   }
 
+  func testARespondingRouteAnswersEachRequestFromWhatWasSent() throws {
+    server.set(
+      "/echo",
+      .responding { request in
+        request.query == "fail=1"
+          ? .status(503)
+          : .text("\(request.method) \(request.query ?? "")").withHeader("X-Seen", "1")
+      })
+
+    let answered = try get("/echo?a=1")
+    XCTAssertEqual(answered.status, 200)
+    XCTAssertEqual(String(decoding: answered.body, as: UTF8.self), "GET a=1")
+    XCTAssertEqual(answered.header("X-Seen"), "1")
+    XCTAssertEqual(try get("/echo?fail=1").status, 503)
+    XCTAssertEqual(server.requests(for: "/echo").count, 2)
+  }
+
   func testTricklingSlowsTheBody() throws {
     server.set("/slow", .data(Data(count: 3000)).trickling(bytesPerSecond: 10_000))
     let started = Date()
