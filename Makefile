@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # starts with about 6 MB less resident memory.
 RELEASE := -c release --static-swift-stdlib
 
-.PHONY: all deps wan-deps sync-phone build debug test install uninstall deb package-test bench bench-wan demo fuzz soak powercut format clean
+.PHONY: all deps wan-deps account-phone build debug test install uninstall deb package-test bench bench-wan demo fuzz soak powercut format clean
 
 all: build
 
@@ -46,16 +46,16 @@ wan-deps:
 	  fi; \
 	fi
 
-# The phone in the sync-server tests: gPodder's client library, mygpoclient, from PyPI in a venv
-# under .build (Scripts/sync-phone.py runs in it). Made once; a failure fails nothing here: the
+# The phone in the account server's tests: gPodder's client library, mygpoclient, from PyPI in a venv
+# under .build (Scripts/account-phone.py runs in it). Made once; a failure fails nothing here: the
 # tests that need the phone then say it is missing (and fail in CI, where it must be there).
-SYNC_PHONE := .build/sync-phone
+ACCOUNT_PHONE := .build/account-phone
 MYGPOCLIENT := mygpoclient==1.10
-sync-phone:
-	@[ -x $(SYNC_PHONE)/bin/python ] && $(SYNC_PHONE)/bin/python -c 'import mygpoclient' 2>/dev/null || { \
-	  rm -rf $(SYNC_PHONE); \
-	  { /usr/bin/python3 -m venv $(SYNC_PHONE) && $(SYNC_PHONE)/bin/pip install -q $(MYGPOCLIENT); } \
-	    || { rm -rf $(SYNC_PHONE); echo "could not make the sync tests' phone ($(MYGPOCLIENT) in a venv)"; }; }
+account-phone:
+	@[ -x $(ACCOUNT_PHONE)/bin/python ] && $(ACCOUNT_PHONE)/bin/python -c 'import mygpoclient' 2>/dev/null || { \
+	  rm -rf $(ACCOUNT_PHONE); \
+	  { /usr/bin/python3 -m venv $(ACCOUNT_PHONE) && $(ACCOUNT_PHONE)/bin/pip install -q $(MYGPOCLIENT); } \
+	    || { rm -rf $(ACCOUNT_PHONE); echo "could not make the account tests' phone ($(MYGPOCLIENT) in a venv)"; }; }
 
 # The release binary, checked to start without the Swift toolchain (Scripts/check-static.sh),
 # and its man page. A command plugin such as `swift package generate-manual` builds every
@@ -81,11 +81,11 @@ build: deps
 debug: deps
 	$(SWIFT) build
 
-# PODCAST_SYNC_PHONE: the phone's python for the sync-server tests (PODCAST_OPODSYNC, the
+# PODCAST_ACCOUNT_PHONE: the phone's python for the account server's tests (PODCAST_OPODSYNC, the
 # server's folder, comes from .ci/run or the caller).
-test: deps sync-phone
+test: deps account-phone
 	$(SWIFT) build --build-tests
-	PODCAST_SYNC_PHONE=$(CURDIR)/$(SYNC_PHONE)/bin/python $(SWIFT) test --skip-build
+	PODCAST_ACCOUNT_PHONE=$(CURDIR)/$(ACCOUNT_PHONE)/bin/python $(SWIFT) test --skip-build
 
 # The long versions of the reliability checks: crash-resume for SOAK_ROUNDS rounds (default 100).
 # Each test prints its random seed; `make soak SOAK_SEED=N` repeats a run's kill moments.

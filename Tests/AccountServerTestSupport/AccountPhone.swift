@@ -1,8 +1,8 @@
 import Foundation
 
 /// The phone in the interoperability tests: gPodder's client library, mygpoclient, run through
-/// `Scripts/sync-phone.py` in the venv `make sync-phone` makes (its python is what
-/// `PODCAST_SYNC_PHONE` names). It speaks the gpodder.net API, as the phone apps do.
+/// `Scripts/account-phone.py` in the venv `make account-phone` makes (its python is what
+/// `PODCAST_ACCOUNT_PHONE` names). It speaks the gpodder.net API, as the phone apps do.
 public struct AccountPhone {
   public let server: String
   public let user: String
@@ -21,7 +21,7 @@ public struct AccountPhone {
 
   /// The venv's python, or a skip (a failure in CI).
   static func python() throws -> String {
-    try TestTool.path("PODCAST_SYNC_PHONE", for: "the phone (mygpoclient)")
+    try TestTool.path("PODCAST_ACCOUNT_PHONE", for: "the phone (mygpoclient)")
   }
 
   private let python: String
@@ -57,8 +57,8 @@ public struct AccountPhone {
 
   private func run(_ command: String, _ arguments: [String]) throws -> [String: Any] {
     let output = try TestTool.run(
-      python, [Self.scripts + "/sync-phone.py", server, user, device, command] + arguments,
-      environment: ["SYNC_PHONE_PASSWORD": password])
+      python, [Self.scripts + "/account-phone.py", server, user, device, command] + arguments,
+      environment: ["ACCOUNT_PHONE_PASSWORD": password])
     guard let answer = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
     else { throw TestToolError(description: "the phone's \(command) printed \(output)") }
     return answer

@@ -4,7 +4,7 @@ import Foundation
   import Glibc
 #endif
 
-/// `Scripts/sync-proxy.py` in front of a sync server: every request and answer recorded (the
+/// `Scripts/account-proxy.py` in front of a sync server: every request and answer recorded (the
 /// password masked), and the client killed at a chosen request, before the server sees it or
 /// after it answered (see the script). Runs in the phone's python.
 public final class AccountServerProxy {
@@ -14,11 +14,11 @@ public final class AccountServerProxy {
   private let process = Process()
 
   public init(upstream: String, masking password: String) throws {
-    controlFolder = NSTemporaryDirectory() + "podcast-sync-proxy-" + UUID().uuidString
+    controlFolder = NSTemporaryDirectory() + "podcast-account-proxy-" + UUID().uuidString
     try FileManager.default.createDirectory(
       atPath: controlFolder, withIntermediateDirectories: true)
     process.executableURL = URL(fileURLWithPath: try AccountPhone.python())
-    process.arguments = [AccountPhone.scripts + "/sync-proxy.py", upstream, controlFolder]
+    process.arguments = [AccountPhone.scripts + "/account-proxy.py", upstream, controlFolder]
     process.environment = ProcessInfo.processInfo.environment.merging(
       ["SYNC_PROXY_MASK": password]) { $1 }
     let out = Pipe()
@@ -33,7 +33,7 @@ public final class AccountServerProxy {
     }
     url = String(decoding: line, as: UTF8.self)
     guard url.hasPrefix("http://127.0.0.1:") else {
-      throw TestToolError(description: "sync-proxy.py printed \(url)")
+      throw TestToolError(description: "account-proxy.py printed \(url)")
     }
   }
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""The phone in the sync tests: gPodder's own client library, mygpoclient, doing what a podcast
-app does against a gpodder.net-API server. Runs in the venv `make sync-phone` makes; the tests
+"""The phone in the account tests: gPodder's own client library, mygpoclient, doing what a podcast
+app does against a gpodder.net-API server. Runs in the venv `make account-phone` makes; the tests
 call it once per step and read its JSON answer on stdout.
 
-    sync-phone.py SERVER USER DEVICE COMMAND [ARGS...]     (password in SYNC_PHONE_PASSWORD)
+    account-phone.py SERVER USER DEVICE COMMAND [ARGS...]     (password in ACCOUNT_PHONE_PASSWORD)
 
     subscribe URL...                       add feeds to DEVICE's subscriptions
     unsubscribe URL...                     remove them
@@ -33,7 +33,7 @@ def main(argv):
     if len(argv) < 5:
         sys.exit(__doc__)
     server, user, device, command, args = argv[1], argv[2], argv[3], argv[4], argv[5:]
-    client = api.MygPodderClient(user, os.environ["SYNC_PHONE_PASSWORD"], root_url=server)
+    client = api.MygPodderClient(user, os.environ["ACCOUNT_PHONE_PASSWORD"], root_url=server)
     if command == "subscribe":
         result = client.update_subscriptions(device, args, [])
         answer = {"timestamp": result.since, "update_urls": result.update_urls}

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""A recording proxy in front of a sync server, for the sync tests: it passes every request to
+"""A recording proxy in front of a sync server, for the account tests: it passes every request to
 UPSTREAM and its answer back, writes both to CONTROL/exchange.log (the Authorization header and
 any password masked), and kills the client at a chosen request, to test that an exchange
 killed at any moment loses nothing and applies nothing twice.
 
-    sync-proxy.py UPSTREAM CONTROL_DIR          prints http://127.0.0.1:PORT, serves until killed
+    account-proxy.py UPSTREAM CONTROL_DIR          prints http://127.0.0.1:PORT, serves until killed
 
 Killing: the test writes CONTROL/plan, "N MODE", then starts the client and writes its pid to
 CONTROL/pid. Counting from the plan's writing, the Nth request is met with SIGKILL to that pid:
