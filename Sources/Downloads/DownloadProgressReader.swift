@@ -47,7 +47,7 @@ public struct DownloadProgressReader: Sendable {
   public init(store: LibraryStore?, feedURL: String) throws {
     self.store = store
     self.feedURL = feedURL
-    let rows = try store?.allDownloads() ?? []
+    let rows = try store.map { try DownloadRows(store: $0).all() } ?? []
     byURL = Dictionary(rows.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
     byKey = Dictionary(rows.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
     listedByKey = Dictionary(
@@ -76,7 +76,7 @@ public struct DownloadProgressReader: Sendable {
       byKey[DownloadKey(feedURL: feedURL, episodeKey: keys.first, url: url)]
       ?? keys.lazy.compactMap { listedByKey[$0] }.first ?? byURL[url]
     // The partial file is the truth about bytes: the row is written only once a second.
-    guard let row, let bytes = store.partialSize(of: row), bytes > 0 else {
+    guard let row, let bytes = DownloadRows(store: store).partialSize(of: row), bytes > 0 else {
       let wasDownloaded = finished.contains { $0.state == .done } || row?.state == .done
       return wasDownloaded ? EpisodeDownloadStatus(state: .deleted, progress: 0, file: nil) : .new
     }

@@ -127,8 +127,8 @@ public struct AccountExchange: Sendable {
 
   private func reconciliation() throws -> SubscriptionReconciliation {
     SubscriptionReconciliation(
-      journal: try journal.changes(), subscriptions: try store.subscriptions(),
-      settings: try store.allSettings(), pulledBefore: record.subscriptionsSince != nil)
+      journal: try journal.changes(), subscriptions: try Subscriptions(store: store).all(),
+      settings: try SavedSettings(store: store).all(), pulledBefore: record.subscriptionsSince != nil)
   }
 
   /// The server's changes since the last pull: removals unsubscribe here (files stay),
@@ -142,7 +142,7 @@ public struct AccountExchange: Sendable {
       guard let removed = try journal.unsubscribeFromServer(url) else { continue }
       report.unsubscribed.append(removed.name)
     }
-    for url in arriving.link { try store.linkSubscription(serverURL: url) }
+    for url in arriving.link { try Subscriptions(store: store).link(serverURL: url) }
     report.subscribed += try await subscribeAll(arriving.subscribe)
     report.notApplied += arriving.notApplied
     try AccountState(store: store).recordSubscriptionsPulled(timestamp: changes.timestamp)
@@ -188,8 +188,8 @@ public struct AccountExchange: Sendable {
 
   private func outbox() throws -> ActionOutbox {
     ActionOutbox(
-      pending: try AccountOutbox(store: store).pending(), subscriptions: try store.subscriptions(),
-      settings: try store.allSettings(), serverURLs: try AccountState(store: store).serverURLs(),
+      pending: try AccountOutbox(store: store).pending(), subscriptions: try Subscriptions(store: store).all(),
+      settings: try SavedSettings(store: store).all(), serverURLs: try AccountState(store: store).serverURLs(),
       device: record.device)
   }
 

@@ -154,7 +154,8 @@ public final class LoopbackServer: Sendable {
     changes.announce()
     if let route {
       let step = route.step(forHit: hit)
-      return (step.responder.map { $0(request) } ?? step, hit)
+      // What a responder makes may be a sequence too, stepped by the same count.
+      return (step.responder.map { $0(request).step(forHit: hit) } ?? step, hit)
     }
     if let found = mount?.route(for: path) { return (found, hit) }
     return (.status(404, body: "Nothing at \(path)\n"), hit)

@@ -27,8 +27,8 @@ public struct Route: Sendable {
   /// When not empty, the n-th request to the path gets `steps[n]` (the last one repeats);
   /// modifiers on the sequence itself are not used.
   public var steps: [Route] = []
-  /// When set, each request gets the route this makes of it (a server with state of its
-  /// own, such as an imitation of an API); modifiers on this route itself are not used.
+  /// When set, the route that answers is the one this makes of the request, as it arrives:
+  /// for a server that checks what it is sent (a signature, a header) the way a real one does.
   public var responder: (@Sendable (RecordedRequest) -> Route)?
 
   public init(body: Body, status: Int = 200, contentType: String? = nil) {
@@ -82,10 +82,13 @@ extension Route {
     Route.status(429, body: "Slow down\n").withHeader("Retry-After", String(seconds))
   }
 
-  /// An answer made for each request by `answer`, from what was sent.
-  public static func responding(_ answer: @escaping @Sendable (RecordedRequest) -> Route) -> Route {
+  /// The answer `responder` makes of each request when it arrives (called on the
+  /// connection's thread; it may block, delaying that answer only).
+  public static func responding(_ responder: @escaping @Sendable (RecordedRequest) -> Route)
+    -> Route
+  {
     var route = Route.status(500, body: "no answer\n")
-    route.responder = answer
+    route.responder = responder
     return route
   }
 

@@ -105,8 +105,9 @@ public struct AddAccount: Sendable {
       server: account.serverName, user: user, device: device, api: chosen, detected: api == nil,
       devices: devices, followed: followed, followedBefore: existing?.follows,
       followNeedless: followNeedless,
-      subscriptionsToSend: try store.subscriptions().filter {
-        SubscriptionReconciliation.shared($0.feedURL, try store.settings(subscriptionId: $0.id))
+      subscriptionsToSend: try Subscriptions(store: store).all().filter {
+        SubscriptionReconciliation.shared(
+          $0.feedURL, try SavedSettings(store: store).of(subscriptionId: $0.id))
       }.count, relinked: existing != nil)
   }
 

@@ -33,7 +33,7 @@ struct ArrivingFeed: Sendable {
           firstSyncNameTemplate: options.nameTemplate, serverURL: url
         ).subscription.name
       } catch LibraryError.duplicateFeed(_, let name) {
-        try store.linkSubscription(named: name, serverURL: url)
+        try Subscriptions(store: store).link(named: name, serverURL: url)
         return nil
       } catch LibraryError.duplicateName {
         continue  // Another feed arriving at once took the name: choose again.
@@ -50,8 +50,8 @@ struct ArrivingFeed: Sendable {
 
   /// `url` subscribed without reading it, as `import` subscribes.
   private func subscribeUnread(_ url: String) throws -> String {
-    let name = try store.availableName(basedOn: SubscriptionName.guess(fromFeed: url))
-    return try store.addSubscription(
+    let name = try Subscriptions(store: store).availableName(basedOn: SubscriptionName.guess(fromFeed: url))
+    return try Subscriptions(store: store).add(
       name: name, feedURL: url, title: nil, keep: options.keep, settings: options.settings,
       serverURL: url
     ).name

@@ -62,7 +62,7 @@ public struct AccountJournal: Sendable {
       return nil
     }
     if subscriptions.contains(where: { $0.id != id && $0.feedURL == new }) {
-      _ = try store.deleteSubscription(id: id, db)
+      _ = try Subscriptions(store: store).delete(id: id, db)
       return found
     }
     if found.feedURL == old {
@@ -84,7 +84,7 @@ public struct AccountJournal: Sendable {
   public func unsubscribeFromServer(_ url: String) throws -> Subscription? {
     try store.applyingFromServer { db in
       guard let found = try LibraryStore.subscription(serverURL: url, db),
-        try store.deleteSubscription(id: found.id, db)
+        try Subscriptions(store: store).delete(id: found.id, db)
       else { return nil }
       return found
     }

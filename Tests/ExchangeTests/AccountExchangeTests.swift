@@ -41,7 +41,7 @@ final class AccountExchangeTests: XCTestCase {
         store: store, http: HTTPClient(options: TransferOptions(connectTimeout: 5)),
         subscribe: { url in
           let name = String(url.split(separator: "/").last ?? "feed")
-          return try store.addSubscription(
+          return try Subscriptions(store: store).add(
             name: name, feedURL: url, title: nil, keep: nil, settings: SubscriptionSettings(),
             serverURL: url
           ).name
@@ -56,7 +56,7 @@ final class AccountExchangeTests: XCTestCase {
   }
 
   func testTheServersFeedsArriveAndTheLibrarysGo() async throws {
-    try store.addSubscription(
+    try Subscriptions(store: store).add(
       name: "here", feedURL: "https://a.example/here.xml", title: nil, keep: nil)
     gpodder.phoneChanges(add: ["https://b.example/phone.xml"])
 
@@ -75,13 +75,13 @@ final class AccountExchangeTests: XCTestCase {
     gpodder.phoneChanges(remove: ["https://b.example/phone.xml"])
     let removed = try await exchange().subscriptions()
     XCTAssertEqual(removed.unsubscribed, ["phone.xml"])
-    XCTAssertEqual(try store.subscriptions().map(\.name), ["here"])
+    XCTAssertEqual(try Subscriptions(store: store).all().map(\.name), ["here"])
   }
 
   func testActionsGoOnceAndPlaysComeBack() async throws {
-    let show = try store.addSubscription(
+    let show = try Subscriptions(store: store).add(
       name: "show", feedURL: "https://a.example/show.xml", title: nil, keep: nil)
-    try store.recordSeen(
+    try EpisodeLog(store: store).record(
       subscriptionId: show.id,
       episodes: [
         SeenEpisode(
@@ -119,7 +119,7 @@ final class AccountExchangeTests: XCTestCase {
   }
 
   func testAFailedPullStopsTheExchangeAndTheJournalWaits() async throws {
-    try store.addSubscription(
+    try Subscriptions(store: store).add(
       name: "here", feedURL: "https://a.example/here.xml", title: nil, keep: nil)
     gpodder.fail("subscriptions", status: 503, message: "maintenance")
 
@@ -135,7 +135,7 @@ final class AccountExchangeTests: XCTestCase {
   }
 
   func testAPreviewAsksTheServerAndChangesNothing() async throws {
-    try store.addSubscription(
+    try Subscriptions(store: store).add(
       name: "here", feedURL: "https://a.example/here.xml", title: nil, keep: nil)
     gpodder.phoneChanges(add: ["https://b.example/phone.xml", "ftp://c.example/feed"])
 
@@ -144,7 +144,7 @@ final class AccountExchangeTests: XCTestCase {
     XCTAssertEqual(preview.subscribed, ["https://b.example/phone.xml"])
     XCTAssertEqual(preview.sentAdded, ["https://a.example/here.xml"])
     XCTAssertEqual(preview.notApplied.count, 1)
-    XCTAssertEqual(try store.subscriptions().map(\.name), ["here"])
+    XCTAssertEqual(try Subscriptions(store: store).all().map(\.name), ["here"])
     XCTAssertEqual(try AccountJournal(store: store).changes().count, 1)
     XCTAssertNil(try AccountState(store: store).record()?.subscriptionsSince)
   }

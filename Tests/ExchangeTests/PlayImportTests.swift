@@ -135,10 +135,10 @@ final class PlayImportTests: XCTestCase {
     let store = try library.store()
     try AccountState(store: store).link(
       AccountRecord(server: "s", user: "u", password: "p", device: "d", api: "gpodder"))
-    let subscribed = try store.addSubscription(
+    let subscribed = try Subscriptions(store: store).add(
       name: "show", feedURL: show.feedURL, title: nil, keep: nil,
       settings: SubscriptionSettings(), serverURL: "http://feeds.example/show.xml")
-    try store.recordSeen(
+    try EpisodeLog(store: store).record(
       subscriptionId: subscribed.id,
       episodes: [
         SeenEpisode(

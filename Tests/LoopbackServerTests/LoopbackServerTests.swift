@@ -177,21 +177,21 @@ final class LoopbackServerTests: XCTestCase {
     XCTAssertEqual(try get("/feed").status, 200)
   }
 
-  func testARespondingRouteAnswersEachRequestFromWhatWasSent() throws {
+  func testARespondingRouteAnswersFromTheRequestItGets() throws {
     server.set(
-      "/echo",
+      "/signed",
       .responding { request in
-        request.query == "fail=1"
-          ? .status(503)
-          : .text("\(request.method) \(request.query ?? "")").withHeader("X-Seen", "1")
+        request.header("X-Token") == "right"
+          ? .text("welcome \(request.query ?? "")") : .status(401, body: "no")
       })
 
-    let answered = try get("/echo?a=1")
-    XCTAssertEqual(answered.status, 200)
-    XCTAssertEqual(String(decoding: answered.body, as: UTF8.self), "GET a=1")
-    XCTAssertEqual(answered.header("X-Seen"), "1")
-    XCTAssertEqual(try get("/echo?fail=1").status, 503)
-    XCTAssertEqual(server.requests(for: "/echo").count, 2)
+    let refused = try get("/signed?a=1", ["X-Token": "wrong"])
+    let accepted = try get("/signed?a=2", ["X-Token": "right"])
+
+    XCTAssertEqual(refused.status, 401)
+    XCTAssertEqual(accepted.status, 200)
+    XCTAssertEqual(String(decoding: accepted.body, as: UTF8.self), "welcome a=2")
+    XCTAssertEqual(server.requests(for: "/signed").count, 2)
   }
 
   func testTricklingSlowsTheBody() throws {

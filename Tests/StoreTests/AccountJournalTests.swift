@@ -30,7 +30,7 @@ final class AccountJournalTests: XCTestCase {
   }
 
   func testWithoutAnAccountNothingIsJournaled() throws {
-    try store.addSubscription(name: "one", feedURL: "https://a.example/one", title: nil, keep: nil)
+    try Subscriptions(store: store).add(name: "one", feedURL: "https://a.example/one", title: nil, keep: nil)
     XCTAssertEqual(try changes(), [])
     try link()
     XCTAssertEqual(try changes(), ["add https://a.example/one"], "linking sends the list")
@@ -38,16 +38,16 @@ final class AccountJournalTests: XCTestCase {
 
   func testEveryLocalChangeIsJournaledInItsOwnTransaction() throws {
     try link()
-    let one = try store.addSubscription(
+    let one = try Subscriptions(store: store).add(
       name: "one", feedURL: "https://a.example/one", title: nil, keep: nil)
-    _ = try store.importSubscriptions([
+    _ = try SubscriptionImport(store: store).add([
       OPMLEntry(title: "Two", feedURL: "https://b.example/two")
     ])
-    var moved = try store.subscription(matching: "two")
+    var moved = try Subscriptions(store: store).matching("two")
     moved.feedURL = "https://b.example/two-moved"
     XCTAssertEqual(
-      try store.record([FeedRecord(subscription: moved)]), [.recorded(keys: [], alreadyHad: [])])
-    try store.removeSubscription(id: one.id)
+      try FeedRefreshes(store: store).record([FeedRecord(subscription: moved)]), [.recorded(keys: [], alreadyHad: [])])
+    try Subscriptions(store: store).remove(id: one.id)
 
     XCTAssertEqual(
       try changes(),
@@ -59,7 +59,7 @@ final class AccountJournalTests: XCTestCase {
 
   func testWhatTheServerSentIsNotSentBack() throws {
     try link()
-    let arrived = try store.addSubscription(
+    let arrived = try Subscriptions(store: store).add(
       name: "phone", feedURL: "https://c.example/feed", title: nil, keep: nil,
       settings: SubscriptionSettings(), serverURL: "http://c.example/feed")
     XCTAssertEqual(try changes(), [])
@@ -69,16 +69,16 @@ final class AccountJournalTests: XCTestCase {
 
     let removed = try journal.unsubscribeFromServer("http://c.example/feed")
     XCTAssertEqual(removed?.name, "phone")
-    XCTAssertEqual(try store.subscriptions(), [])
+    XCTAssertEqual(try Subscriptions(store: store).all(), [])
     XCTAssertEqual(try changes(), [])
     XCTAssertEqual(try journal.unsubscribeFromServer("http://c.example/feed"), nil)
   }
 
   func testTheServersURLFindsTheSubscriptionItKnowsThenTheFeedItNames() throws {
-    let linked = try store.addSubscription(
+    let linked = try Subscriptions(store: store).add(
       name: "linked", feedURL: "https://a.example/moved.xml", title: nil, keep: nil,
       settings: SubscriptionSettings(), serverURL: "http://a.example/old.xml")
-    let plain = try store.addSubscription(
+    let plain = try Subscriptions(store: store).add(
       name: "plain", feedURL: "https://b.example/feed.xml", title: nil, keep: nil)
 
     XCTAssertEqual(try journal.subscription(serverURL: "http://a.example/old.xml")?.id, linked.id)
@@ -90,20 +90,20 @@ final class AccountJournalTests: XCTestCase {
 
   func testARemovalIsJournaledUnderTheURLTheServerKnows() throws {
     try link()
-    let arrived = try store.addSubscription(
+    let arrived = try Subscriptions(store: store).add(
       name: "phone", feedURL: "https://c.example/feed", title: nil, keep: nil,
       settings: SubscriptionSettings(), serverURL: "http://c.example/feed")
-    try store.removeSubscription(id: arrived.id)
+    try Subscriptions(store: store).remove(id: arrived.id)
     XCTAssertEqual(try changes(), ["remove http://c.example/feed"])
   }
 
   func testAPushTakesTheRowsItCoveredAndFollowsTheServersRewrites() throws {
     try link()
-    let one = try store.addSubscription(
+    let one = try Subscriptions(store: store).add(
       name: "one", feedURL: "https://a.example/one?utm=x", title: nil, keep: nil)
     let id = one.id
     let covered = try XCTUnwrap(try journal.changes().last).id
-    try store.addSubscription(name: "two", feedURL: "https://a.example/two", title: nil, keep: nil)
+    try Subscriptions(store: store).add(name: "two", feedURL: "https://a.example/two", title: nil, keep: nil)
 
     let dropped = try journal.recordPushed(
       upTo: covered, added: [(id, "https://a.example/one?utm=x")],
@@ -111,22 +111,22 @@ final class AccountJournalTests: XCTestCase {
 
     XCTAssertEqual(dropped, [])
     XCTAssertEqual(try changes(), ["add https://a.example/two"], "a later change waits")
-    XCTAssertEqual(try store.subscription(matching: "one").feedURL, "https://a.example/one")
+    XCTAssertEqual(try Subscriptions(store: store).matching("one").feedURL, "https://a.example/one")
     XCTAssertEqual(try AccountState(store: store).serverURLs()[id], "https://a.example/one")
   }
 
   func testARewriteOntoAFeedFollowedAlreadyRemovesTheDuplicate() throws {
     try link()
-    let one = try store.addSubscription(
+    let one = try Subscriptions(store: store).add(
       name: "one", feedURL: "https://a.example/one?utm=x", title: nil, keep: nil)
-    try store.addSubscription(name: "two", feedURL: "https://a.example/one", title: nil, keep: nil)
+    try Subscriptions(store: store).add(name: "two", feedURL: "https://a.example/one", title: nil, keep: nil)
     let covered = try XCTUnwrap(try journal.changes().last).id
 
     let dropped = try journal.recordPushed(
       upTo: covered, added: [], rewrites: [(one.feedURL, "https://a.example/one")])
 
     XCTAssertEqual(dropped.map(\.name), ["one"])
-    XCTAssertEqual(try store.subscriptions().map(\.name), ["two"])
+    XCTAssertEqual(try Subscriptions(store: store).all().map(\.name), ["two"])
     XCTAssertEqual(try changes(), [], "the server made the change: nothing to send back")
   }
 }

@@ -47,10 +47,10 @@ final class PlayStatesTests: XCTestCase {
 
   func testADecisionSeesTheLibraryAndIsSavedWithTheActionClock() throws {
     try link()
-    let show = try store.addSubscription(
+    let show = try Subscriptions(store: store).add(
       name: "show", feedURL: "https://feeds.example/show.xml", title: nil, keep: nil,
       settings: SubscriptionSettings(), serverURL: "http://feeds.example/show.xml")
-    try store.recordSeen(
+    try EpisodeLog(store: store).record(
       subscriptionId: show.id,
       episodes: [
         SeenEpisode(
