@@ -128,7 +128,8 @@ public struct AccountExchange: Sendable {
   private func reconciliation() throws -> SubscriptionReconciliation {
     SubscriptionReconciliation(
       journal: try journal.changes(), subscriptions: try Subscriptions(store: store).all(),
-      settings: try SavedSettings(store: store).all(), pulledBefore: record.subscriptionsSince != nil)
+      settings: try SavedSettings(store: store).all(),
+      pulledBefore: record.subscriptionsSince != nil)
   }
 
   /// The server's changes since the last pull: removals unsubscribe here (files stay),
@@ -188,8 +189,10 @@ public struct AccountExchange: Sendable {
 
   private func outbox() throws -> ActionOutbox {
     ActionOutbox(
-      pending: try AccountOutbox(store: store).pending(), subscriptions: try Subscriptions(store: store).all(),
-      settings: try SavedSettings(store: store).all(), serverURLs: try AccountState(store: store).serverURLs(),
+      pending: try AccountOutbox(store: store).pending(),
+      subscriptions: try Subscriptions(store: store).all(),
+      settings: try SavedSettings(store: store).all(),
+      serverURLs: try AccountState(store: store).serverURLs(),
       device: record.device)
   }
 

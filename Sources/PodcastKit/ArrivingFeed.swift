@@ -50,7 +50,8 @@ struct ArrivingFeed: Sendable {
 
   /// `url` subscribed without reading it, as `import` subscribes.
   private func subscribeUnread(_ url: String) throws -> String {
-    let name = try Subscriptions(store: store).availableName(basedOn: SubscriptionName.guess(fromFeed: url))
+    let name = try Subscriptions(store: store).availableName(
+      basedOn: SubscriptionName.guess(fromFeed: url))
     return try Subscriptions(store: store).add(
       name: name, feedURL: url, title: nil, keep: options.keep, settings: options.settings,
       serverURL: url

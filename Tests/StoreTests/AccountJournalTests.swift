@@ -30,7 +30,8 @@ final class AccountJournalTests: XCTestCase {
   }
 
   func testWithoutAnAccountNothingIsJournaled() throws {
-    try Subscriptions(store: store).add(name: "one", feedURL: "https://a.example/one", title: nil, keep: nil)
+    try Subscriptions(store: store).add(
+      name: "one", feedURL: "https://a.example/one", title: nil, keep: nil)
     XCTAssertEqual(try changes(), [])
     try link()
     XCTAssertEqual(try changes(), ["add https://a.example/one"], "linking sends the list")
@@ -46,7 +47,8 @@ final class AccountJournalTests: XCTestCase {
     var moved = try Subscriptions(store: store).matching("two")
     moved.feedURL = "https://b.example/two-moved"
     XCTAssertEqual(
-      try FeedRefreshes(store: store).record([FeedRecord(subscription: moved)]), [.recorded(keys: [], alreadyHad: [])])
+      try FeedRefreshes(store: store).record([FeedRecord(subscription: moved)]),
+      [.recorded(keys: [], alreadyHad: [])])
     try Subscriptions(store: store).remove(id: one.id)
 
     XCTAssertEqual(
@@ -103,7 +105,8 @@ final class AccountJournalTests: XCTestCase {
       name: "one", feedURL: "https://a.example/one?utm=x", title: nil, keep: nil)
     let id = one.id
     let covered = try XCTUnwrap(try journal.changes().last).id
-    try Subscriptions(store: store).add(name: "two", feedURL: "https://a.example/two", title: nil, keep: nil)
+    try Subscriptions(store: store).add(
+      name: "two", feedURL: "https://a.example/two", title: nil, keep: nil)
 
     let dropped = try journal.recordPushed(
       upTo: covered, added: [(id, "https://a.example/one?utm=x")],
@@ -119,7 +122,8 @@ final class AccountJournalTests: XCTestCase {
     try link()
     let one = try Subscriptions(store: store).add(
       name: "one", feedURL: "https://a.example/one?utm=x", title: nil, keep: nil)
-    try Subscriptions(store: store).add(name: "two", feedURL: "https://a.example/one", title: nil, keep: nil)
+    try Subscriptions(store: store).add(
+      name: "two", feedURL: "https://a.example/one", title: nil, keep: nil)
     let covered = try XCTUnwrap(try journal.changes().last).id
 
     let dropped = try journal.recordPushed(

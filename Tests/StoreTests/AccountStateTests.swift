@@ -37,7 +37,8 @@ final class AccountStateTests: XCTestCase {
       XCTAssertEqual(error as? LibraryError, .noAccount)
     }
     try account.link(record)
-    try Subscriptions(store: store).add(name: "one", feedURL: "https://a.example/one", title: nil, keep: nil)
+    try Subscriptions(store: store).add(
+      name: "one", feedURL: "https://a.example/one", title: nil, keep: nil)
     try account.recordFailure("the server is down", at: Date(timeIntervalSince1970: 1_800_000_100))
     XCTAssertEqual(try account.record()?.lastError, "the server is down")
 
