@@ -20,13 +20,17 @@ public struct MarkEpisodes: Sendable {
     case played
     /// Not heard after all: sent as a `new` action.
     case unplayed
+    /// Kept whatever the retention: `--keep N` and `--delete-played` leave them.
+    case keepForever
+    /// Retention may have them again.
+    case noKeepForever
 
     /// The mark stored; `new` stores none, which is what lets sync take them again.
     var state: EpisodeMark.State? {
       switch self {
       case .skip: .skip
       case .downloaded: .downloaded
-      case .new, .played, .unplayed: nil
+      case .new, .played, .unplayed, .keepForever, .noKeepForever: nil
       }
     }
   }
@@ -71,6 +75,10 @@ public struct MarkEpisodes: Sendable {
             : PlayState(key: key, feedURL: feedURL, total: episode.duration, actedAt: now)
           return (state, episode.enclosure.url, episode.guid)
         })
+    case .keepForever, .noKeepForever:
+      try KeptForever(store: store).keep(
+        chosen, feedURL: subscription?.feedURL ?? resolved.location,
+        forever: choice == .keepForever)
     case .skip, .downloaded, .new:
       try EpisodeMarks(store: store).mark(
         chosen, as: choice.state, feedURL: resolved.location, subscriptionId: subscription?.id)

@@ -23,6 +23,7 @@ package enum LibrarySchema {
     migrator.registerMigration("v9-update-index-dropped", migrate: dropUpdateIndex)
     migrator.registerMigration("v10-owners-and-checkpoints", migrate: addOwnersAndCheckpoints)
     migrator.registerMigration("v11-account-follows", migrate: addAccountFollows)
+    migrator.registerMigration("v12-kept-forever", migrate: addKeptForever)
     return migrator
   }
 

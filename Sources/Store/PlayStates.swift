@@ -115,16 +115,3 @@ public struct PlayLookup {
     return keys
   }
 }
-
-extension LibraryStore {
-  /// An episode's file deleted because it was played (`--delete-played`): the episode has no
-  /// file any more, but its finished download stays, so listings call it deleted and neither
-  /// sync nor a later look at the folder fetches it again.
-  package func forgetPlayedFile(subscriptionId: Int64, key: String) throws {
-    try write { db in
-      try db.execute(
-        sql: "UPDATE episodes SET downloadedFile = NULL WHERE subscriptionId = ? AND key = ?",
-        arguments: [subscriptionId, key])
-    }
-  }
-}

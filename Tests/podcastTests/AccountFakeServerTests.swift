@@ -259,6 +259,44 @@ final class AccountFakeServerTests: LibraryTestCase {
     XCTAssertEqual(listed.first?["position"] as? Int, 60, "the play of that second too")
   }
 
+  // MARK: Deletions (item 8)
+
+  /// A file removed by retention, by `--delete-played` and by hand each reaches the server
+  /// as one `delete` action, from the outbox the downloads' actions go through.
+  func testEachDeletedEpisodeIsToldToTheServerOnceHoweverItWent() throws {
+    let show = Show("gone", episodes: 4, on: server)
+    XCTAssertEqual(try podcast("subscribe", show.feedURL, "--first", "all").status, 0)
+    XCTAssertEqual(try podcast("sync").status, 0)
+    XCTAssertEqual(binary.episodeFiles().count, 4)
+    func deleted() -> [String] {
+      gpodder.actions.filter { $0.action == "delete" && $0.device == "podcast-box" }.map(\.episode)
+    }
+
+    // Retention: the oldest goes.
+    XCTAssertEqual(try podcast("set", "gone-show", "--keep", "3").status, 0)
+    XCTAssertEqual(try podcast("sync").status, 0)
+    // By hand: the next oldest.
+    let byHand = binary.episodesDirectory + "/gone show/2024-05-03 gone episode 2.mp3"
+    XCTAssertNoThrow(try FileManager.default.removeItem(atPath: byHand))
+    XCTAssertEqual(try podcast("sync").status, 0)
+    // Played on the phone, with --delete-played 0.
+    XCTAssertEqual(try podcast("set", "gone-show", "--delete-played", "0").status, 0)
+    gpodder.phonePlays(
+      podcast: show.feedURL, episode: show.episode(3).url(on: server), guid: "gone-3",
+      position: 3_600, total: 3_600)
+    XCTAssertEqual(try podcast("sync").status, 0)
+    XCTAssertEqual(try podcast("account", "sync").status, 0)
+    XCTAssertEqual(try podcast("sync").status, 0)
+
+    assertEpisodeFiles([show.episode(4)])
+    XCTAssertEqual(
+      deleted(), (1...3).map { show.episode($0).url(on: server) }, "each once, in that order")
+    let sent = gpodder.actions.filter { $0.action == "delete" }
+    XCTAssertEqual(sent.map(\.guid), ["gone-1", "gone-2", "gone-3"])
+    XCTAssertEqual(Set(sent.map(\.podcast)), [show.feedURL])
+    XCTAssertEqual(try account()["pendingActions"] as? Int, 0)
+  }
+
   // MARK: The server's words, following a device (items 6 and 3)
 
   func testTheServersOwnWordsShowWhereverItPutsThem() throws {
