@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # starts with about 6 MB less resident memory.
 RELEASE := -c release --static-swift-stdlib
 
-.PHONY: all deps wan-deps account-phone build debug test install uninstall deb package-test bench bench-wan demo fuzz soak powercut format clean
+.PHONY: all deps wan-deps account-phone browser build debug test install uninstall deb package-test bench bench-wan demo fuzz soak powercut format clean
 
 all: build
 
@@ -57,6 +57,21 @@ account-phone:
 	  { /usr/bin/python3 -m venv $(ACCOUNT_PHONE) && $(ACCOUNT_PHONE)/bin/pip install -q $(MYGPOCLIENT); } \
 	    || { rm -rf $(ACCOUNT_PHONE); echo "could not make the account tests' phone ($(MYGPOCLIENT) in a venv)"; }; }
 
+# The browser of the archive pages' tests (Scripts/page-browser.py): Debian's Chromium and its
+# chromedriver, with Selenium and axe-selenium-python from PyPI in a venv under .build. Made
+# once; a failure fails nothing here: the browser tests then say what is missing (and fail in
+# CI, where it must be there). Debian 12's Python takes axe-selenium-python 2.x, whose axe-core
+# is 3.x: enough for the rules the tests check.
+BROWSER_DEB_PACKAGES := chromium chromium-driver
+BROWSER_VENV := .build/browser
+BROWSER_PYPI := selenium==4.51.0 axe-selenium-python==2.1.6
+browser:
+	@$(call apt-install,$(BROWSER_DEB_PACKAGES)) || echo "could not install $(BROWSER_DEB_PACKAGES)"
+	@[ -x $(BROWSER_VENV)/bin/python ] && $(BROWSER_VENV)/bin/python -c 'import selenium, axe_selenium_python' 2>/dev/null || { \
+	  rm -rf $(BROWSER_VENV); \
+	  { /usr/bin/python3 -m venv $(BROWSER_VENV) && $(BROWSER_VENV)/bin/pip install -q $(BROWSER_PYPI); } \
+	    || { rm -rf $(BROWSER_VENV); echo "could not make the browser tests' venv ($(BROWSER_PYPI))"; }; }
+
 # The release binary, checked to start without the Swift toolchain (Scripts/check-static.sh),
 # and its man page. A command plugin such as `swift package generate-manual` builds every
 # product in release without --static-swift-stdlib into .build, and SwiftPM's next static build
@@ -82,10 +97,12 @@ debug: deps
 	$(SWIFT) build
 
 # PODCAST_ACCOUNT_PHONE: the phone's python for the account server's tests (PODCAST_OPODSYNC, the
-# server's folder, comes from .ci/run or the caller).
-test: deps account-phone
+# server's folder, comes from .ci/run or the caller); PODCAST_BROWSER: the python that drives
+# Chromium in the archive pages' tests.
+test: deps account-phone browser
 	$(SWIFT) build --build-tests
-	PODCAST_ACCOUNT_PHONE=$(CURDIR)/$(ACCOUNT_PHONE)/bin/python $(SWIFT) test --skip-build
+	PODCAST_ACCOUNT_PHONE=$(CURDIR)/$(ACCOUNT_PHONE)/bin/python \
+	  PODCAST_BROWSER=$(CURDIR)/$(BROWSER_VENV)/bin/python $(SWIFT) test --skip-build
 
 # The long versions of the reliability checks: crash-resume for SOAK_ROUNDS rounds (default 100).
 # Each test prints its random seed; `make soak SOAK_SEED=N` repeats a run's kill moments.

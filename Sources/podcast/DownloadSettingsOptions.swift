@@ -63,6 +63,11 @@ struct DownloadSettingsOptions: ParsableArguments {
   var feedBaseURL: String?
 
   @Flag(
+    name: .customLong("write-page"),
+    help: "Keep index.html in each podcast folder and in Episodes: pages to browse and play them.")
+  var writePage = false
+
+  @Flag(
     name: .customLong("info-json"),
     help: "Keep <episode>.info.json beside each episode: what the feed says of it and its podcast.")
   var infoJSON = false
@@ -95,6 +100,7 @@ struct DownloadSettingsOptions: ParsableArguments {
     settings.noChapters = noChapters
     settings.writeFeed = writeFeed
     settings.feedBaseURL = try feedBaseURL.map(FeedBaseURL.init)
+    settings.writePage = writePage
     settings.infoJSON = infoJSON
     return settings
   }

@@ -80,6 +80,7 @@ struct Mark: AsyncParsableCommand {
       case .noKeepForever: "for retention again"
       }
     Console.print("Marked \(count) episode\(count == 1 ? "" : "s") \(word).")
+    for failure in outcome.pageFailures { Console.error(String(describing: failure)) }
   }
 }
 

@@ -46,6 +46,12 @@ struct SettingsOptions: ParsableArguments {
       valueName: "url"))
   var feedBaseURL: String?
 
+  @Flag(
+    help:
+      "Keep index.html in this subscription's folder (and Episodes/index.html): a page to browse and play it."
+  )
+  var writePage = false
+
   @Option(
     help: ArgumentHelp(
       "Delete an episode's file this long after it was played on any device of the sync account (0, 7d, 30d).",
@@ -91,6 +97,7 @@ struct SettingsOptions: ParsableArguments {
     if noTranscripts { settings.transcripts = false }
     if noChapters { settings.chapters = false }
     if writeFeed { settings.feed = true }
+    if writePage { settings.page = true }
     if infoJSON { settings.info = true }
     if noPages { settings.pages = false }
     settings.deletePlayed = deletePlayed

@@ -35,6 +35,7 @@ struct ConfigOption: Sendable {
       },
       "concurrency": .count(downloading, ParallelDownloads.range),
       "write-feed": .flag(downloading),
+      "write-page": .flag(downloading),
       "info-json": .flag(downloading),
       "feed-base-url": .text(downloading) { _ = try FeedBaseURL($0) },
       "per-host": .count(downloading, ParallelDownloads.range),
