@@ -1,5 +1,5 @@
-import Foundation
 import AccountServerTestSupport
+import Foundation
 import XCTest
 
 /// Debian's Chromium, driven by Selenium through `Scripts/page-browser.py` in the venv that
