@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # starts with about 6 MB less resident memory.
 RELEASE := -c release --static-swift-stdlib
 
-.PHONY: all deps wan-deps account-phone browser build debug test install uninstall deb package-test bench bench-wan demo fuzz soak powercut format clean
+.PHONY: all deps wan-deps account-phone browser build debug lint test install uninstall deb package-test bench bench-wan demo fuzz soak powercut format clean
 
 all: build
 
@@ -79,7 +79,8 @@ browser:
 # when the check finds such a binary, the plan is dropped and the build runs again.
 # The man page comes from swift-argument-parser's generate-manual tool, run on the release
 # binary itself (it reads the binary's --experimental-dump-help); the tool is built once in its
-# own scratch folder, so nothing but this static build ever writes to .build/release.
+# own scratch folder, so nothing but this static build ever writes to .build/release. Its
+# ENVIRONMENT, FILES, CONFIGURATION and EXIT STATUS come from Packaging/podcast.1.sections.
 RELEASE_BIN := .build/release/podcast
 MANUAL_SCRATCH := .build-manual
 MANPAGE := $(MANUAL_SCRATCH)/podcast.1
@@ -92,14 +93,21 @@ build: deps
 	  --scratch-path "$(CURDIR)/$(MANUAL_SCRATCH)" --product generate-manual
 	"$(MANUAL_SCRATCH)/debug/generate-manual" $(RELEASE_BIN) --output-directory $(MANUAL_SCRATCH) \
 	  --date "$$(git log -1 --format=%as 2>/dev/null || date +%F)"
+	bash Scripts/manpage.sh $(MANPAGE) Packaging/podcast.1.sections
 
 debug: deps
 	$(SWIFT) build
 
+# swift-format's lint over everything it formats, strict (a warning fails it), so the tree
+# stays as `make format` leaves it; `make test` (and so CI) runs it first.
+LINTED := Sources Tests Fuzz Package.swift
+lint:
+	$(SWIFT) format lint --strict --recursive $(LINTED)
+
 # PODCAST_ACCOUNT_PHONE: the phone's python for the account server's tests (PODCAST_OPODSYNC, the
 # server's folder, comes from .ci/run or the caller); PODCAST_BROWSER: the python that drives
 # Chromium in the archive pages' tests.
-test: deps account-phone browser
+test: deps account-phone browser lint
 	$(SWIFT) build --build-tests
 	PODCAST_ACCOUNT_PHONE=$(CURDIR)/$(ACCOUNT_PHONE)/bin/python \
 	  PODCAST_BROWSER=$(CURDIR)/$(BROWSER_VENV)/bin/python $(SWIFT) test --skip-build
@@ -206,7 +214,7 @@ fuzz: deps
 	  -artifact_prefix=Fuzz/crashes/ -print_final_stats=1 $(FUZZ_SCRATCH)/corpus
 
 format:
-	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+	$(SWIFT) format --in-place --recursive $(LINTED)
 
 clean:
 	rm -rf .build $(MANUAL_SCRATCH) .build-package-test .demo bench-out

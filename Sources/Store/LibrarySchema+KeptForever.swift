@@ -3,7 +3,7 @@ internal import GRDB
 import Model
 
 extension LibrarySchema {
-  /// "v12-kept-forever": the episodes the user keeps whatever the retention
+  /// "v13-kept-forever": the episodes the user keeps whatever the retention
   /// (`mark NAME 7 --keep-forever`), keyed like marks by the episode's identity key alone.
   static func addKeptForever(_ db: Database) throws {
     try db.execute(

@@ -22,8 +22,9 @@ package enum LibrarySchema {
     migrator.registerMigration("v9-kept-feeds", migrate: addKeptFeeds)
     migrator.registerMigration("v9-update-index-dropped", migrate: dropUpdateIndex)
     migrator.registerMigration("v10-owners-and-checkpoints", migrate: addOwnersAndCheckpoints)
-    migrator.registerMigration("v11-account-follows", migrate: addAccountFollows)
-    migrator.registerMigration("v12-kept-forever", migrate: addKeptForever)
+    migrator.registerMigration("v11-feed-shows", migrate: addFeedShows)
+    migrator.registerMigration("v12-account-follows", migrate: addAccountFollows)
+    migrator.registerMigration("v13-kept-forever", migrate: addKeptForever)
     return migrator
   }
 

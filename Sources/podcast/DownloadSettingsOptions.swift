@@ -4,12 +4,14 @@ import PodcastKit
 /// How episodes are fetched and named; shared by `download` and `sync`.
 struct DownloadSettingsOptions: ParsableArguments {
   @Option(
+    parsing: .unconditional,
     help:
       "Downloads at once (default: \(ParallelDownloads.defaultConcurrency), or a subscription's own setting in sync)."
   )
   var concurrency: Int?
 
   @Option(
+    parsing: .unconditional,
     help:
       "Downloads at once from any one server, so none is hammered (three times this over HTTP/2, as streams on one connection)."
   )

@@ -11,7 +11,7 @@ struct SettingsOptions: ParsableArguments {
     help: "File name template for this subscription's episodes (see `podcast download --help`).")
   var nameTemplate: String?
 
-  @Option(help: "Downloads at once for this subscription.")
+  @Option(parsing: .unconditional, help: "Downloads at once for this subscription.")
   var concurrency: Int?
 
   @Option(help: "Bandwidth for this subscription's downloads, in bytes per second (500k, 2M).")

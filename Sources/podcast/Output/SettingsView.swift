@@ -24,6 +24,8 @@ enum SettingsView {
       ("cover", .bool(settings.cover)),
       ("transcripts", .bool(settings.transcripts)),
       ("chapters", .bool(settings.chapters)),
+      ("writeFeed", .bool(settings.feed)),
+      ("feedBaseURL", .string(settings.feedBaseURL)),
       ("first", .string(settings.first?.description)),
       ("infoJSON", .bool(settings.info)),
       ("writePage", .bool(settings.page)),
