@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # starts with about 6 MB less resident memory.
 RELEASE := -c release --static-swift-stdlib
 
-.PHONY: all deps wan-deps sync-phone browser build debug lint test install uninstall deb package-test bench bench-wan demo fuzz soak powercut format clean
+.PHONY: all deps wan-deps account-phone browser build debug lint test install uninstall deb package-test bench bench-wan demo fuzz soak powercut format clean
 
 all: build
 
@@ -46,16 +46,16 @@ wan-deps:
 	  fi; \
 	fi
 
-# The phone in the sync-server tests: gPodder's client library, mygpoclient, from PyPI in a venv
-# under .build (Scripts/sync-phone.py runs in it). Made once; a failure fails nothing here: the
+# The phone in the account server's tests: gPodder's client library, mygpoclient, from PyPI in a venv
+# under .build (Scripts/account-phone.py runs in it). Made once; a failure fails nothing here: the
 # tests that need the phone then say it is missing (and fail in CI, where it must be there).
-SYNC_PHONE := .build/sync-phone
+ACCOUNT_PHONE := .build/account-phone
 MYGPOCLIENT := mygpoclient==1.10
-sync-phone:
-	@[ -x $(SYNC_PHONE)/bin/python ] && $(SYNC_PHONE)/bin/python -c 'import mygpoclient' 2>/dev/null || { \
-	  rm -rf $(SYNC_PHONE); \
-	  { /usr/bin/python3 -m venv $(SYNC_PHONE) && $(SYNC_PHONE)/bin/pip install -q $(MYGPOCLIENT); } \
-	    || { rm -rf $(SYNC_PHONE); echo "could not make the sync tests' phone ($(MYGPOCLIENT) in a venv)"; }; }
+account-phone:
+	@[ -x $(ACCOUNT_PHONE)/bin/python ] && $(ACCOUNT_PHONE)/bin/python -c 'import mygpoclient' 2>/dev/null || { \
+	  rm -rf $(ACCOUNT_PHONE); \
+	  { /usr/bin/python3 -m venv $(ACCOUNT_PHONE) && $(ACCOUNT_PHONE)/bin/pip install -q $(MYGPOCLIENT); } \
+	    || { rm -rf $(ACCOUNT_PHONE); echo "could not make the account tests' phone ($(MYGPOCLIENT) in a venv)"; }; }
 
 # The browser of the archive pages' tests (Scripts/page-browser.py): Debian's Chromium and its
 # chromedriver, with Selenium and axe-selenium-python from PyPI in a venv under .build. Made
@@ -104,12 +104,12 @@ LINTED := Sources Tests Fuzz Package.swift
 lint:
 	$(SWIFT) format lint --strict --recursive $(LINTED)
 
-# PODCAST_SYNC_PHONE: the phone's python for the sync-server tests (PODCAST_OPODSYNC, the
+# PODCAST_ACCOUNT_PHONE: the phone's python for the account server's tests (PODCAST_OPODSYNC, the
 # server's folder, comes from .ci/run or the caller); PODCAST_BROWSER: the python that drives
 # Chromium in the archive pages' tests.
-test: deps sync-phone browser lint
+test: deps account-phone browser lint
 	$(SWIFT) build --build-tests
-	PODCAST_SYNC_PHONE=$(CURDIR)/$(SYNC_PHONE)/bin/python \
+	PODCAST_ACCOUNT_PHONE=$(CURDIR)/$(ACCOUNT_PHONE)/bin/python \
 	  PODCAST_BROWSER=$(CURDIR)/$(BROWSER_VENV)/bin/python $(SWIFT) test --skip-build
 
 # The long versions of the reliability checks: crash-resume for SOAK_ROUNDS rounds (default 100).

@@ -50,9 +50,9 @@ let package = Package(
     .target(name: "Selection", dependencies: ["Basics", "Feeds"]),
     .target(name: "Search", dependencies: ["Basics", "Transfer"]),
     .target(name: "Source", dependencies: ["Basics", "Feeds", "Privacy", "Search", "Transfer"]),
-    // The sync-server client (gpodder.net API v2, Nextcloud gPodder Sync): login, devices,
-    // subscription changes and episode actions, values in and out, over Transfer.
-    .target(name: "SyncServer", dependencies: ["Basics", "Privacy", "Transfer"]),
+    // The client of the account's server (gpodder.net API v2, Nextcloud gPodder Sync): login,
+    // devices, subscription changes and episode actions, values in and out, over Transfer.
+    .target(name: "AccountServer", dependencies: ["Basics", "Privacy", "Transfer"]),
     // The domain's values and rules, without a database: episode identity, file names,
     // subscription names and settings, the download state machine's table, OPML values.
     .target(name: "Model", dependencies: ["Basics", "Feeds", "Selection"]),
@@ -91,6 +91,12 @@ let package = Package(
         "Store", "Tags", "Transfer",
       ]
     ),
+    // The exchange with the library's account: the rules of reconciling subscriptions, of
+    // the outbox of episode actions and of taking in plays, run against its server.
+    .target(
+      name: "Exchange",
+      dependencies: ["AccountServer", "Basics", "Model", "Privacy", "Store", "Transfer"]
+    ),
     // What the user's own files say: config.toml (read into the flags it gives defaults for,
     // each value checked as its flag would be) and ~/.netrc.
     .target(
@@ -101,7 +107,8 @@ let package = Package(
       name: "PodcastKit",
       dependencies: [
         "Basics", "Config", "Downloads", "Feeds", "Fetching", "Model", "Privacy", "Search",
-        "Selection", "SideFiles", "Source", "Store", "Sync", "SyncServer", "Tags", "Transfer",
+        "Selection", "SideFiles", "Source", "Store", "Sync", "AccountServer", "Tags", "Transfer",
+        "Exchange",
       ]
     ),
     .executableTarget(
@@ -136,9 +143,12 @@ let package = Package(
       ],
       path: "Tests/StoreTestSupport"
     ),
-    // The real sync server (oPodSync), the phone (mygpoclient) and a recording proxy, for the
-    // sync-server client's tests and the binary's.
-    .target(name: "SyncServerTestSupport", path: "Tests/SyncServerTestSupport"),
+    // The real account server (oPodSync), the phone (mygpoclient), a recording proxy and a
+    // loopback imitation of a gpodder.net-API server that misbehaves on request, for the
+    // server client's tests, the exchange's and the binary's.
+    .target(
+      name: "AccountServerTestSupport", dependencies: ["LoopbackServer"],
+      path: "Tests/AccountServerTestSupport"),
     // The four podcast directories on loopback, answering in their real services' shapes, with
     // Podcast Index's signature checked the way the service checks it.
     .target(
@@ -164,9 +174,9 @@ let package = Package(
         "Basics", "Transfer", "Feeds", "Search", "Source", "LoopbackServer", "FeedsTestSupport",
       ]),
     .testTarget(
-      name: "SyncServerTests",
+      name: "AccountServerTests",
       dependencies: [
-        "Basics", "Transfer", "SyncServer", "LoopbackServer", "SyncServerTestSupport",
+        "Basics", "Transfer", "AccountServer", "LoopbackServer", "AccountServerTestSupport",
       ]),
     .testTarget(name: "ModelTests", dependencies: ["Basics", "Feeds", "Model"]),
     // GRDB directly too: the store's tests open the database themselves (old schemas,
@@ -197,6 +207,12 @@ let package = Package(
         "Transfer", "Feeds", "Selection", "Source", "Model", "Store", "Fetching", "SideFiles",
         "Downloads", "Sync", "LoopbackServer", "StoreTestSupport",
       ]),
+    .testTarget(
+      name: "ExchangeTests",
+      dependencies: [
+        "AccountServer", "Basics", "Model", "Store", "Exchange", "Transfer", "LoopbackServer",
+        "StoreTestSupport", "AccountServerTestSupport",
+      ]),
     // The use cases, and what the core's errors say.
     .testTarget(
       name: "PodcastKitTests",
@@ -212,6 +228,6 @@ let package = Package(
     // The end-to-end tests: the real binary, run as a user runs it.
     .testTarget(
       name: "podcastTests",
-      dependencies: ["LoopbackServer", "SyncServerTestSupport", "DirectoryTestSupport"]),
+      dependencies: ["LoopbackServer", "AccountServerTestSupport", "DirectoryTestSupport"]),
   ]
 )

@@ -19,6 +19,9 @@ public struct AccountExchangeReport: Sendable, Equatable {
   public var actionsSent = 0
   /// Episodes whose play state changed from what other devices did.
   public var playsRecorded = 0
+  /// What the server sent that could not be applied here, a phrase each (a subscription to a
+  /// URL that is no feed's, a play without a position, actions that could not be read).
+  public var notApplied: [String] = []
   /// The exchange stopped on an error (told as it happened); what it did before stays done.
   public var failed = false
 
@@ -29,6 +32,6 @@ public struct AccountExchangeReport: Sendable, Equatable {
   /// Whether anything was (or would be) exchanged at all.
   public var isEmpty: Bool {
     subscribed.isEmpty && unsubscribed.isEmpty && sentAdded.isEmpty && sentRemoved.isEmpty
-      && actionsSent == 0 && playsRecorded == 0
+      && actionsSent == 0 && playsRecorded == 0 && notApplied.isEmpty
   }
 }

@@ -11,6 +11,8 @@ public struct AccountRecord: Sendable, Equatable {
   public var password: String
   /// This library's device ID on the server.
   public var device: String
+  /// The device whose sync group this one joined (`--follow`); nil when none was.
+  public var follows: String?
   /// `gpodder` or `nextcloud`: the API the server was found to speak.
   public var api: String
   public var addedAt: Date
@@ -28,13 +30,14 @@ public struct AccountRecord: Sendable, Equatable {
 
   public init(
     server: String, user: String, password: String, device: String, api: String,
-    addedAt: Date = Date()
+    follows: String? = nil, addedAt: Date = Date()
   ) {
     self.server = server
     self.user = user
     self.password = password
     self.device = device
     self.api = api
+    self.follows = follows
     self.addedAt = addedAt
   }
 }
@@ -45,6 +48,10 @@ extension AccountRecord: CustomStringConvertible, CustomDebugStringConvertible, 
   public var description: String { "\(user) as device \(device)" }
   public var debugDescription: String { description }
   public var customMirror: Mirror {
-    Mirror(self, children: ["user": user, "password": "…", "device": device, "api": api])
+    Mirror(
+      self,
+      children: [
+        "user": user, "password": "…", "device": device, "api": api, "follows": follows as Any,
+      ])
   }
 }

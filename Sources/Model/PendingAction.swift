@@ -10,6 +10,8 @@ public struct PendingAction: Sendable, Equatable {
     case play
     /// Marked unplayed: gpodder.net's name for an episode to be heard again.
     case new
+    /// Its file deleted here (by hand, by retention or as played).
+    case delete
   }
 
   public var id: Int64

@@ -1,9 +1,10 @@
+import AccountServer
 import Basics
+import Exchange
 import Foundation
 import Model
 import Privacy
 import Store
-import SyncServer
 import Transfer
 
 /// `podcast account add`: links the library to an account on a sync server. The login is
@@ -16,14 +17,16 @@ public struct AddAccount: Sendable {
     public var server: String
     public var user: String
     public var device: String
-    public var api: SyncAPI
+    public var api: AccountAPI
     /// Whether the API was found out by asking the server (`--api auto`).
     public var detected: Bool
     /// The account's other devices, to choose one to `--follow` (servers with devices only).
-    public var devices: [SyncDevice] = []
+    public var devices: [AccountDevice] = []
     /// The device `--follow` put this one in a sync group with; nil when not asked, or when
     /// the server keeps one list per user and has no groups (`followNeedless`).
     public var followed: String?
+    /// The device the library followed before, when it was linked already (`relinked`).
+    public var followedBefore: String?
     public var followNeedless = false
     /// The subscriptions the first exchange will send.
     public var subscriptionsToSend: Int
@@ -44,14 +47,16 @@ public struct AddAccount: Sendable {
   /// found out. Adding the account the library is linked to already (same server, user and
   /// device) replaces its password, keeping what waits for the server; another is refused.
   public func run(
-    server: String, user: String, password: String, device: String? = nil, api: SyncAPI? = nil,
+    server: String, user: String, password: String, device: String? = nil, api: AccountAPI? = nil,
     follow: String? = nil
   ) async throws -> Outcome {
-    let existing = try Library.existingStore(at: paths)?.account()
+    let existing = try Library.existingStore(at: paths).flatMap {
+      try AccountState(store: $0).record()
+    }
     let device =
       device ?? existing?.device
-      ?? SyncAccount.defaultDevice(hostname: ProcessInfo.processInfo.hostName)
-    let account = SyncAccount(server: server, user: user, password: password, device: device)
+      ?? AccountLogin.defaultDevice(hostname: ProcessInfo.processInfo.hostName)
+    let account = AccountLogin(server: server, user: user, password: password, device: device)
     // Another account is refused before the server is asked anything.
     if let existing,
       existing.server != account.server || existing.user != user || existing.device != device
@@ -61,15 +66,15 @@ public struct AddAccount: Sendable {
     }
     try Self.check(account)
     let http = network.http
-    let chosen: SyncAPI
+    let chosen: AccountAPI
     if let api {
       chosen = api
-      try await SyncServerClient(account: account, api: api, http: http).logIn()
+      try await AccountServerClient(account: account, api: api, http: http).logIn()
     } else {
-      chosen = try await SyncServerClient.detectAPI(for: account, http: http)
+      chosen = try await AccountServerClient.detectAPI(for: account, http: http)
     }
-    let client = SyncServerClient(account: account, api: chosen, http: http)
-    var devices: [SyncDevice] = []
+    let client = AccountServerClient(account: account, api: chosen, http: http)
+    var devices: [AccountDevice] = []
     var followed: String?
     var followNeedless = false
     if chosen.hasDevices {
@@ -88,26 +93,31 @@ public struct AddAccount: Sendable {
     }
     let store = try LibraryStore(paths: paths)
     if existing != nil {
-      try store.replaceAccountLogin(password: password, api: chosen.rawValue)
+      try AccountState(store: store).replaceLogin(
+        password: password, api: chosen.rawValue, follows: followed)
     } else {
-      try store.addAccount(
+      try AccountState(store: store).link(
         AccountRecord(
           server: account.server, user: user, password: password, device: device,
-          api: chosen.rawValue))
+          api: chosen.rawValue, follows: followed))
     }
     return Outcome(
       server: account.serverName, user: user, device: device, api: chosen, detected: api == nil,
-      devices: devices, followed: followed, followNeedless: followNeedless,
+      devices: devices, followed: followed, followedBefore: existing?.follows,
+      followNeedless: followNeedless,
       subscriptionsToSend: try Subscriptions(store: store).all().filter {
-        AccountExchange.shared(
+        SubscriptionReconciliation.shared(
           $0.feedURL, try SavedSettings(store: store).of(subscriptionId: $0.id))
       }.count, relinked: existing != nil)
   }
 
   /// Puts this device in `device`'s sync group; false when the server has no groups: oPodSync
-  /// and its kind keep one list per user, which both devices see already.
-  private static func follow(_ device: String, with client: SyncServerClient) async throws -> Bool {
-    let error: SyncServerError
+  /// and its kind keep one list per user, which both devices see already. A device the
+  /// account does not have is `AccountServerError.unknownDevice`: nothing is linked.
+  private static func follow(_ device: String, with client: AccountServerClient) async throws
+    -> Bool
+  {
+    let error: AccountServerError
     do {
       _ = try await client.follow(device)
       return true
@@ -118,11 +128,11 @@ public struct AddAccount: Sendable {
     throw error
   }
 
-  private static func check(_ account: SyncAccount) throws {
+  private static func check(_ account: AccountLogin) throws {
     guard URLPolicy.isAllowed(account.server) else {
       throw AccountError.notAServerURL(account.serverName)
     }
-    guard SyncAccount.isValidDevice(account.device) else {
+    guard AccountLogin.isValidDevice(account.device) else {
       throw AccountError.badDevice(account.device)
     }
   }

@@ -7,6 +7,7 @@ import Selection
 import SideFiles
 import Source
 import Store
+import Sync
 import Tags
 import Transfer
 
@@ -85,6 +86,37 @@ public struct DownloadEpisodes: Sendable {
       reporter.problem(failure, subject: nil)
     }
     return results
+  }
+
+  /// Files of `results` that the next sync deletes: the feed at `feedURL` is a subscription's
+  /// whose retention (`--keep N`, `--delete-played`) they fall outside, counting every file it
+  /// has on disk. Said after a download, so the sync that removes them is no surprise.
+  public struct GoingAtNextSync: Sendable, Equatable {
+    public var subscription: String
+    public var keep: Int?
+    public var files: [String]
+  }
+
+  /// nil when nothing just downloaded goes at the next sync (or the library cannot tell).
+  public func goingAtNextSync(_ results: [DownloadResult], feedURL: String, library: Library)
+    -> GoingAtNextSync?
+  {
+    let store = library.store
+    guard
+      let subscription = try? Subscriptions(store: store).all().first(where: {
+        $0.feedURL == feedURL
+      })
+    else { return nil }
+    let fetched = Set(
+      results.compactMap { result -> String? in
+        if case .downloaded(let file, _, _) = result.outcome { return file }
+        return nil
+      })
+    let going = SyncPruner(store: store).wouldPrune([subscription], adding: [:]).filter {
+      fetched.contains($0)
+    }
+    guard !going.isEmpty else { return nil }
+    return GoingAtNextSync(subscription: subscription.name, keep: subscription.keep, files: going)
   }
 
   private func chosenIndexes(in episodes: [Episode]) throws -> [Int] {

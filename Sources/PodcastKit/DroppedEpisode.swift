@@ -20,7 +20,7 @@ public struct DroppedEpisode: Sendable {
   static func find(
     in seen: [SeenEpisode], listed: Set<String>, downloads: DownloadProgressReader,
     marks: [String: EpisodeMark.State], plays: [String: PlayState] = [:],
-    filter: EpisodePredicate?
+    kept: Set<String> = [], filter: EpisodePredicate?
   ) -> [DroppedEpisode] {
     var dropped: [(date: Date, episode: DroppedEpisode)] = []
     for remembered in seen where !listed.contains(remembered.key) {
@@ -29,7 +29,8 @@ public struct DroppedEpisode: Sendable {
       guard !keys.contains(where: listed.contains) else { continue }
       let status = ListedStatus(
         download: status(of: remembered, keys: keys, downloads: downloads),
-        mark: marks[remembered.key], play: ListedStatus.play(keys: keys, in: plays))
+        mark: marks[remembered.key], play: ListedStatus.play(keys: keys, in: plays),
+        keptForever: kept.contains(remembered.key))
       guard status.state != "new" else { continue }
       let episode = Episode(
         guid: remembered.guid, title: remembered.title, published: remembered.published,

@@ -1,3 +1,4 @@
+import Exchange
 import Model
 import Store
 
@@ -8,7 +9,7 @@ public struct ExchangeWithAccount: Sendable {
   private let store: LibraryStore
   private let network: Network
   /// What a feed added on the server is subscribed with here.
-  public var options = AccountSync()
+  public var options = AccountExchangeOptions()
   /// Wait for a running sync instead of throwing `LibraryError.busy`.
   public var waitsForLock = false
 
@@ -25,7 +26,7 @@ public struct ExchangeWithAccount: Sendable {
     let lock = try LibraryLock.acquire(paths: store.paths, wait: waitsForLock)
     defer { lock.release() }
     guard
-      let exchange = try AccountExchange(
+      let exchange = try ArrivingFeed.exchange(
         store: store, network: network, options: options, problem: problem)
     else { throw LibraryError.noAccount }
     return await exchange.actions(continuing: await exchange.subscriptions())

@@ -10,6 +10,8 @@
 @_exported import Privacy
 @_exported import Selection
 
+@_exported import enum AccountServer.AccountAPI
+@_exported import struct AccountServer.AccountDevice
 @_exported import struct Downloads.DownloadJob
 @_exported import struct Downloads.DownloadResult
 @_exported import struct Downloads.DownloadSettings
@@ -24,7 +26,5 @@
 @_exported import struct Sync.SyncOutcome
 @_exported import struct Sync.SyncPlan
 @_exported import struct Sync.SyncPreview
-@_exported import enum SyncServer.SyncAPI
-@_exported import struct SyncServer.SyncDevice
 @_exported import enum Transfer.TransferRate
 @_exported import struct Transfer.TransferRateError

@@ -39,12 +39,13 @@ public struct ListEpisodes: Sendable {
     private let downloads: DownloadProgressReader
     private let marks: [String: EpisodeMark.State]
     private let plays: [String: PlayState]
+    private let kept: Set<String>
     /// Each episode's identity keys, by offset; empty when there is no library to match.
     private let keys: [[String]]
 
     fileprivate init(
       feed: Feed, indexes: [Int], filtered: Bool, downloads: DownloadProgressReader,
-      marks: [String: EpisodeMark.State], plays: [String: PlayState],
+      marks: [String: EpisodeMark.State], plays: [String: PlayState], kept: Set<String>,
       origin: SubscribedFeed.Origin, dropped: [DroppedEpisode], droppedTotal: Int
     ) {
       podcast = feed.podcast
@@ -57,6 +58,7 @@ public struct ListEpisodes: Sendable {
       self.downloads = downloads
       self.marks = marks
       self.plays = plays
+      self.kept = kept
       // Identity keys find an episode whose URL changed; without a library there is none.
       keys = downloads.hasLibrary ? EpisodeIdentity.distinctKeys(of: episodes) : []
     }
@@ -78,7 +80,9 @@ public struct ListEpisodes: Sendable {
             keys: EpisodeIdentity.identityKeys(
               guid: episodes[index - 1].guid, enclosureURL: episodes[index - 1].enclosure.url,
               title: episodes[index - 1].title, published: episodes[index - 1].published),
-            in: plays))
+            in: plays),
+        keptForever: kept.isEmpty ? false : kept.contains(EpisodeMark.key(for: episodes[index - 1]))
+      )
     }
   }
 
@@ -138,7 +142,8 @@ public struct ListEpisodes: Sendable {
     let downloads = try DownloadProgressReader(
       store: store, feedURL: resolved.location, show: ShowIdentity.key(resolved.feed.podcast))
     let marks = try store.map { try EpisodeMarks(store: $0).all() } ?? [:]
-    let plays = try store?.playStates() ?? [:]
+    let plays = try store.map { try PlayStates(store: $0).all() } ?? [:]
+    let kept = try store.map { try KeptForever(store: $0).keys() } ?? []
     var dropped: [DroppedEpisode] = []
     // Only a listing of the whole feed can tell what the feed no longer lists: not one of a
     // paged feed's first page (`--no-pages`, or its kept copy offline), nor one whose chain
@@ -153,13 +158,14 @@ public struct ListEpisodes: Sendable {
       dropped = DroppedEpisode.find(
         in: try EpisodeLog(store: store).episodes(subscriptionId: id), listed: listed,
         downloads: downloads,
-        marks: marks, plays: plays, filter: predicate)
+        marks: marks, plays: plays, kept: kept, filter: predicate)
     }
     let droppedTotal = dropped.count
     if let limit { dropped = Array(dropped.prefix(max(0, limit - indexes.count))) }
     var listing = Listing(
       feed: resolved.feed, indexes: indexes, filtered: predicate != nil, downloads: downloads,
-      marks: marks, plays: plays, origin: origin, dropped: dropped, droppedTotal: droppedTotal)
+      marks: marks, plays: plays, kept: kept, origin: origin, dropped: dropped,
+      droppedTotal: droppedTotal)
     listing.pageProblem = resolved.pageProblem
     return listing
   }

@@ -8,13 +8,17 @@ public struct ListedStatus: Sendable, Equatable {
   public var download: EpisodeDownloadStatus
   public var mark: EpisodeMark.State?
   public var play: PlayState?
+  /// Kept whatever the retention (`mark --keep-forever`).
+  public var keptForever: Bool
 
   public init(
-    download: EpisodeDownloadStatus, mark: EpisodeMark.State? = nil, play: PlayState? = nil
+    download: EpisodeDownloadStatus, mark: EpisodeMark.State? = nil, play: PlayState? = nil,
+    keptForever: Bool = false
   ) {
     self.download = download
     self.mark = mark
     self.play = play
+    self.keptForever = keptForever
   }
 
   /// Heard to the end (`mark --played`, or a player that reached its end).

@@ -21,13 +21,17 @@ public struct MarkEpisodes: Sendable {
     case played
     /// Not heard after all: sent as a `new` action.
     case unplayed
+    /// Kept whatever the retention: `--keep N` and `--delete-played` leave them.
+    case keepForever
+    /// Retention may have them again.
+    case noKeepForever
 
     /// The mark stored; `new` stores none, which is what lets sync take them again.
     var state: EpisodeMark.State? {
       switch self {
       case .skip: .skip
       case .downloaded: .downloaded
-      case .new, .played, .unplayed: nil
+      case .new, .played, .unplayed, .keepForever, .noKeepForever: nil
       }
     }
   }
@@ -64,7 +68,7 @@ public struct MarkEpisodes: Sendable {
     case .played, .unplayed:
       let feedURL = subscription?.feedURL ?? resolved.location
       let now = Date()
-      try store.recordMarkedPlays(
+      try PlayStates(store: store).recordMarked(
         chosen.map { episode in
           let key = EpisodeMark.key(for: episode)
           let state =
@@ -85,6 +89,10 @@ public struct MarkEpisodes: Sendable {
       outcome.pageFailures = FolderViews.update(
         files.sorted().map { TouchedFile($0, .changed) }, episodesDirectories: roots,
         store: store)
+    case .keepForever, .noKeepForever:
+      try KeptForever(store: store).keep(
+        chosen, feedURL: subscription?.feedURL ?? resolved.location,
+        forever: choice == .keepForever)
     case .skip, .downloaded, .new:
       try EpisodeMarks(store: store).mark(
         chosen, as: choice.state, feedURL: resolved.location, subscriptionId: subscription?.id)

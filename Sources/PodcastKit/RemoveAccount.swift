@@ -13,7 +13,8 @@ public struct RemoveAccount: Sendable {
 
   /// The server and user unlinked, secrets masked; throws `LibraryError.noAccount`.
   public func run() throws -> (server: String, user: String) {
-    guard let store = try Library.existingStore(at: paths), let removed = try store.removeAccount()
+    guard let store = try Library.existingStore(at: paths),
+      let removed = try AccountState(store: store).unlink()
     else { throw LibraryError.noAccount }
     return (SecretMask.masked(removed.server), removed.user)
   }

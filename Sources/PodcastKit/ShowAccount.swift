@@ -12,7 +12,9 @@ public struct ShowAccount: Sendable {
     public var server: String
     public var user: String
     public var device: String
-    public var api: SyncAPI?
+    /// The device whose sync group this one joined (`account add --follow`).
+    public var follows: String?
+    public var api: AccountAPI?
     public var addedAt: Date
     /// When subscriptions, then episode actions, were last exchanged in full.
     public var subscriptionsExchanged: Date?
@@ -35,16 +37,17 @@ public struct ShowAccount: Sendable {
 
   /// nil when the library has no account (or there is no library).
   public func run() throws -> Summary? {
-    guard let store = try LibraryStore(readingAt: paths), let record = try store.account() else {
-      return nil
-    }
-    let backlog = try store.accountBacklog()
+    guard let store = try LibraryStore(readingAt: paths) else { return nil }
+    let account = AccountState(store: store)
+    guard let record = try account.record() else { return nil }
+    let backlog = try account.backlog()
     return Summary(
       server: SecretMask.masked(record.server), user: record.user, device: record.device,
-      api: SyncAPI(rawValue: record.api), addedAt: record.addedAt,
+      follows: record.follows,
+      api: AccountAPI(rawValue: record.api), addedAt: record.addedAt,
       subscriptionsExchanged: record.subscriptionsExchanged,
       actionsExchanged: record.actionsExchanged, lastError: record.lastError,
       lastErrorAt: record.lastErrorAt, pendingChanges: backlog.changes,
-      pendingActions: backlog.actions, linkedSubscriptions: try store.accountFeeds().count)
+      pendingActions: backlog.actions, linkedSubscriptions: try account.serverURLs().count)
   }
 }

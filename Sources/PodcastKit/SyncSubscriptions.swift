@@ -1,4 +1,5 @@
 import Basics
+import Exchange
 import Model
 import Selection
 import Store
@@ -26,8 +27,8 @@ public struct SyncSubscriptions: Sendable {
   /// Whether to wait for another sync of this library to end, instead of throwing
   /// `LibraryError.busy` at once.
   public var waitsForLock = false
-  /// The exchange with the library's sync-server account, if it has one (`AccountExchange`).
-  public var account = AccountSync()
+  /// How the run treats the library's account, if it has one (see `AccountExchange`).
+  public var account = AccountExchangeOptions()
 
   /// Throws when `settings` are out of their bounds (`DownloadSettings.check`).
   public init(library: Library, network: Network, settings: DownloadSettings) throws {
@@ -98,7 +99,7 @@ public struct SyncSubscriptions: Sendable {
   /// `sync --no-account`.
   private func accountExchange(reporter: some RunReporter) throws -> AccountExchange? {
     guard account.exchanges else { return nil }
-    return try AccountExchange(store: store, network: network, options: account) {
+    return try ArrivingFeed.exchange(store: store, network: network, options: account) {
       reporter.problem($0, subject: nil)
     }
   }

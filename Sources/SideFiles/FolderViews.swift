@@ -119,7 +119,7 @@ public enum FolderViews {
     let recorded = Result {
       (
         try FinishedDownloads(store: store).under(folders.map(\.path)),
-        try store.playStates()
+        try PlayStates(store: store).all()
       )
     }
     let lanes = min(folders.count, 4)
@@ -184,7 +184,7 @@ public enum FolderViews {
     let playStates: [String: PlayState]
     do {
       records = try FinishedDownloads(store: store).under(folder)
-      playStates = try store.playStates()
+      playStates = try PlayStates(store: store).all()
     } catch {
       throw view.cannotWrite(path: path, reason: String(describing: error))
     }

@@ -124,12 +124,24 @@ public struct EpisodeLog: Sendable {
     }
   }
 
-  /// A pruned file, forgotten in one transaction: the episode has no file any more and the
-  /// finished download of it goes, so a kill never leaves one of the two saying otherwise.
-  package func forgetPrunedFile(_ file: String, subscriptionId: Int64, key: String) throws {
+  /// The episode's file is gone: removed by retention (`--keep`), as played
+  /// (`--delete-played`) or by hand. The episode has no file any more, but its finished
+  /// download stays, so listings call it deleted and neither sync nor a later look at the
+  /// folder fetches it again; and with an account, the server is owed a `delete` action for
+  /// it, in the same transaction, so it is told once whatever happens after.
+  public func recordDeleted(subscriptionId: Int64, key: String, at time: Date = Date()) throws {
     try store.write { db in
+      let row = try SeenEpisodeRow.filter(
+        Column("subscriptionId") == subscriptionId && Column("key") == key
+      ).fetchOne(db)
+      guard let episode = row?.episode, episode.downloadedFile != nil else { return }
       try Self.setDownloadedFile(nil, subscriptionId: subscriptionId, key: key, in: db)
-      try DownloadRows(store: store).forget(.files([file]), as: .finished, db)
+      guard let url = episode.enclosureURL,
+        let feedURL = try String.fetchOne(
+          db, sql: "SELECT feedURL FROM subscriptions WHERE id = ?", arguments: [subscriptionId])
+      else { return }
+      try LibraryStore.owe(
+        .delete, feedURL: feedURL, episodeURL: url, guid: episode.guid, at: time, db)
     }
   }
 
@@ -141,6 +153,18 @@ public struct EpisodeLog: Sendable {
       .filter(Column("subscriptionId") == subscriptionId && Column("key") == key)
       .updateAll(db, Column("downloadedFile").set(to: file))
     if changed == 0 { throw LibraryError.unknownEpisode(key: key) }
+  }
+
+  /// Every episode recorded downloaded, of every subscription, with its file: what a sync
+  /// looks for on disk to notice a file removed by hand.
+  public func recordedFiles() throws -> [(subscriptionId: Int64, key: String, file: String)] {
+    try store.read { db in
+      try Row.fetchAll(
+        db,
+        sql:
+          "SELECT subscriptionId, key, downloadedFile FROM episodes WHERE downloadedFile IS NOT NULL"
+      ).map { ($0[0], $0[1], $0[2]) }
+    }
   }
 
   /// Seen episodes of the subscription that have no file yet (sync's unfinished work).

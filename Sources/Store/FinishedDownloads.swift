@@ -90,6 +90,17 @@ public struct FinishedDownloads: Sendable {
     }
   }
 
+  /// The finished downloads listed in the feed at `feedURL`, whether or not each file is still
+  /// there: what retention counts beside the episodes sync recorded (`download` fetched them).
+  public func records(feedURL: String) throws -> [DownloadRecord] {
+    try store.read { db in
+      try Array(
+        DownloadRecordRow.filter(
+          Column("feedURL") == feedURL && Column("state") == DownloadState.done.rawValue
+        ).fetchCursor(db).map(\.record))
+    }
+  }
+
   /// Finished downloads whose file is somewhere under `folder` (at any depth), whether or not
   /// the file is still there.
   public func under(_ folder: String) throws -> [DownloadRecord] {

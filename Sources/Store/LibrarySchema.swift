@@ -23,6 +23,8 @@ package enum LibrarySchema {
     migrator.registerMigration("v9-update-index-dropped", migrate: dropUpdateIndex)
     migrator.registerMigration("v10-owners-and-checkpoints", migrate: addOwnersAndCheckpoints)
     migrator.registerMigration("v11-feed-shows", migrate: addFeedShows)
+    migrator.registerMigration("v12-account-follows", migrate: addAccountFollows)
+    migrator.registerMigration("v13-kept-forever", migrate: addKeptForever)
     return migrator
   }
 

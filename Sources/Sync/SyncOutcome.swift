@@ -14,13 +14,28 @@ public struct SyncOutcome: Sendable {
   public var sideFiles = SideFileCompletion()
   /// False when the run's playlist could not be written.
   public var playlistWritten = true
-  /// What the exchange with the library's sync-server account did; nil without one (the use
-  /// case exchanges around the run and says so here).
+  /// What the exchange with the library's account did; nil without one (the use case
+  /// exchanges around the run and says so here).
   public var account: AccountExchangeReport?
 
   public init() {}
 
   public var pruned: [String] { pruning.removed }
+
+  /// The feeds that brought episodes new to the library: read with new episodes, or whose
+  /// episodes this run downloaded (a new subscription's first sync, whose feed `subscribe`
+  /// read first, answers 304 or lists nothing it has not seen).
+  public var feedsWithNewEpisodes: Int {
+    let downloaded = Set(
+      results.compactMap { result -> Int64? in
+        guard case .downloaded = result.outcome else { return nil }
+        return result.job.subscriptionEpisode?.subscriptionId
+      })
+    return plan.feeds.filter { feed in
+      if case .updated = feed.outcome { return true }
+      return downloaded.contains(feed.subscription.id)
+    }.count
+  }
 
   /// A feed, an episode, a prune, the `--playlist` file or the account's exchange failed: the
   /// run exits 1.

@@ -11,7 +11,7 @@ public struct SyncPreview: Sendable {
   public let subscriptions: Int
   /// A feed could not be refreshed: the preview may miss its episodes.
   public let feedsFailed: Bool
-  /// What the exchange with the library's sync-server account would do; nil without one.
+  /// What the exchange with the library's account would do; nil without one.
   public var account: AccountExchangeReport?
 
   package init(

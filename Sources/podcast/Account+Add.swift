@@ -49,7 +49,7 @@ extension Account {
     var json = false
 
     func validate() throws {
-      if api != "auto" && SyncAPI(rawValue: api) == nil {
+      if api != "auto" && AccountAPI(rawValue: api) == nil {
         throw ValidationError("--api \(api): give gpodder, nextcloud or auto")
       }
     }
@@ -61,7 +61,7 @@ extension Account {
       let context = CommandContext(libraryOptions: libraryOptions)
       let outcome = try await AddAccount(paths: context.paths, network: context.network).run(
         server: url, user: user, password: password, device: device,
-        api: SyncAPI(rawValue: api), follow: follow)
+        api: AccountAPI(rawValue: api), follow: follow)
       if json {
         if let summary = try ShowAccount(paths: context.paths).run() {
           Console.print(Show.document(summary).rendered())
@@ -69,9 +69,20 @@ extension Account {
         return
       }
       if outcome.relinked {
-        return Console.print(
+        Console.print(
           "Replaced the password of \(outcome.user) on \(outcome.server); what waits for the"
             + " server goes at the next exchange.")
+        if let followed = outcome.followed {
+          Console.print(
+            outcome.followedBefore == followed
+              ? "This device still shares one list of subscriptions with \(followed)."
+              : "This device now shares one list of subscriptions with \(followed)"
+                + (outcome.followedBefore.map { " (it followed \($0) before)." } ?? "."))
+        } else if outcome.followNeedless {
+          Console.print(
+            "The server keeps one list of subscriptions per user: nothing to follow.")
+        }
+        return
       }
       Console.print(
         "Linked this library to \(outcome.user) on \(outcome.server) as device \(outcome.device)"

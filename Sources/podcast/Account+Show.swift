@@ -33,6 +33,7 @@ extension Account {
         ("server", .string(summary.server)),
         ("user", .string(summary.user)),
         ("device", .string(summary.device)),
+        ("follows", .string(summary.follows)),
         ("api", .string(summary.api?.rawValue)),
         ("addedAt", .date(summary.addedAt)),
         ("subscriptionsExchanged", .date(summary.subscriptionsExchanged)),
@@ -52,7 +53,8 @@ extension Account {
       var lines = [
         "server           \(summary.server)" + (summary.api.map { " (\($0.name))" } ?? ""),
         "user             \(summary.user)",
-        "device           \(summary.device)",
+        "device           \(summary.device)"
+          + (summary.follows.map { ", following \(Format.singleLine($0))" } ?? ""),
         "added            \(when(summary.addedAt))",
         "subscriptions    exchanged \(when(summary.subscriptionsExchanged)); "
           + "\(summary.linkedSubscriptions) known to the server, "

@@ -4,8 +4,8 @@ import PodcastKit
 /// What a feed added on the account's server is subscribed with here: what `subscribe` would
 /// take from the config file (`first`, `keep`, `delete-played`), and sync's file name template.
 enum AccountDefaults {
-  static func options(exchanges: Bool = true) -> AccountSync {
-    var options = AccountSync()
+  static func options(exchanges: Bool = true) -> AccountExchangeOptions {
+    var options = AccountExchangeOptions()
     options.exchanges = exchanges
     guard let file = Configuration.file else { return options }
     options.keep = file.number(of: "keep", for: "subscribe")

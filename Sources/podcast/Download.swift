@@ -88,6 +88,16 @@ struct Download: AsyncParsableCommand {
     } else if jobs.count > 1 {
       Console.print(DownloadRun.summary(results))
     }
+    if !json,
+      let going = download.goingAtNextSync(results, feedURL: resolved.location, library: library)
+    {
+      let count = going.files.count
+      Console.print(
+        "note: the next sync deletes \(count == 1 ? "this file" : "\(count) of these files"):"
+          + (going.keep.map { " \(going.subscription) keeps its newest \($0) (--keep \($0))" }
+            ?? " \(going.subscription) deletes played episodes (--delete-played)")
+          + "; `podcast mark \(going.subscription) INDEX --keep-forever` keeps one.")
+    }
     let completed = backgroundOptions.runCompletionCommand(files: results.downloadedFiles)
     if !completed || pagesFailed
       || results.contains(where: { if case .failed = $0.outcome { true } else { false } })

@@ -13,6 +13,7 @@ struct Mark: AsyncParsableCommand {
         podcast mark history 2 --downloaded       already had (e.g. from another app)
         podcast mark history 3-40 --new           undo; sync takes them as new
         podcast mark history 1 --played           heard it (sent to the sync account)
+        podcast mark history 7 --keep-forever     --keep and --delete-played leave it
       """
   )
 
@@ -22,6 +23,8 @@ struct Mark: AsyncParsableCommand {
     case new
     case played
     case unplayed
+    case keepForever
+    case noKeepForever
 
     static func help(for value: Choice) -> ArgumentHelp? {
       switch value {
@@ -30,6 +33,8 @@ struct Mark: AsyncParsableCommand {
       case .new: "Remove the mark; the next sync takes them as new."
       case .played: "Record them as heard to the end (and tell the sync account's server)."
       case .unplayed: "Record them as not heard (and tell the sync account's server)."
+      case .keepForever: "Keep their files whatever --keep or --delete-played say."
+      case .noKeepForever: "Let --keep and --delete-played have them again."
       }
     }
   }
@@ -71,6 +76,8 @@ struct Mark: AsyncParsableCommand {
       case .new: "as new"
       case .played: "as played"
       case .unplayed: "as unplayed"
+      case .keepForever: "to keep forever"
+      case .noKeepForever: "for retention again"
       }
     Console.print("Marked \(count) episode\(count == 1 ? "" : "s") \(word).")
     for failure in outcome.pageFailures { Console.error(String(describing: failure)) }
@@ -86,6 +93,8 @@ extension Mark.Choice {
     case .new: .new
     case .played: .played
     case .unplayed: .unplayed
+    case .keepForever: .keepForever
+    case .noKeepForever: .noKeepForever
     }
   }
 }

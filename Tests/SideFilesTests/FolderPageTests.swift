@@ -76,7 +76,7 @@ final class FolderPageTests: XCTestCase {
     XCTAssertTrue(FileManager.default.createFile(atPath: show + "/cover.jpg", contents: Data()))
     // Not an episode: never on the page.
     XCTAssertTrue(FileManager.default.createFile(atPath: show + "/mine.mp3", contents: Data()))
-    try store.recordMarkedPlays([
+    try PlayStates(store: store).recordMarked([
       (PlayState(key: "guid:tj", played: true, playedAt: day(3), actedAt: day(3)), "u", nil)
     ])
 
@@ -184,7 +184,7 @@ final class FolderPageTests: XCTestCase {
       try FileManager.default.attributesOfItem(atPath: page.path)[.systemFileNumber] as? Int,
       inode as? Int)
 
-    try store.recordMarkedPlays([
+    try PlayStates(store: store).recordMarked([
       (PlayState(key: "guid:1", played: true, playedAt: day(2), actedAt: day(2)), "u", nil)
     ])
     XCTAssertEqual(try page.update(store: store, asked: false), .written(entries: 1))

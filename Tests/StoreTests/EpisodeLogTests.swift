@@ -90,22 +90,34 @@ final class EpisodeLogTests: XCTestCase {
     XCTAssertThrowsError(try log.record(subscriptionId: 999, episodes: []))
   }
 
-  /// A pruned file goes from its episode and from the downloads in one transaction: the
-  /// episode is one without a file again, and its finished download is no longer had.
-  func testAPrunedFileIsForgottenWithItsFinishedDownload() throws {
+  /// A deleted file (retention, played, by hand) goes from its episode, which keeps its
+  /// finished download (so it lists as deleted and is not fetched again); with an account the
+  /// server is owed one `delete` action for it, once however often it is recorded.
+  func testADeletedFileLeavesItsEpisodeAndOwesTheServerOneDeleteAction() throws {
     let file = library.directory.appendingPathComponent("a.mp3").path
-    XCTAssertFalse(try log.hasAny(subscriptionId: id))
     try log.record(subscriptionId: id, episodes: [episode("a", "https://c.example/a.mp3")])
-    XCTAssertTrue(try log.hasAny(subscriptionId: id))
     try store.seed(
       DownloadRecord(
         url: "https://c.example/a.mp3", podcastTitle: "show", episodeTitle: "T", state: .done,
         partialPath: "", file: file, episodeKey: "guid:a", feedURL: "https://f.example/rss"))
     try log.markDownloaded(subscriptionId: id, key: "guid:a", file: file)
-    XCTAssertEqual(try log.undownloaded(subscriptionId: id), [])
+    XCTAssertEqual(try log.recordedFiles().map(\.file), [file])
+    try AccountState(store: store).link(
+      AccountRecord(
+        server: "https://s.example", user: "u", password: "p", device: "d", api: "gpodder"))
+    let linked = try AccountOutbox(store: store).pending().count
 
-    try log.forgetPrunedFile(file, subscriptionId: id, key: "guid:a")
+    try log.recordDeleted(subscriptionId: id, key: "guid:a")
+    try log.recordDeleted(subscriptionId: id, key: "guid:a")
+
     XCTAssertEqual(try log.undownloaded(subscriptionId: id).map(\.key), ["guid:a"])
-    XCTAssertNil(try DownloadRows(store: store).find(url: "https://c.example/a.mp3"))
+    XCTAssertEqual(try log.recordedFiles().count, 0)
+    XCTAssertEqual(
+      try DownloadRows(store: store).find(url: "https://c.example/a.mp3")?.state, .done,
+      "the finished download stays: the episode is deleted, not new")
+    let owed = try AccountOutbox(store: store).pending().dropFirst(linked)
+    XCTAssertEqual(owed.map(\.kind), [.delete])
+    XCTAssertEqual(owed.first?.episodeURL, "https://c.example/a.mp3")
+    XCTAssertEqual(owed.first?.guid, "a")
   }
 }

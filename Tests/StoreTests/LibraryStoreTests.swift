@@ -18,7 +18,8 @@ final class LibraryStoreTests: XCTestCase {
       XCTAssertEqual(
         try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
         [
-          "v1", "v10-owners-and-checkpoints", "v11-feed-shows", "v2-downloads", "v2-settings",
+          "v1", "v10-owners-and-checkpoints", "v11-feed-shows", "v12-account-follows",
+          "v13-kept-forever", "v2-downloads", "v2-settings",
           "v3-indexes",
           "v4-published", "v5-download-details", "v6-download-keys", "v7-download-archive",
           "v8-account", "v9-kept-feeds", "v9-update-index-dropped",
@@ -31,7 +32,7 @@ final class LibraryStoreTests: XCTestCase {
         XCTAssertTrue(try db.tableExists(table), table)
       }
     }
-    XCTAssertEqual(LibraryStore.schemaVersion, 13)
+    XCTAssertEqual(LibraryStore.schemaVersion, 15)
     // Reopening an up-to-date library changes nothing and keeps the data.
     try Subscriptions(store: store).add(
       name: "one", feedURL: "https://a.example/feed", title: nil, keep: nil)

@@ -158,7 +158,7 @@ final class SubscriptionsTests: XCTestCase {
     try subscriptions.link(named: "nobody", serverURL: "https://server.example/nobody")
     let daily = try subscriptions.matching("the-daily")
     XCTAssertEqual(
-      try store.accountFeeds(),
+      try AccountState(store: store).serverURLs(),
       [history.id: "https://feeds.example/hh", daily.id: "https://server.example/daily"])
   }
 }

@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 import Model
 import Store
@@ -97,7 +98,8 @@ final class SyncPrunerTests: XCTestCase {
     XCTAssertEqual(try recordedFiles(show), files.sorted(), "still recorded, as it is still there")
   }
 
-  /// The user deleted an old episode by hand: it is simply forgotten, not a failure.
+  /// The user deleted an old episode by hand: it is recorded deleted, not a failure, and
+  /// counts no more (retention counts the files on disk).
   func testAFileAlreadyGoneDoesNotFailThePrune() throws {
     let (show, files) = try subscription("show", keep: 1, downloaded: 3)
     try FileManager.default.removeItem(atPath: files[0])
@@ -105,7 +107,7 @@ final class SyncPrunerTests: XCTestCase {
     let outcome = SyncPruner(store: store).prune([show])
 
     XCTAssertEqual(outcome.failures, [])
-    XCTAssertEqual(Set(outcome.removed), Set([files[0], files[1]]))
+    XCTAssertEqual(outcome.removed, [files[1]])
     XCTAssertEqual(files.map(exists), [false, false, true])
     XCTAssertEqual(try recordedFiles(show), [files[2]])
   }
@@ -132,5 +134,72 @@ final class SyncPrunerTests: XCTestCase {
     XCTAssertEqual(pruner.wouldPrune([show], adding: [id: [tomorrow, nil]]), [files[1], files[0]])
     XCTAssertEqual(files.map(exists), [true, true])
     XCTAssertEqual(try recordedFiles(show), files.sorted())
+  }
+
+  /// What `download` fetched from the subscription's feed counts too, and is recorded against
+  /// the subscription's episode once counted (issue 46).
+  func testAFileFetchedByDownloadCountsAndIsAdopted() throws {
+    let (show, files) = try subscription("show", keep: 2, downloaded: 2)
+    let older = folder.appendingPathComponent("show 0.mp3").path
+    try Data("episode 0".utf8).write(to: URL(fileURLWithPath: older))
+    let seen = SeenEpisode(
+      subscriptionId: show.id, guid: "show-0", enclosureURL: "https://example.com/show-0.mp3",
+      title: "Episode 0", published: Date(timeIntervalSince1970: 1_714_000_000))
+    try EpisodeLog(store: store).record(subscriptionId: show.id, episodes: [seen])
+    let newest = folder.appendingPathComponent("show 9.mp3").path
+    try Data("episode 9".utf8).write(to: URL(fileURLWithPath: newest))
+    for (path, number) in [(older, 0), (newest, 9)] {
+      try store.seed(
+        DownloadRecord(
+          url: "https://example.com/show-\(number).mp3", podcastTitle: "Show",
+          episodeTitle: "Episode \(number)", state: .done, bytes: 9, partialPath: "", file: path,
+          episodeKey: "guid:show-\(number)", feedURL: show.feedURL,
+          published: Date(timeIntervalSince1970: 1_714_000_000 + Double(number) * 86_400)))
+    }
+
+    XCTAssertEqual(SyncPruner(store: store).wouldPrune([show], adding: [:]), [files[0], older])
+    let outcome = SyncPruner(store: store).prune([show])
+
+    XCTAssertEqual(outcome.removed, [files[0], older])
+    XCTAssertEqual([older, files[0], files[1], newest].map(exists), [false, false, true, true])
+    XCTAssertEqual(try recordedFiles(show), [files[1]], "the newest, never seen, is not recorded")
+  }
+
+  func testAnEpisodeKeptForeverNeitherGoesNorCounts() throws {
+    let (show, files) = try subscription("show", keep: 1, downloaded: 3)
+    try KeptForever(store: store).keep(
+      [
+        Episode(
+          guid: "show-1", title: "Episode 1",
+          enclosure: Enclosure(url: "https://example.com/show-1.mp3"))
+      ],
+      feedURL: show.feedURL)
+
+    let outcome = SyncPruner(store: store).prune([show])
+
+    XCTAssertEqual(outcome.removed, [files[1]])
+    XCTAssertEqual(files.map(exists), [true, false, true])
+  }
+
+  /// With an account, a file removed by hand is recorded deleted (once) in a subscription
+  /// without retention too, so its server hears of it.
+  func testWithAnAccountAFileRemovedByHandIsRecordedOnce() throws {
+    let (show, files) = try subscription("show", keep: nil, downloaded: 2)
+    try AccountState(store: store).link(
+      AccountRecord(
+        server: "https://s.example", user: "u", password: "p", device: "d", api: "gpodder"))
+    try FileManager.default.removeItem(atPath: files[0])
+    try FileManager.default.removeItem(at: folder)
+    let unmounted = SyncPruner(store: store).prune([show])
+    XCTAssertEqual(unmounted, SyncPruner.Outcome())
+    XCTAssertEqual(try recordedFiles(show).count, 2, "a folder gone tells nothing")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data("episode 2".utf8).write(to: URL(fileURLWithPath: files[1]))
+
+    _ = SyncPruner(store: store).prune([show])
+    _ = SyncPruner(store: store).prune([show])
+
+    XCTAssertEqual(try recordedFiles(show), [files[1]])
+    XCTAssertEqual(try AccountOutbox(store: store).pending().map(\.kind), [.delete])
   }
 }

@@ -1,6 +1,6 @@
+import AccountServerTestSupport
 import Foundation
 import LoopbackServer
-import SyncServerTestSupport
 import XCTest
 
 /// `podcast account` and the exchange `podcast sync` makes with it, through the binary against

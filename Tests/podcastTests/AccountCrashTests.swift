@@ -1,6 +1,6 @@
+import AccountServerTestSupport
 import Foundation
 import LoopbackServer
-import SyncServerTestSupport
 import XCTest
 
 #if canImport(Glibc)
@@ -28,9 +28,9 @@ final class AccountCrashTests: AccountTestCase {
     var random = SeededGenerator(for: "AccountCrashTests")
     for api in ["gpodder", "nextcloud"] {
       let server = try startServer()
-      let proxy = try SyncProxy(upstream: server.url, masking: OPodSync.password)
+      let proxy = try AccountServerProxy(upstream: server.url, masking: OPodSync.password)
       defer { proxy.stop() }
-      let phone = try SyncPhone(
+      let phone = try AccountPhone(
         server: server.url, user: OPodSync.user, password: OPodSync.password)
       try freshLibrary()
       run(
@@ -46,7 +46,8 @@ final class AccountCrashTests: AccountTestCase {
   }
 
   private func soak(
-    api: String, kills: Int, proxy: SyncProxy, phone: SyncPhone, random: inout SeededGenerator
+    api: String, kills: Int, proxy: AccountServerProxy, phone: AccountPhone,
+    random: inout SeededGenerator
   ) throws {
     // The phone changes its own shows, this library its own: each side's last word on a feed
     // is then the one that must hold.
@@ -142,7 +143,7 @@ final class AccountCrashTests: AccountTestCase {
 
   /// One `sync` killed at `moment`; false when the run ended before it came (fewer requests
   /// than chosen).
-  private func syncKilled(at moment: Moment, proxy: SyncProxy) throws -> Bool {
+  private func syncKilled(at moment: Moment, proxy: AccountServerProxy) throws -> Bool {
     let feedRequests = server.requests.count
     if case .exchange(let request, let afterAnswer) = moment {
       try proxy.plan(killAt: request, afterAnswer: afterAnswer)

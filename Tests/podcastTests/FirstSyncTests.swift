@@ -4,7 +4,8 @@ import XCTest
 
 /// The first sync after `subscribe` (issue 16): subscribe keeps the feed's validators and what
 /// the first-sync policy chose, so that sync costs a 304, still downloads the choice, and says
-/// "with new episodes" only for episodes the library did not have.
+/// "with new episodes" only for episodes the library did not have: what the first sync
+/// downloads is new (issue 42), what the library had already is not.
 final class FirstSyncTests: LibraryTestCase {
   func testFirstSyncAfterSubscribeIsA304AndStillDownloadsTheNewest() throws {
     let show = Show("fresh", episodes: 3, on: server)
@@ -21,7 +22,7 @@ final class FirstSyncTests: LibraryTestCase {
     assertEpisodeFiles([show.newest])
     XCTAssertEqual(requestCount(show.episode(1)) + requestCount(show.episode(2)), 0)
     XCTAssertTrue(
-      sync.stdout.contains("1 feed checked, 0 with new episodes, 0 failed; 1 downloaded"),
+      sync.stdout.contains("1 feed checked, 1 with new episodes, 0 failed; 1 downloaded"),
       sync.stdout)
 
     let again = try podcast("sync")
@@ -29,6 +30,26 @@ final class FirstSyncTests: LibraryTestCase {
     XCTAssertTrue(again.stdout.contains("0 with new episodes"), again.stdout)
     XCTAssertTrue(again.stdout.contains("nothing to download"), again.stdout)
     XCTAssertEqual(requestCount(show.newest), 1, "the newest episode was fetched twice")
+  }
+
+  /// Two new subscriptions whose first sync downloads: both feeds brought new episodes,
+  /// though both answered 304 (issue 42, item 10).
+  func testTheReportCountsTheFeedsAFirstSyncDownloadedFrom() throws {
+    let shows = [Show("left", episodes: 3, on: server), Show("right", episodes: 3, on: server)]
+    for show in shows {
+      XCTAssertEqual(try podcast("subscribe", show.feedURL, "--first", "2").status, 0)
+    }
+
+    let sync = try podcast("sync")
+
+    XCTAssertEqual(sync.status, 0, sync.stderr)
+    XCTAssertTrue(
+      sync.stdout.contains("2 feeds checked, 2 with new episodes, 0 failed; 4 downloaded"),
+      sync.stdout)
+    let again = try podcast("sync")
+    XCTAssertTrue(
+      again.stdout.contains("2 feeds checked, 0 with new episodes, 0 failed; nothing to download"),
+      again.stdout)
   }
 
   func testFirstPolicyAndFiltersGivenToSubscribeStillDecideOnA304() throws {

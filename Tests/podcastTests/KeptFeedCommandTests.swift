@@ -350,8 +350,9 @@ final class KeptFeedCommandTests: LibraryTestCase {
     show.publish(1)  // episode 5: the newest two by date stay
     XCTAssertEqual(try podcast("sync").status, 0)
     assertEpisodeFiles([show.episode(4), show.episode(5)])
-    XCTAssertFalse(
-      try episodes("kept").contains { $0["title"] as? String == "kept episode 3" },
-      "a pruned episode is no longer held, so no longer listed")
+    // Pruned, it is deleted like any episode whose file went (issue 42), and still listed.
+    let pruned = try episodes("kept").first { $0["title"] as? String == "kept episode 3" }
+    XCTAssertEqual(pruned?["state"] as? String, "deleted")
+    XCTAssertEqual(pruned?["inFeed"] as? Bool, false)
   }
 }

@@ -12,6 +12,7 @@ enum AccountReport {
       + report.unsubscribed.map { "unsubscribed \($0)  (removed on \(server); files kept)" }
       + report.sentAdded.map { "sent        + \($0)" }
       + report.sentRemoved.map { "sent        - \($0)" }
+      + report.notApplied.map { "not applied  \(Format.singleLine($0))" }
     if summary || !report.isEmpty {
       lines.append(
         report.isEmpty
@@ -24,7 +25,8 @@ enum AccountReport {
                 report.sentAdded.count + report.sentRemoved.count, "change sent", "changes sent"),
               count(report.actionsSent, "episode action sent", "episode actions sent"),
               count(report.playsRecorded, "play recorded", "plays recorded"),
-            ].joined(separator: ", ") + ".")
+            ].joined(separator: ", ")
+            + (report.notApplied.isEmpty ? "" : ", \(report.notApplied.count) not applied") + ".")
     }
     return report.failed ? lines.filter { !$0.hasPrefix("Nothing") } : lines
   }
@@ -44,6 +46,7 @@ enum AccountReport {
       + (report.playsRecorded > 0
         ? ["would record       \(count(report.playsRecorded, "play", "plays")) from \(server)"]
         : [])
+      + report.notApplied.map { "would not apply    \(Format.singleLine($0))" }
   }
 
   static func document(_ report: AccountExchangeReport) -> JSONValue {
@@ -55,6 +58,7 @@ enum AccountReport {
       ("sentRemoved", .array(report.sentRemoved.map { .string($0) })),
       ("actionsSent", .int(report.actionsSent)),
       ("playsRecorded", .int(report.playsRecorded)),
+      ("notApplied", .array(report.notApplied.map { .string($0) })),
       ("failed", .bool(report.failed)),
     ])
   }

@@ -66,6 +66,8 @@ enum EpisodeListJSON {
     writer.value(status.played)
     members.next("position", &writer)
     writer.value(status.position)
+    members.next("keptForever", &writer)
+    writer.value(status.keptForever)
     writer.close("}", empty: false, indent: 4)
   }
 }

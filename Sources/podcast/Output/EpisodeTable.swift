@@ -76,7 +76,7 @@ enum EpisodeTable {
 
   private static func label(_ status: ListedStatus) -> String {
     switch status.state {
-    case "downloaded": return "done"
+    case "downloaded": return status.keptForever ? "kept" : "done"
     case "skipped": return "skipped"
     case "deleted": return "deleted"
     case "partial":

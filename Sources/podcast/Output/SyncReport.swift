@@ -24,7 +24,7 @@ struct SyncReport {
 
   private var summary: String {
     let plan = outcome.plan
-    let updated = plan.feeds.filter { if case .updated = $0.outcome { true } else { false } }.count
+    let updated = outcome.feedsWithNewEpisodes
     let feeds =
       "\(plan.feeds.count) feed\(plan.feeds.count == 1 ? "" : "s") checked, \(updated) with new episodes, \(plan.failedFeeds.count) failed"
     let pruned = outcome.pruned.count

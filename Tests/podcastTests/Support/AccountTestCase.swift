@@ -1,6 +1,6 @@
+import AccountServerTestSupport
 import Foundation
 import LoopbackServer
-import SyncServerTestSupport
 import XCTest
 
 /// The base of the sync-account tests: feeds on the loopback server, and per API style a
@@ -29,11 +29,11 @@ class AccountTestCase: LibraryTestCase {
   /// library linked to it; then checks that the password leaked nowhere.
   func inEachStyle(
     file: StaticString = #filePath, line: UInt = #line,
-    _ body: (_ api: String, _ server: OPodSync, _ phone: SyncPhone) throws -> Void
+    _ body: (_ api: String, _ server: OPodSync, _ phone: AccountPhone) throws -> Void
   ) throws {
     for api in ["gpodder", "nextcloud"] {
       let server = try startServer()
-      let phone = try SyncPhone(
+      let phone = try AccountPhone(
         server: server.url, user: OPodSync.user, password: OPodSync.password)
       try freshLibrary()
       run(

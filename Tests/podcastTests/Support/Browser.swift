@@ -1,5 +1,5 @@
+import AccountServerTestSupport
 import Foundation
-import SyncServerTestSupport
 import XCTest
 
 /// Debian's Chromium, driven by Selenium through `Scripts/page-browser.py` in the venv that
