@@ -57,12 +57,16 @@ let package = Package(
     // The domain's values and rules, without a database: episode identity, file names,
     // subscription names and settings, the download state machine's table, OPML values.
     .target(name: "Model", dependencies: ["Basics", "Feeds", "Selection"]),
+    // What the full-text index reads and asks, pure: transcripts and chapters into timed
+    // passages, show notes into text, a person's query into FTS5's syntax, matches into
+    // moments with snippets.
+    .target(name: "FullText"),
     // The SQLite store: schema, rows, the kept copies of feeds, the sweep and the lock. GRDB
     // stays inside.
     .target(
       name: "Store",
       dependencies: [
-        "Basics", "Feeds", "Model", "CZlib",
+        "Basics", "Feeds", "FullText", "Model", "CZlib",
         .product(name: "GRDB", package: "GRDB.swift"),
         // SQLite's own calls, for the statements every feed and download runs (`SQLValue`).
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -96,8 +100,8 @@ let package = Package(
     .target(
       name: "PodcastKit",
       dependencies: [
-        "Basics", "Downloads", "Feeds", "Fetching", "Model", "Privacy", "Search", "Selection",
-        "SideFiles", "Source", "Store", "Sync", "SyncServer", "Tags", "Transfer",
+        "Basics", "Downloads", "Feeds", "Fetching", "FullText", "Model", "Privacy", "Search",
+        "Selection", "SideFiles", "Source", "Store", "Sync", "SyncServer", "Tags", "Transfer",
       ]
     ),
     .executableTarget(
@@ -153,6 +157,7 @@ let package = Package(
         "Basics", "Transfer", "SyncServer", "LoopbackServer", "SyncServerTestSupport",
       ]),
     .testTarget(name: "ModelTests", dependencies: ["Basics", "Feeds", "Model"]),
+    .testTarget(name: "FullTextTests", dependencies: ["FullText"]),
     // GRDB directly too: the store's tests open the database themselves (old schemas,
     // migrations), and Store imports GRDB only internally.
     .testTarget(

@@ -45,9 +45,13 @@ public struct DownloadProgressReader: Sendable {
   /// within which identity keys are matched. Throws when the library cannot be read: a
   /// damaged database must not make downloaded episodes look new.
   public init(store: LibraryStore?, feedURL: String) throws {
+    self.init(store: store, feedURL: feedURL, rows: try store?.allDownloads() ?? [])
+  }
+
+  /// `rows`: the library's downloads (`allDownloads`), read once for readers of several feeds.
+  package init(store: LibraryStore?, feedURL: String, rows: [DownloadRecord]) {
     self.store = store
     self.feedURL = feedURL
-    let rows = try store?.allDownloads() ?? []
     byURL = Dictionary(rows.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
     byKey = Dictionary(rows.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
     listedByKey = Dictionary(

@@ -22,6 +22,7 @@ package enum LibrarySchema {
     migrator.registerMigration("v9-kept-feeds", migrate: addKeptFeeds)
     migrator.registerMigration("v9-update-index-dropped", migrate: dropUpdateIndex)
     migrator.registerMigration("v10-owners-and-checkpoints", migrate: addOwnersAndCheckpoints)
+    migrator.registerMigration("v11-find-index", migrate: addFindIndex)
     return migrator
   }
 

@@ -1,0 +1,304 @@
+import Basics
+import Feeds
+import Foundation
+import FullText
+internal import GRDB
+import Model
+
+/// The library's full-text index (`find`): every episode of every subscription, its title and
+/// show notes from the feed, and the chapters and transcript of a downloaded one, in the FTS5
+/// table `findText` (see `LibrarySchema.addFindIndex`).
+///
+/// Kept in step by the writes that change what it covers, in their own transactions: a
+/// feed's record (`record(_:subscriptionId:_:)`, new episodes and changed notes), a side
+/// file's arrival (`indexSideFiles`), and an episode's removal (a trigger). A deleted or
+/// pruned episode keeps its row, transcript included: it stays findable, as `deleted`.
+/// A library from before the index, or one whose build was cut short, is built by `build`.
+public struct FindIndex: Sendable {
+  let store: LibraryStore
+
+  public init(store: LibraryStore) {
+    self.store = store
+  }
+
+  // MARK: - Searching
+
+  public enum Readiness: Sendable, Equatable {
+    /// The index covers the library.
+    case ready
+    /// It covers part of it or none (a library from before it, a build cut short): it has to
+    /// be built before it is searched.
+    case unbuilt
+    /// The library was written by a version without it, and is open for reading only.
+    case absent
+  }
+
+  public func readiness() throws -> Readiness {
+    try store.read { db in
+      guard try db.tableExists("findState") else { return .absent }
+      let built = try Int.fetchOne(db, sql: "SELECT built FROM findState WHERE id = 1")
+      return built == 1 ? .ready : .unbuilt
+    }
+  }
+
+  /// What narrows a search beside the query.
+  public struct Filter: Sendable, Equatable {
+    public var subscriptionId: Int64?
+    /// Where to look; nil: everywhere.
+    public var fields: Set<FindField>?
+    /// Published at or after.
+    public var since: Date?
+    /// Published before.
+    public var until: Date?
+    /// Only episodes the library downloaded (their file may be gone since: the caller checks).
+    public var downloaded = false
+
+    public init(
+      subscriptionId: Int64? = nil, fields: Set<FindField>? = nil, since: Date? = nil,
+      until: Date? = nil, downloaded: Bool = false
+    ) {
+      self.subscriptionId = subscriptionId
+      self.fields = fields
+      self.since = since
+      self.until = until
+      self.downloaded = downloaded
+    }
+  }
+
+  /// One episode found.
+  public struct Hit: Sendable {
+    public var episode: SeenEpisode
+    /// BM25 with the fields' weights: higher is better.
+    public var score: Double
+    /// The title with the query's words marked, when it holds any.
+    public var title: Snippet?
+    /// Up to three places the words are, best first by field and time (`MomentFinder.pick`).
+    public var moments: [Moment]
+  }
+
+  /// Each field's weight in the ranking (title, chapters, notes, transcripts): at equal
+  /// relevance a title hit ranks above a chapter's, a chapter's above the notes', the notes'
+  /// above a transcript's.
+  static let weights = "bm25(10.0, 5.0, 2.0, 1.0)"
+
+  /// The best `limit` episodes for `query`, best first, each with its moments. Read in one
+  /// snapshot. An empty query finds nothing.
+  public func search(_ query: FindQuery, filter: Filter = Filter(), limit: Int) throws -> [Hit] {
+    guard let expression = query.expression(in: filter.fields), limit > 0 else { return [] }
+    return try store.read { db in
+      // The full-text match drives (CROSS JOIN keeps it the outer loop): it is the selective
+      // part; the episode's row is then one lookup by id.
+      var sql = """
+        SELECT e.id, e.subscriptionId, e.key, e.guid, e.enclosureURL, e.title, e.published,
+          e.firstSeen, e.downloadedFile, findText.rank
+        FROM findText CROSS JOIN episodes e ON e.id = findText.rowid
+        WHERE findText MATCH ? AND findText.rank MATCH '\(Self.weights)'
+        """
+      var values: [SQLValue] = [.text(expression)]
+      if let id = filter.subscriptionId {
+        sql += " AND e.subscriptionId = ?"
+        values.append(.integer(id))
+      }
+      if let since = filter.since {
+        sql += " AND e.published >= ?"
+        values.append(SQLValue(since))
+      }
+      if let until = filter.until {
+        sql += " AND e.published < ?"
+        values.append(SQLValue(until))
+      }
+      if filter.downloaded { sql += " AND e.downloadedFile IS NOT NULL" }
+      sql += " ORDER BY findText.rank LIMIT ?"
+      values.append(.integer(Int64(limit)))
+      let found = try db.makeStatement(sql: sql).all(values) { row in
+        (SeenEpisodeRow(row).episode, -(row.double(9) ?? 0))
+      }
+      return try found.map { episode, score in
+        var hit = Hit(episode: episode, score: score, title: nil, moments: [])
+        if let id = episode.id {
+          (hit.title, hit.moments) = try moments(of: id, expression: expression, db)
+        }
+        return hit
+      }
+    }
+  }
+
+  /// Where the query's words are in the episode's fields: the marked title, and the best
+  /// moments of the others (the title too when fewer than three others hold a word).
+  private func moments(of episodeId: Int64, expression: String, _ db: Database) throws
+    -> (Snippet?, [Moment])
+  {
+    let marks = "?, ?"
+    let columns = FindField.allCases.map { "highlight(findText, \($0.column), \(marks))" }
+    let statement = try db.cachedStatement(
+      sql: """
+        SELECT \(columns.joined(separator: ", ")), s.chapterTimes, s.transcriptTimes
+        FROM findText LEFT JOIN findSources s ON s.episodeId = findText.rowid
+        WHERE findText MATCH ? AND findText.rowid = ?
+        """)
+    let open = SQLValue.text(Highlight.open)
+    let close = SQLValue.text(Highlight.close)
+    let marked = try statement.first(
+      Array(repeating: [open, close], count: 4).flatMap { $0 }
+        + [.text(expression), .integer(episodeId)]
+    ) { row in
+      (
+        FindField.allCases.map { Highlight(marked: row.text(Int32($0.column)) ?? "") },
+        row.blob(4).map { [UInt8]($0) }, row.blob(5).map { [UInt8]($0) }
+      )
+    }
+    guard let (highlights, chapterTimes, transcriptTimes) = marked else { return (nil, []) }
+    var others: [Moment] = []
+    var title: [Moment] = []
+    for field in FindField.allCases {
+      let highlight = highlights[field.column]
+      let timeline: [UInt8]? =
+        switch field {
+        case .chapters: chapterTimes
+        case .transcripts: transcriptTimes
+        case .title, .notes: nil
+        }
+      let found = MomentFinder.candidates(
+        field: field, highlight: highlight,
+        passages: timeline.map { PassageText(text: highlight.text, timeline: $0) })
+      if field == .title { title = found } else { others += found }
+    }
+    var picked = MomentFinder.pick(others)
+    if picked.count < 3, let first = title.first { picked.insert(first, at: 0) }
+    return (title.first?.snippet, picked)
+  }
+
+  // MARK: - Keeping it in step
+
+  /// Indexes what a feed says of the subscription's episodes (`texts`, under their identity
+  /// keys): the episodes not indexed yet, and those whose title or notes changed since they
+  /// were (by digest). Part of the transaction that records the feed's episodes.
+  static func record(_ texts: [FeedText], subscriptionId: Int64, _ db: Database) throws {
+    guard !texts.isEmpty, try hasIndex(db) else { return }
+    var indexed: [String: (id: Int64, digest: Int64?, hasRow: Bool)] = [:]
+    try db.cachedStatement(
+      sql: """
+        SELECT e.key, e.id, s.digest, s.episodeId IS NOT NULL FROM episodes e
+        LEFT JOIN findSources s ON s.episodeId = e.id WHERE e.subscriptionId = ?
+        """
+    ).run([.integer(subscriptionId)]) { row in
+      indexed[row.text(0) ?? ""] = (row.rowID(1), row.integer(2), row.integer(3) == 1)
+    }
+    for text in texts {
+      guard let known = indexed[text.key] else { continue }
+      let digest = text.digest
+      guard known.digest != digest else { continue }
+      let title = IndexedText.clean(text.title ?? "", keepingLines: false)
+      if known.hasRow {
+        try db.cachedStatement(sql: "UPDATE findText SET title = ?, notes = ? WHERE rowid = ?")
+          .run([.text(title), .text(text.notesText), .integer(known.id)])
+        try db.cachedStatement(sql: "UPDATE findSources SET digest = ? WHERE episodeId = ?")
+          .run([.integer(digest), .integer(known.id)])
+      } else {
+        try insert(
+          IndexRow(episodeId: known.id, title: title, notes: text.notesText, digest: digest), db)
+      }
+      // Once per key: a feed listing an episode twice indexes it once.
+      indexed[text.key] = (known.id, digest, true)
+    }
+  }
+
+  /// Indexes the chapters and transcript beside a subscription's downloaded episode (the
+  /// episode keyed `key`, downloaded to `episodeFile`), as `read` finds them: called when a
+  /// side file arrives. The files are read inside the transaction, so a rebuild running at the
+  /// same time either sees them or is overwritten by this.
+  package func indexSideFiles(
+    subscriptionId: Int64, key: String, episodeFile: String,
+    read: (String) -> SideFileText
+  ) throws {
+    try store.relaxedWrite { db in
+      guard try Self.hasIndex(db),
+        let episode = try db.cachedStatement(
+          sql: "SELECT id, title FROM episodes WHERE subscriptionId = ? AND key = ?"
+        ).first([.integer(subscriptionId), .text(key)], { ($0.rowID(0), $0.text(1)) })
+      else { return }
+      let side = read(episodeFile)
+      let current = try Self.row(episode.0, db)
+      var row =
+        current
+        ?? IndexRow(
+          episodeId: episode.0, title: IndexedText.clean(episode.1 ?? "", keepingLines: false),
+          notes: "", digest: nil)
+      row.chapters = side.chapters
+      row.transcript = side.transcript
+      guard row != current else { return }
+      if current != nil {
+        try db.cachedStatement(sql: "DELETE FROM findText WHERE rowid = ?").run([
+          .integer(episode.0)
+        ])
+      }
+      try Self.insert(row, db)
+    }
+  }
+
+  /// Whether this library has the index's tables: a library opened before its migration ran
+  /// has not, and an SQLite without FTS5 could not make them.
+  static func hasIndex(_ db: Database) throws -> Bool {
+    try db.cachedStatement(
+      sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'findSources'"
+    ).first([]) { _ in true } ?? false
+  }
+
+  /// An episode's row of the index, as stored.
+  struct IndexRow: Equatable {
+    var episodeId: Int64
+    var title: String
+    var notes: String
+    var digest: Int64?
+    var chapters: PassageText?
+    var transcript: PassageText?
+
+    /// Bytes of text it holds.
+    var textBytes: Int {
+      title.utf8.count + notes.utf8.count + (chapters?.text.utf8.count ?? 0)
+        + (transcript?.text.utf8.count ?? 0)
+    }
+  }
+
+  static func row(_ episodeId: Int64, _ db: Database) throws -> IndexRow? {
+    try db.cachedStatement(
+      sql: """
+        SELECT f.title, f.chapters, f.notes, f.transcripts, s.digest, s.chapterTimes,
+          s.transcriptTimes
+        FROM findText f LEFT JOIN findSources s ON s.episodeId = f.rowid WHERE f.rowid = ?
+        """
+    ).first([.integer(episodeId)]) { row in
+      func passages(_ text: Int32, _ times: Int32) -> PassageText? {
+        guard let text = row.text(text), !text.isEmpty else { return nil }
+        return PassageText(text: text, timeline: row.blob(times).map { [UInt8]($0) })
+      }
+      return IndexRow(
+        episodeId: episodeId, title: row.text(0) ?? "", notes: row.text(2) ?? "",
+        digest: row.integer(4), chapters: passages(1, 5), transcript: passages(3, 6))
+    }
+  }
+
+  /// Writes `row` as new: the caller removed any row the episode had.
+  static func insert(_ row: IndexRow, _ db: Database) throws {
+    try db.cachedStatement(
+      sql: "INSERT INTO findText (rowid, title, chapters, notes, transcripts) VALUES (?, ?, ?, ?, ?)"
+    ).run([
+      .integer(row.episodeId), .text(row.title), .text(row.chapters?.text ?? ""),
+      .text(row.notes), .text(row.transcript?.text ?? ""),
+    ])
+    try db.cachedStatement(
+      sql: """
+        INSERT OR REPLACE INTO findSources (episodeId, digest, chapterTimes, transcriptTimes)
+        VALUES (?, ?, ?, ?)
+        """
+    ).run([
+      .integer(row.episodeId), SQLValue(row.digest), Self.timeline(row.chapters),
+      Self.timeline(row.transcript),
+    ])
+  }
+
+  private static func timeline(_ text: PassageText?) -> SQLValue {
+    guard let text, !text.isEmpty else { return .null }
+    return .blob(Data(text.timeline))
+  }
+}
