@@ -18,6 +18,7 @@ struct PodcastCommand: AsyncParsableCommand {
       Search.self,
       Episodes.self,
       Download.self,
+      Find.self,
       Sync.self,
       Status.self,
       Subscribe.self,
