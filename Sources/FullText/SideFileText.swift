@@ -45,6 +45,32 @@ public struct SideFileText: Sendable, Equatable {
     return text
   }
 
+  /// What tells whether `paths` changed since they were read: a hash of each one's name, size
+  /// and modification time (nil when none of them is there).
+  public static func signature(of paths: [String]) -> Int64? {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    var any = false
+    func add(_ text: String) {
+      for byte in text.utf8 {
+        hash ^= UInt64(byte)
+        hash = hash &* 0x100_0000_01b3
+      }
+      hash ^= 0xFF
+      hash = hash &* 0x100_0000_01b3
+    }
+    for path in paths.sorted() {
+      guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+        continue
+      }
+      any = true
+      add(path)
+      add(String(describing: attributes[.size] ?? 0))
+      let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+      add(String(modified))
+    }
+    return any ? Int64(bitPattern: hash) : nil
+  }
+
   private static func contents(_ path: String) -> Data? {
     guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
       let size = attributes[.size] as? Int, size <= maxBytes

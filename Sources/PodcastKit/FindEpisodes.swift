@@ -118,7 +118,7 @@ public struct FindEpisodes: Sendable {
 
   /// An episode's side files, as `find` indexes them: its chapters and its best transcript.
   static let readSideFiles: FindIndex.SideFileReader = { episodeFile in
-    SideFileText.read(sideFiles: SideFileNames.existing(besides: episodeFile))
+    SideFileNames.existing(besides: episodeFile)
   }
 
   /// What the results need beside the hits, read once: subscriptions, downloads, marks and

@@ -29,9 +29,9 @@ extension FindIndex {
     public init() {}
   }
 
-  /// Reads the side files beside an episode's audio file; the layer that knows their names
-  /// supplies it.
-  public typealias SideFileReader = @Sendable (_ episodeFile: String) -> SideFileText
+  /// The side files beside an episode's audio file (transcripts, chapters): the layer that
+  /// knows their names supplies it.
+  public typealias SideFileReader = @Sendable (_ episodeFile: String) -> [String]
 
   /// Builds the index subscription by subscription, each in its own short transaction, so
   /// syncs and downloads go on meanwhile and a build cut short goes on where it stopped at
@@ -151,12 +151,15 @@ extension FindIndex {
         row.notes = previous?.notes ?? ""
       }
       if let file = episode.downloadedFile, FileManager.default.fileExists(atPath: file) {
-        let side = sideFiles(file)
+        let paths = sideFiles(file)
+        let side = SideFileText.read(sideFiles: paths)
         row.chapters = side.chapters
         row.transcript = side.transcript
+        row.sideFiles = SideFileText.signature(of: paths)
       } else {
         row.chapters = previous?.chapters
         row.transcript = previous?.transcript
+        row.sideFiles = previous?.sideFiles
       }
       if previous != nil {
         try db.cachedStatement(sql: "DELETE FROM findText WHERE rowid = ?").run([.integer(id)])

@@ -174,7 +174,7 @@ public struct FindIndex: Sendable {
   /// keys): the episodes not indexed yet, and those whose title or notes changed since they
   /// were (by digest). Part of the transaction that records the feed's episodes.
   static func record(_ texts: [FeedText], subscriptionId: Int64, _ db: Database) throws {
-    guard !texts.isEmpty, try hasIndex(db) else { return }
+    guard !texts.isEmpty, try keepsIndex(subscriptionId: subscriptionId, db) else { return }
     var indexed: [String: (id: Int64, digest: Int64?, hasRow: Bool)] = [:]
     try db.cachedStatement(
       sql: """
@@ -204,28 +204,47 @@ public struct FindIndex: Sendable {
   }
 
   /// Indexes the chapters and transcript beside a subscription's downloaded episode (the
-  /// episode keyed `key`, downloaded to `episodeFile`), as `read` finds them: called when a
-  /// side file arrives. The files are read inside the transaction, so a rebuild running at the
-  /// same time either sees them or is overwritten by this.
-  package func indexSideFiles(
-    subscriptionId: Int64, key: String, episodeFile: String,
-    read: (String) -> SideFileText
-  ) throws {
+  /// episode keyed `key`): `sideFiles` are the paths they may have beside its audio. Called
+  /// when side files arrive, and when a sync looks at those of a downloaded episode: files
+  /// that changed since they were indexed (by name, size and time), or whose indexing a cut
+  /// lost, are read again; others cost a lookup. The files are read inside the transaction,
+  /// so a rebuild running at the same time either sees them or is overwritten by this.
+  package func indexSideFiles(subscriptionId: Int64, key: String, sideFiles paths: [String])
+    throws
+  {
+    let signature = SideFileText.signature(of: paths)
+    enum Known { case notKept, unindexed, indexed(Int64?) }
+    let known = try store.lookup { db -> Known in
+      guard try Self.keepsIndex(subscriptionId: subscriptionId, db) else { return .notKept }
+      let stored = try db.cachedStatement(
+        sql: """
+          SELECT s.sideFiles FROM episodes e JOIN findSources s ON s.episodeId = e.id
+          WHERE e.subscriptionId = ? AND e.key = ?
+          """
+      ).first([.integer(subscriptionId), .text(key)]) { $0.integer(0) }
+      return stored.map { .indexed($0) } ?? .unindexed
+    }
+    switch known {
+    case .notKept: return
+    case .indexed(let stored) where stored == signature: return
+    case .indexed, .unindexed: break
+    }
     try store.relaxedWrite { db in
-      guard try Self.hasIndex(db),
+      guard try Self.keepsIndex(subscriptionId: subscriptionId, db),
         let episode = try db.cachedStatement(
           sql: "SELECT id, title FROM episodes WHERE subscriptionId = ? AND key = ?"
         ).first([.integer(subscriptionId), .text(key)], { ($0.rowID(0), $0.text(1)) })
       else { return }
-      let side = read(episodeFile)
       let current = try Self.row(episode.0, db)
       var row =
         current
         ?? IndexRow(
           episodeId: episode.0, title: IndexedText.clean(episode.1 ?? "", keepingLines: false),
           notes: "", digest: nil)
+      let side = SideFileText.read(sideFiles: paths)
       row.chapters = side.chapters
       row.transcript = side.transcript
+      row.sideFiles = SideFileText.signature(of: paths)
       guard row != current else { return }
       if current != nil {
         try db.cachedStatement(sql: "DELETE FROM findText WHERE rowid = ?").run([
@@ -234,6 +253,16 @@ public struct FindIndex: Sendable {
       }
       try Self.insert(row, db)
     }
+  }
+
+  /// Whether writes keep the index for the subscription: the index is built, or a build has
+  /// gone past the subscription. Where it has not, the build will read what is written now,
+  /// so an old library's syncs before its first `find` cost nothing here.
+  static func keepsIndex(subscriptionId: Int64, _ db: Database) throws -> Bool {
+    guard try hasIndex(db) else { return false }
+    return try db.cachedStatement(
+      sql: "SELECT built = 1 OR through >= ? FROM findState WHERE id = 1"
+    ).first([.integer(subscriptionId)]) { $0.integer(0) == 1 } ?? false
   }
 
   /// Whether this library has the index's tables: a library opened before its migration ran
@@ -250,6 +279,8 @@ public struct FindIndex: Sendable {
     var title: String
     var notes: String
     var digest: Int64?
+    /// Of the side files the chapters and transcript were read from (`SideFileText.signature`).
+    var sideFiles: Int64?
     var chapters: PassageText?
     var transcript: PassageText?
 
@@ -264,7 +295,7 @@ public struct FindIndex: Sendable {
     try db.cachedStatement(
       sql: """
         SELECT f.title, f.chapters, f.notes, f.transcripts, s.digest, s.chapterTimes,
-          s.transcriptTimes
+          s.transcriptTimes, s.sideFiles
         FROM findText f LEFT JOIN findSources s ON s.episodeId = f.rowid WHERE f.rowid = ?
         """
     ).first([.integer(episodeId)]) { row in
@@ -274,7 +305,8 @@ public struct FindIndex: Sendable {
       }
       return IndexRow(
         episodeId: episodeId, title: row.text(0) ?? "", notes: row.text(2) ?? "",
-        digest: row.integer(4), chapters: passages(1, 5), transcript: passages(3, 6))
+        digest: row.integer(4), sideFiles: row.integer(7), chapters: passages(1, 5),
+        transcript: passages(3, 6))
     }
   }
 
@@ -288,12 +320,13 @@ public struct FindIndex: Sendable {
     ])
     try db.cachedStatement(
       sql: """
-        INSERT OR REPLACE INTO findSources (episodeId, digest, chapterTimes, transcriptTimes)
-        VALUES (?, ?, ?, ?)
+        INSERT OR REPLACE INTO findSources
+          (episodeId, digest, sideFiles, chapterTimes, transcriptTimes)
+        VALUES (?, ?, ?, ?, ?)
         """
     ).run([
-      .integer(row.episodeId), SQLValue(row.digest), Self.timeline(row.chapters),
-      Self.timeline(row.transcript),
+      .integer(row.episodeId), SQLValue(row.digest), SQLValue(row.sideFiles),
+      Self.timeline(row.chapters), Self.timeline(row.transcript),
     ])
   }
 

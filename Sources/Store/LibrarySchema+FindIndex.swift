@@ -10,7 +10,9 @@ extension LibrarySchema {
   /// (`unicode61` with accents removed, so case and accents are ignored). Its content is kept,
   /// so snippets can be cut from it and a moment found again after its files are gone.
   /// `findSources` holds what the text alone cannot say: a digest of the title and notes as
-  /// the feed gave them (a sync re-indexes an episode only when it changed), and the
+  /// the feed gave them (a sync re-indexes an episode only when it changed), one of the side
+  /// files the chapters and transcript were read from (their names, sizes and times: files
+  /// that changed, or arrived while a cut lost their indexing, are read again), and the
   /// timelines of the chapters and the transcript (`PassageText`), which turn a match back
   /// into a moment of the audio. `findState` says whether the index covers the library:
   /// a new library's does; a library from before this version is indexed at its first
@@ -24,7 +26,8 @@ extension LibrarySchema {
         CREATE VIRTUAL TABLE findText USING fts5(
           title, chapters, notes, transcripts, tokenize = 'unicode61 remove_diacritics 2');
         CREATE TABLE findSources (
-          episodeId INTEGER PRIMARY KEY, digest INTEGER, chapterTimes BLOB, transcriptTimes BLOB);
+          episodeId INTEGER PRIMARY KEY, digest INTEGER, sideFiles INTEGER, chapterTimes BLOB,
+          transcriptTimes BLOB);
         CREATE TABLE findState (
           id INTEGER PRIMARY KEY CHECK (id = 1), built INTEGER NOT NULL,
           through INTEGER NOT NULL DEFAULT 0);
