@@ -157,7 +157,11 @@ public struct FindEpisodes: Sendable {
       let status = ListedStatus(
         download: download, mark: marks[episode.key],
         play: ListedStatus.play(keys: keys, in: plays))
-      let listed = index(of: episode, subscription: subscription)
+      let listed: Int?
+      switch hit.index {
+      case .known(let index): listed = index
+      case .unknown: listed = index(of: episode, subscription: subscription)
+      }
       return Found(
         podcast: subscription?.title ?? subscription?.name ?? "",
         subscription: subscription?.name ?? "", feedURL: feedURL, index: listed,
@@ -175,7 +179,8 @@ public struct FindEpisodes: Sendable {
     }
 
     /// The episode's position in the feed the last sync kept, as `episodes` numbers it
-    /// offline (every kept page, unless the subscription reads page one only).
+    /// offline (every kept page, unless the subscription reads page one only): for a paged
+    /// feed, whose indexes the index does not keep.
     private mutating func index(of episode: SeenEpisode, subscription: Subscription?) -> Int? {
       guard let subscription else { return nil }
       if indexes[subscription.id] == nil {
@@ -220,8 +225,6 @@ public struct RebuildFindIndex: Sendable {
     public var indexBytes: Int64?
     /// The size of the text it keeps for snippets, when SQLite can tell.
     public var storedTextBytes: Int64?
-    /// The index was damaged and was made anew (what only it held is gone).
-    public var madeAnew: Bool
   }
 
   private let paths: LibraryPaths
@@ -239,8 +242,7 @@ public struct RebuildFindIndex: Sendable {
     let summary = built ?? FindIndex.BuildSummary()
     return Summary(
       podcasts: summary.podcasts, episodes: summary.episodes, textBytes: summary.textBytes,
-      indexBytes: summary.indexBytes, storedTextBytes: summary.storedTextBytes,
-      madeAnew: summary.madeAnew)
+      indexBytes: summary.indexBytes, storedTextBytes: summary.storedTextBytes)
   }
 }
 

@@ -2,6 +2,25 @@ import Feeds
 import FullText
 import Model
 
+/// A feed's episodes as the full-text index takes them from a refresh (`FindIndex.record`).
+package struct FeedTexts: Sendable {
+  /// In the feed's order.
+  package var texts: [FeedText]
+  /// Whether `texts` are the feed as `episodes` lists it from the copy the library keeps, in
+  /// its order (a feed read whole, or every page of a paged one), so each one's place is its
+  /// index; not for a paged feed read as far as a later sync reads it.
+  package var isListing: Bool
+
+  package init(texts: [FeedText], isListing: Bool) {
+    self.texts = texts
+    self.isListing = isListing
+  }
+
+  package init(_ episodes: [Episode], isListing: Bool) {
+    self.init(texts: episodes.map(FeedText.init), isListing: isListing)
+  }
+}
+
 /// What a feed says of one of its episodes that the full-text index holds (`FindIndex`): the
 /// title and the show notes, under the episode's identity key. The notes stay as the parser
 /// left them (in memory or in its spool file) until the index needs them: most of a sync's

@@ -22,9 +22,6 @@ extension FindIndex {
     public var indexBytes: Int64?
     /// The size of the text it keeps beside them, for snippets, when SQLite can tell.
     public var storedTextBytes: Int64?
-    /// The index was damaged and made anew: what only it held (the notes of episodes their
-    /// feed no longer lists, the transcripts of deleted episodes) is gone.
-    public var madeAnew = false
 
     public init() {}
   }
@@ -34,36 +31,30 @@ extension FindIndex {
   public typealias SideFileReader = @Sendable (_ episodeFile: String) -> [String]
 
   /// Builds the index subscription by subscription, each in its own short transaction, so
-  /// syncs and downloads go on meanwhile and a build cut short goes on where it stopped at
-  /// the next. `rebuilding`: start over even when it covers the library (`find --rebuild`);
-  /// otherwise only an unbuilt index is built, and nil says there was nothing to do (another
-  /// process built it meanwhile). `progress` hears (done, total) podcasts as it goes.
+  /// syncs and downloads go on meanwhile (writes keep the index only for the subscriptions
+  /// the build has passed, `keepsIndex`) and a build cut short goes on where it stopped at
+  /// the next. `rebuilding`: start over even when the index covers the library
+  /// (`find --rebuild`); otherwise only an unbuilt index is built, and nil says there was
+  /// nothing to do (another process built it meanwhile). `progress` hears (done, total)
+  /// podcasts as it goes.
   ///
   /// Each episode's title and notes come from the subscription's kept feed (every page of
-  /// it), its chapters and transcript from the files beside its audio (`sideFiles`). What
-  /// neither has any more (an episode the feed dropped, one whose files were deleted) keeps
-  /// what the index held, unless the index was damaged (see `BuildSummary.madeAnew`).
+  /// it), its chapters and transcript from the files beside its audio (`sideFiles`). A
+  /// rebuild moves the old index aside and reads only its text (never its FTS5 structures,
+  /// which may be what is damaged): what neither source has any more (an episode the feed
+  /// dropped, one whose files were deleted) keeps what the old index held.
   public func build(
     rebuilding: Bool, sideFiles: SideFileReader, progress: (Int, Int) -> Void = { _, _ in }
   ) throws -> BuildSummary? {
     // One builder at a time; a second `find` waits here, then finds the work done.
     let lock = try LibraryLock.acquire(file: store.paths.database + ".find-lock", wait: true)
     defer { lock.release() }
-    var summary = BuildSummary()
-    var carryOver = true
     if rebuilding {
-      if try !intact() {
-        try makeAnew()
-        summary.madeAnew = true
-        carryOver = false
-      } else {
-        try store.write { db in
-          try db.execute(sql: "UPDATE findState SET built = 0, through = 0 WHERE id = 1")
-        }
-      }
+      try moveAside()
     } else if try readiness() == .ready {
       return nil
     }
+    var summary = BuildSummary()
     let (through, all) = try store.read { db in
       (
         try Int64.fetchOne(db, sql: "SELECT through FROM findState WHERE id = 1") ?? 0,
@@ -75,7 +66,7 @@ extension FindIndex {
     progress(done, all.count)
     for id in waiting {
       let counted = try store.relaxedWrite { db in
-        try rebuild(subscriptionId: id, carryOver: carryOver, sideFiles: sideFiles, db)
+        try rebuild(subscriptionId: id, sideFiles: sideFiles, db)
       }
       summary.podcasts += 1
       summary.episodes += counted.episodes
@@ -84,45 +75,67 @@ extension FindIndex {
       progress(done, all.count)
     }
     try store.write { db in
-      try db.execute(sql: "UPDATE findState SET built = 1, through = 0 WHERE id = 1")
+      try db.execute(
+        sql: """
+          UPDATE findState SET built = 1, through = 0 WHERE id = 1;
+          DROP TABLE IF EXISTS findTextOld;
+          DROP TABLE IF EXISTS findSourcesOld;
+          """)
     }
     try merge()
     (summary.indexBytes, summary.storedTextBytes) = try sizes()
     return summary
   }
 
-  /// FTS5's own check of the index against the text it holds; false when it fails.
-  private func intact() throws -> Bool {
-    do {
-      try store.write { db in
-        guard try Self.hasIndex(db) else { return }
-        try db.execute(sql: "INSERT INTO findText (findText, rank) VALUES ('integrity-check', 1)")
-      }
-      return true
-    } catch LibraryError.databaseFailed {
-      return false
-    }
-  }
-
-  /// The index's tables dropped and made again, empty and unbuilt.
-  private func makeAnew() throws {
+  /// Starts a rebuild: the index's tables renamed `…Old` and new empty ones made, in one
+  /// transaction, the index unbuilt. A rebuild cut short left old ones: those stay (they are
+  /// the index as it was), and the new ones, part built, are made again.
+  private func moveAside() throws {
     try store.write { db in
-      try db.execute(
-        sql: """
-          DROP TRIGGER IF EXISTS findForgetEpisode;
-          DROP TABLE IF EXISTS findText;
-          DROP TABLE IF EXISTS findSources;
-          DROP TABLE IF EXISTS findState;
-          """)
-      try LibrarySchema.addFindIndex(db)
+      let hadOld = try db.tableExists("findTextOld")
+      try db.execute(sql: "DROP TRIGGER IF EXISTS findForgetEpisode")
+      if hadOld {
+        try db.execute(sql: "DROP TABLE IF EXISTS findText; DROP TABLE IF EXISTS findSources")
+      } else {
+        if try db.tableExists("findText") {
+          try db.execute(sql: "ALTER TABLE findText RENAME TO findTextOld")
+        }
+        if try db.tableExists("findSources") {
+          try db.execute(sql: "ALTER TABLE findSources RENAME TO findSourcesOld")
+        }
+      }
+      try LibrarySchema.createFindTables(db)
       try db.execute(sql: "UPDATE findState SET built = 0, through = 0 WHERE id = 1")
     }
   }
 
+  /// What the index moved aside by a rebuild held of an episode, read from its text (the
+  /// plain table FTS5 keeps it in), not its index; nil when there is none or it cannot be
+  /// read.
+  private static func previousRow(_ episodeId: Int64, _ db: Database) -> IndexRow? {
+    guard (try? db.tableExists("findTextOld_content")) == true else { return nil }
+    return try? db.cachedStatement(
+      sql: """
+        SELECT c.c0, c.c1, c.c2, c.c3, s.digest, s.chapterTimes, s.transcriptTimes, s.sideFiles
+        FROM findTextOld_content c LEFT JOIN findSourcesOld s ON s.episodeId = c.id
+        WHERE c.id = ?
+        """
+    ).first([.integer(episodeId)]) { row in
+      func passages(_ text: Int32, _ times: Int32) -> PassageText? {
+        guard let text = row.text(text), !text.isEmpty else { return nil }
+        return PassageText(text: text, timeline: row.blob(times).map { [UInt8]($0) })
+      }
+      return IndexRow(
+        episodeId: episodeId, title: row.text(0) ?? "", notes: row.text(2) ?? "",
+        digest: row.integer(4), sideFiles: row.integer(7), chapters: passages(1, 5),
+        transcript: passages(3, 6))
+    } ?? nil
+  }
+
   /// One subscription's rows made again from its kept feed and the files on disk.
-  private func rebuild(
-    subscriptionId: Int64, carryOver: Bool, sideFiles: SideFileReader, _ db: Database
-  ) throws -> (episodes: Int, textBytes: Int64) {
+  private func rebuild(subscriptionId: Int64, sideFiles: SideFileReader, _ db: Database) throws
+    -> (episodes: Int, textBytes: Int64)
+  {
     defer {
       try? db.cachedStatement(sql: "UPDATE findState SET through = ? WHERE id = 1").run([
         .integer(subscriptionId)
@@ -132,15 +145,34 @@ extension FindIndex {
       sql: "SELECT \(SeenEpisodeRow.selection) FROM episodes WHERE subscriptionId = ? ORDER BY id"
     ).all([.integer(subscriptionId)]) { SeenEpisodeRow($0).episode }
     guard !stored.isEmpty else { return (0, 0) }
-    let listed = try Self.keptEpisodes(subscriptionId: subscriptionId, db)
+    let (listed, places) = try Self.keptEpisodes(subscriptionId: subscriptionId, db)
+    try db.cachedStatement(
+      sql: "INSERT OR REPLACE INTO findFeeds (subscriptionId, listed) VALUES (?, ?)"
+    ).run([.integer(subscriptionId), .integer(places == nil ? 0 : 1)])
+    // Files `download` fetched for the subscription's feed, by episode key: their rows in
+    // `episodes` do not know them.
+    var fetched: [String: String] = [:]
+    try db.cachedStatement(
+      sql: """
+        SELECT d.episodeKey, d.file FROM downloads d JOIN subscriptions s ON s.feedURL = d.feedURL
+        WHERE s.id = ? AND d.state = 'done' AND d.file IS NOT NULL AND d.episodeKey IS NOT NULL
+        """
+    ).run([.integer(subscriptionId)]) { row in
+      if let key = row.text(0), let file = row.text(1) { fetched[key] = file }
+    }
     var textBytes: Int64 = 0
     for episode in stored {
       guard let id = episode.id else { continue }
-      let previous = carryOver ? try Self.row(id, db) : nil
+      // A row a write made since the rebuild began (a sync, a side file) is the newest.
+      let current = try Self.row(id, db)
+      let previous = current ?? Self.previousRow(id, db)
       let inFeed =
         listed[episode.key]
         ?? episode.identityKeys.lazy.compactMap { listed[$0] }.first
       var row = IndexRow(episodeId: id, title: "", notes: "", digest: nil)
+      row.feedIndex = places.flatMap { places in
+        places[episode.key] ?? episode.identityKeys.lazy.compactMap { places[$0] }.first
+      }
       if let inFeed {
         let text = FeedText(key: episode.key, title: inFeed.title, notes: inFeed.showNotes)
         row.title = IndexedText.clean(inFeed.title ?? episode.title ?? "", keepingLines: false)
@@ -150,7 +182,8 @@ extension FindIndex {
         row.title = IndexedText.clean(episode.title ?? "", keepingLines: false)
         row.notes = previous?.notes ?? ""
       }
-      if let file = episode.downloadedFile, FileManager.default.fileExists(atPath: file) {
+      let file = episode.downloadedFile ?? episode.identityKeys.lazy.compactMap { fetched[$0] }.first
+      if let file, FileManager.default.fileExists(atPath: file) {
         let paths = sideFiles(file)
         let side = SideFileText.read(sideFiles: paths)
         row.chapters = side.chapters
@@ -161,7 +194,7 @@ extension FindIndex {
         row.transcript = previous?.transcript
         row.sideFiles = previous?.sideFiles
       }
-      if previous != nil {
+      if current != nil {
         try db.cachedStatement(sql: "DELETE FROM findText WHERE rowid = ?").run([.integer(id)])
       }
       try Self.insert(row, db)
@@ -171,27 +204,31 @@ extension FindIndex {
   }
 
   /// The episodes of the subscription's kept feed (every page), by each of their identity
-  /// keys, the first listing of a key winning; none when no copy is kept or it cannot be read.
-  private static func keptEpisodes(subscriptionId: Int64, _ db: Database) throws -> [String:
-    Episode]
-  {
+  /// keys, the first listing of a key winning; none when no copy is kept or it cannot be
+  /// read. With them, each key's index as `episodes` numbers it from the copy, when the copy
+  /// is one page (a paged copy's are counted from it when asked, `FindIndex.FeedIndex`).
+  private static func keptEpisodes(subscriptionId: Int64, _ db: Database) throws -> (
+    [String: Episode], [String: Int64]?
+  ) {
     guard
       let data = try db.cachedStatement(sql: "SELECT copy FROM keptFeeds WHERE subscriptionId = ?")
         .first([.integer(subscriptionId)], { $0.blob(0) }) ?? nil,
       let kept = try? KeptFeed(decoding: data), let pages = try? kept.pageFeeds()
-    else { return [:] }
+    else { return ([:], nil) }
     var byKey: [String: Episode] = [:]
-    for page in pages {
-      for episode in page.episodes {
+    var places: [String: Int64] = [:]
+    for (page, feed) in pages.enumerated() {
+      for (offset, episode) in feed.episodes.enumerated() {
         for key in EpisodeIdentity.identityKeys(
           guid: episode.guid, enclosureURL: episode.enclosure.url, title: episode.title,
           published: episode.published) where byKey[key] == nil
         {
           byKey[key] = episode
+          if page == 0 { places[key] = Int64(offset + 1) }
         }
       }
     }
-    return byKey
+    return (byKey, pages.count == 1 ? places : nil)
   }
 
   /// Merges the index's segments a step at a time, each step a short transaction of its own,

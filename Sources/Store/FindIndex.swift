@@ -65,11 +65,22 @@ public struct FindIndex: Sendable {
     }
   }
 
+  /// An episode's index as `episodes` numbers it, as far as the index knows.
+  public enum FeedIndex: Sendable, Equatable {
+    /// Its place in the feed the library keeps; nil when the feed no longer lists it.
+    case known(Int?)
+    /// Not kept for its subscription (a paged feed a sync read in part): count it from the
+    /// kept copy.
+    case unknown
+  }
+
   /// One episode found.
   public struct Hit: Sendable {
     public var episode: SeenEpisode
     /// BM25 with the fields' weights: higher is better.
     public var score: Double
+    /// Its index as `episodes` numbers it, when the index keeps it for its subscription.
+    public var index: FeedIndex
     /// The title with the query's words marked, when it holds any.
     public var title: Snippet?
     /// Up to three places the words are, best first by field and time (`MomentFinder.pick`).
@@ -90,8 +101,10 @@ public struct FindIndex: Sendable {
       // part; the episode's row is then one lookup by id.
       var sql = """
         SELECT e.id, e.subscriptionId, e.key, e.guid, e.enclosureURL, e.title, e.published,
-          e.firstSeen, e.downloadedFile, findText.rank
+          e.firstSeen, e.downloadedFile, findText.rank, s.feedIndex, f.listed
         FROM findText CROSS JOIN episodes e ON e.id = findText.rowid
+        LEFT JOIN findSources s ON s.episodeId = e.id
+        LEFT JOIN findFeeds f ON f.subscriptionId = e.subscriptionId
         WHERE findText MATCH ? AND findText.rank MATCH '\(Self.weights)'
         """
       var values: [SQLValue] = [.text(expression)]
@@ -107,14 +120,26 @@ public struct FindIndex: Sendable {
         sql += " AND e.published < ?"
         values.append(SQLValue(until))
       }
-      if filter.downloaded { sql += " AND e.downloadedFile IS NOT NULL" }
+      if filter.downloaded {
+        // Fetched by sync (the episode's row knows its file) or by `download` (a finished
+        // download of the subscription's feed under the episode's key).
+        sql += """
+           AND (e.downloadedFile IS NOT NULL OR EXISTS (
+            SELECT 1 FROM downloads d JOIN subscriptions s ON s.id = e.subscriptionId
+            WHERE d.episodeKey = e.key AND d.feedURL = s.feedURL AND d.state = 'done'))
+          """
+      }
       sql += " ORDER BY findText.rank LIMIT ?"
       values.append(.integer(Int64(limit)))
       let found = try db.makeStatement(sql: sql).all(values) { row in
-        (SeenEpisodeRow(row).episode, -(row.double(9) ?? 0))
+        (
+          SeenEpisodeRow(row).episode, -(row.double(9) ?? 0),
+          row.integer(11) == 1
+            ? FeedIndex.known(row.integer(10).map { Int($0) }) : FeedIndex.unknown
+        )
       }
-      return try found.map { episode, score in
-        var hit = Hit(episode: episode, score: score, title: nil, moments: [])
+      return try found.map { episode, score, index in
+        var hit = Hit(episode: episode, score: score, index: index, title: nil, moments: [])
         if let id = episode.id {
           (hit.title, hit.moments) = try moments(of: id, expression: expression, db)
         }
@@ -170,24 +195,29 @@ public struct FindIndex: Sendable {
 
   // MARK: - Keeping it in step
 
-  /// Indexes what a feed says of the subscription's episodes (`texts`, under their identity
+  /// Indexes what a feed says of the subscription's episodes (`feed`, under their identity
   /// keys): the episodes not indexed yet, and those whose title or notes changed since they
-  /// were (by digest). Part of the transaction that records the feed's episodes.
-  static func record(_ texts: [FeedText], subscriptionId: Int64, _ db: Database) throws {
-    guard !texts.isEmpty, try keepsIndex(subscriptionId: subscriptionId, db) else { return }
-    var indexed: [String: (id: Int64, digest: Int64?, hasRow: Bool)] = [:]
+  /// were (by digest); and, when the feed is the listing `episodes` shows, each episode's
+  /// index. Part of the transaction that records the feed's episodes.
+  static func record(_ feed: FeedTexts, subscriptionId: Int64, _ db: Database) throws {
+    guard try keepsIndex(subscriptionId: subscriptionId, db) else { return }
+    var indexed: [String: (id: Int64, digest: Int64?, hasRow: Bool, index: Int64?)] = [:]
     try db.cachedStatement(
       sql: """
-        SELECT e.key, e.id, s.digest, s.episodeId IS NOT NULL FROM episodes e
+        SELECT e.key, e.id, s.digest, s.episodeId IS NOT NULL, s.feedIndex FROM episodes e
         LEFT JOIN findSources s ON s.episodeId = e.id WHERE e.subscriptionId = ?
         """
     ).run([.integer(subscriptionId)]) { row in
-      indexed[row.text(0) ?? ""] = (row.rowID(1), row.integer(2), row.integer(3) == 1)
+      indexed[row.text(0) ?? ""] = (row.rowID(1), row.integer(2), row.integer(3) == 1, row.integer(4))
     }
-    for text in texts {
+    var places: [String: Int64] = [:]
+    for (offset, text) in feed.texts.enumerated() {
+      if places[text.key] == nil { places[text.key] = Int64(offset + 1) }
+    }
+    for text in feed.texts {
       guard let known = indexed[text.key] else { continue }
       let digest = text.digest
-      guard known.digest != digest else { continue }
+      guard known.digest != digest || !known.hasRow else { continue }
       let title = IndexedText.clean(text.title ?? "", keepingLines: false)
       if known.hasRow {
         try db.cachedStatement(sql: "UPDATE findText SET title = ?, notes = ? WHERE rowid = ?")
@@ -195,33 +225,50 @@ public struct FindIndex: Sendable {
         try db.cachedStatement(sql: "UPDATE findSources SET digest = ? WHERE episodeId = ?")
           .run([.integer(digest), .integer(known.id)])
       } else {
-        try insert(
-          IndexRow(episodeId: known.id, title: title, notes: text.notesText, digest: digest), db)
+        var row = IndexRow(episodeId: known.id, title: title, notes: text.notesText, digest: digest)
+        row.feedIndex = feed.isListing ? places[text.key] : nil
+        try insert(row, db)
       }
-      // Once per key: a feed listing an episode twice indexes it once.
-      indexed[text.key] = (known.id, digest, true)
+      // Once per key: a feed listing an episode twice indexes it once. The index it has now.
+      indexed[text.key] = (
+        known.id, digest, true,
+        known.hasRow ? known.index : feed.isListing ? places[text.key] : nil
+      )
+    }
+    try db.cachedStatement(
+      sql: "INSERT OR REPLACE INTO findFeeds (subscriptionId, listed) VALUES (?, ?)"
+    ).run([.integer(subscriptionId), .integer(feed.isListing ? 1 : 0)])
+    guard feed.isListing else { return }
+    // The places that moved (one new episode moves every other one down).
+    let move = try db.cachedStatement(sql: "UPDATE findSources SET feedIndex = ? WHERE episodeId = ?")
+    for (key, known) in indexed where known.hasRow && known.index != places[key] {
+      try move.run([SQLValue(places[key]), .integer(known.id)])
     }
   }
 
-  /// Indexes the chapters and transcript beside a subscription's downloaded episode (the
-  /// episode keyed `key`): `sideFiles` are the paths they may have beside its audio. Called
-  /// when side files arrive, and when a sync looks at those of a downloaded episode: files
-  /// that changed since they were indexed (by name, size and time), or whose indexing a cut
-  /// lost, are read again; others cost a lookup. The files are read inside the transaction,
-  /// so a rebuild running at the same time either sees them or is overwritten by this.
-  package func indexSideFiles(subscriptionId: Int64, key: String, sideFiles paths: [String])
-    throws
-  {
+  /// Indexes the chapters and transcript beside a subscription's downloaded episode:
+  /// `sideFiles` are the paths they may have beside its audio. The episode is the one `episode`
+  /// names (sync's downloads know it), else the one of the subscription to `feedURL` known by
+  /// one of `identityKeys` (a `download` of a subscribed feed); none, and nothing is indexed.
+  ///
+  /// Called when side files arrive, and when a sync looks at those of a downloaded episode:
+  /// files that changed since they were indexed (by name, size and time), or whose indexing a
+  /// cut lost, are read again; others cost a lookup. The files are read inside the
+  /// transaction, so a rebuild running at the same time either sees them or is overwritten.
+  package func indexSideFiles(
+    of episode: SubscriptionEpisode?, feedURL: String?, identityKeys: [String],
+    sideFiles paths: [String]
+  ) throws {
     let signature = SideFileText.signature(of: paths)
     enum Known { case notKept, unindexed, indexed(Int64?) }
     let known = try store.lookup { db -> Known in
-      guard try Self.keepsIndex(subscriptionId: subscriptionId, db) else { return .notKept }
+      guard
+        let found = try Self.episode(episode, feedURL: feedURL, identityKeys: identityKeys, db),
+        try Self.keepsIndex(subscriptionId: found.subscriptionId, db)
+      else { return .notKept }
       let stored = try db.cachedStatement(
-        sql: """
-          SELECT s.sideFiles FROM episodes e JOIN findSources s ON s.episodeId = e.id
-          WHERE e.subscriptionId = ? AND e.key = ?
-          """
-      ).first([.integer(subscriptionId), .text(key)]) { $0.integer(0) }
+        sql: "SELECT sideFiles FROM findSources WHERE episodeId = ?"
+      ).first([.integer(found.id)]) { $0.integer(0) }
       return stored.map { .indexed($0) } ?? .unindexed
     }
     switch known {
@@ -230,16 +277,15 @@ public struct FindIndex: Sendable {
     case .indexed, .unindexed: break
     }
     try store.relaxedWrite { db in
-      guard try Self.keepsIndex(subscriptionId: subscriptionId, db),
-        let episode = try db.cachedStatement(
-          sql: "SELECT id, title FROM episodes WHERE subscriptionId = ? AND key = ?"
-        ).first([.integer(subscriptionId), .text(key)], { ($0.rowID(0), $0.text(1)) })
+      guard
+        let found = try Self.episode(episode, feedURL: feedURL, identityKeys: identityKeys, db),
+        try Self.keepsIndex(subscriptionId: found.subscriptionId, db)
       else { return }
-      let current = try Self.row(episode.0, db)
+      let current = try Self.row(found.id, db)
       var row =
         current
         ?? IndexRow(
-          episodeId: episode.0, title: IndexedText.clean(episode.1 ?? "", keepingLines: false),
+          episodeId: found.id, title: IndexedText.clean(found.title ?? "", keepingLines: false),
           notes: "", digest: nil)
       let side = SideFileText.read(sideFiles: paths)
       row.chapters = side.chapters
@@ -248,11 +294,39 @@ public struct FindIndex: Sendable {
       guard row != current else { return }
       if current != nil {
         try db.cachedStatement(sql: "DELETE FROM findText WHERE rowid = ?").run([
-          .integer(episode.0)
+          .integer(found.id)
         ])
       }
       try Self.insert(row, db)
     }
+  }
+
+  /// The episode row `episode` names, else the one of the subscription to `feedURL` that one
+  /// of `identityKeys` is the key of.
+  private static func episode(
+    _ episode: SubscriptionEpisode?, feedURL: String?, identityKeys: [String], _ db: Database
+  ) throws -> (id: Int64, subscriptionId: Int64, title: String?)? {
+    if let episode {
+      return try db.cachedStatement(
+        sql: "SELECT id, title FROM episodes WHERE subscriptionId = ? AND key = ?"
+      ).first([.integer(episode.subscriptionId), .text(episode.key)]) {
+        ($0.rowID(0), episode.subscriptionId, $0.text(1))
+      }
+    }
+    guard let feedURL else { return nil }
+    let statement = try db.cachedStatement(
+      sql: """
+        SELECT e.id, e.subscriptionId, e.title FROM episodes e
+        JOIN subscriptions s ON s.id = e.subscriptionId WHERE s.feedURL = ? AND e.key = ?
+        """)
+    for key in identityKeys {
+      if let found = try statement.first([.text(feedURL), .text(key)], {
+        ($0.rowID(0), $0.rowID(1), $0.text(2))
+      }) {
+        return found
+      }
+    }
+    return nil
   }
 
   /// Whether writes keep the index for the subscription: the index is built, or a build has
@@ -281,6 +355,9 @@ public struct FindIndex: Sendable {
     var digest: Int64?
     /// Of the side files the chapters and transcript were read from (`SideFileText.signature`).
     var sideFiles: Int64?
+    /// The episode's index as `episodes` numbers it; nil when the feed no longer lists it, or
+    /// the subscription's indexes are not kept (`findFeeds`).
+    var feedIndex: Int64?
     var chapters: PassageText?
     var transcript: PassageText?
 
@@ -295,7 +372,7 @@ public struct FindIndex: Sendable {
     try db.cachedStatement(
       sql: """
         SELECT f.title, f.chapters, f.notes, f.transcripts, s.digest, s.chapterTimes,
-          s.transcriptTimes, s.sideFiles
+          s.transcriptTimes, s.sideFiles, s.feedIndex
         FROM findText f LEFT JOIN findSources s ON s.episodeId = f.rowid WHERE f.rowid = ?
         """
     ).first([.integer(episodeId)]) { row in
@@ -305,8 +382,8 @@ public struct FindIndex: Sendable {
       }
       return IndexRow(
         episodeId: episodeId, title: row.text(0) ?? "", notes: row.text(2) ?? "",
-        digest: row.integer(4), sideFiles: row.integer(7), chapters: passages(1, 5),
-        transcript: passages(3, 6))
+        digest: row.integer(4), sideFiles: row.integer(7), feedIndex: row.integer(8),
+        chapters: passages(1, 5), transcript: passages(3, 6))
     }
   }
 
@@ -321,12 +398,12 @@ public struct FindIndex: Sendable {
     try db.cachedStatement(
       sql: """
         INSERT OR REPLACE INTO findSources
-          (episodeId, digest, sideFiles, chapterTimes, transcriptTimes)
-        VALUES (?, ?, ?, ?, ?)
+          (episodeId, digest, sideFiles, feedIndex, chapterTimes, transcriptTimes)
+        VALUES (?, ?, ?, ?, ?, ?)
         """
     ).run([
       .integer(row.episodeId), SQLValue(row.digest), SQLValue(row.sideFiles),
-      Self.timeline(row.chapters), Self.timeline(row.transcript),
+      SQLValue(row.feedIndex), Self.timeline(row.chapters), Self.timeline(row.transcript),
     ])
   }
 

@@ -129,11 +129,6 @@ enum FindResults {
 
   /// What `find --rebuild` made: counts, and the index's size beside the text it indexes.
   static func printRebuilt(_ summary: RebuildFindIndex.Summary, json: Bool) {
-    if summary.madeAnew {
-      Console.error(
-        "the index was damaged and was made anew: the notes of episodes their feeds no longer list and the transcripts of deleted episodes are no longer in it"
-      )
-    }
     if json {
       Console.print(
         JSONValue.object([
