@@ -61,18 +61,33 @@ extension FindIndex {
         try Int64.fetchAll(db, sql: "SELECT id FROM subscriptions ORDER BY id")
       )
     }
-    let waiting = all.filter { $0 > through }
+    var waiting = all.filter { $0 > through }[...]
     var done = all.count - waiting.count
     progress(done, all.count)
-    for id in waiting {
-      let counted = try store.relaxedWrite { db in
-        try rebuild(subscriptionId: id, sideFiles: sideFiles, db)
+    while !waiting.isEmpty {
+      // Subscriptions a few MB of text at a time, a transaction each: FTS5 writes what a
+      // transaction indexed as a segment of its own and merges segments as they pile up, so
+      // one per subscription (2,000 of them) was most of a rebuild's work; a second's worth
+      // keeps a sync waiting to write waiting no longer than that.
+      let started = Date()
+      try store.relaxedWrite { db in
+        var bytes: Int64 = 0
+        while let id = waiting.first, bytes < Self.batchBytes,
+          Date().timeIntervalSince(started) < 1
+        {
+          let counted = try rebuild(subscriptionId: id, sideFiles: sideFiles, db)
+          try db.cachedStatement(sql: "UPDATE findState SET through = ? WHERE id = 1").run([
+            .integer(id)
+          ])
+          waiting.removeFirst()
+          bytes += counted.textBytes
+          summary.podcasts += 1
+          summary.episodes += counted.episodes
+          summary.textBytes += counted.textBytes
+          done += 1
+          progress(done, all.count)
+        }
       }
-      summary.podcasts += 1
-      summary.episodes += counted.episodes
-      summary.textBytes += counted.textBytes
-      done += 1
-      progress(done, all.count)
     }
     try store.write { db in
       try db.execute(
@@ -86,6 +101,9 @@ extension FindIndex {
     (summary.indexBytes, summary.storedTextBytes) = try sizes()
     return summary
   }
+
+  /// About how much text one transaction of a build indexes.
+  static let batchBytes: Int64 = 8 << 20
 
   /// Starts a rebuild: the index's tables renamed `…Old` and new empty ones made, in one
   /// transaction, the index unbuilt. A rebuild cut short left old ones: those stay (they are
@@ -136,11 +154,6 @@ extension FindIndex {
   private func rebuild(subscriptionId: Int64, sideFiles: SideFileReader, _ db: Database) throws
     -> (episodes: Int, textBytes: Int64)
   {
-    defer {
-      try? db.cachedStatement(sql: "UPDATE findState SET through = ? WHERE id = 1").run([
-        .integer(subscriptionId)
-      ])
-    }
     let stored = try db.cachedStatement(
       sql: "SELECT \(SeenEpisodeRow.selection) FROM episodes WHERE subscriptionId = ? ORDER BY id"
     ).all([.integer(subscriptionId)]) { SeenEpisodeRow($0).episode }
