@@ -140,8 +140,10 @@ public enum MarkupText {
       if closing { nameStart += 1 }
       var nameEnd = nameStart
       while nameEnd < end && Self.isNameByte(input[nameEnd]) { nameEnd += 1 }
-      let name = String(decoding: UnsafeBufferPointer(rebasing: input[nameStart..<nameEnd]), as: UTF8.self)
-        .lowercased()
+      let name = String(
+        decoding: UnsafeBufferPointer(rebasing: input[nameStart..<nameEnd]), as: UTF8.self
+      )
+      .lowercased()
       if !closing && (name == "script" || name == "style") {
         return skip(until: "</" + name, from: end + 1)
       }
@@ -162,7 +164,8 @@ public enum MarkupText {
       var index = start
       while index + pattern.count <= count {
         var matches = true
-        for offset in 0..<pattern.count where input[index + offset] | 0x20 != pattern[offset] | 0x20 {
+        for offset in 0..<pattern.count where input[index + offset] | 0x20 != pattern[offset] | 0x20
+        {
           matches = false
           break
         }
@@ -186,7 +189,8 @@ public enum MarkupText {
         end += 1
       }
       if end < count && input[end] == 0x3B && end > start + 1 {
-        let body = String(decoding: UnsafeBufferPointer(rebasing: input[(start + 1)..<end]), as: UTF8.self)
+        let body = String(
+          decoding: UnsafeBufferPointer(rebasing: input[(start + 1)..<end]), as: UTF8.self)
         if let scalar = Self.decode(body) {
           emit(scalar: scalar)
           return end + 1

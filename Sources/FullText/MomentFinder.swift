@@ -137,7 +137,9 @@ public enum MomentFinder {
   private static func moment(
     _ field: FindField, bytes: [UInt8], window: Range<Int>, matches: [Range<Int>], time: Int?
   ) -> Moment {
-    let inside = matches.filter { $0.lowerBound >= window.lowerBound && $0.upperBound <= window.upperBound }
+    let inside = matches.filter {
+      $0.lowerBound >= window.lowerBound && $0.upperBound <= window.upperBound
+    }
     let leading = window.lowerBound > 0 && bytes[window.lowerBound - 1] != 0x0A
     let trailing = window.upperBound < bytes.count && bytes[window.upperBound] != 0x0A
     var text: [UInt8] = leading ? Array("…".utf8) : []

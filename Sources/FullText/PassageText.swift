@@ -44,7 +44,8 @@ public struct PassageText: Sendable, Equatable {
     self.text = text
     let decoded = timeline.flatMap(Self.decode) ?? []
     let length = text.utf8.count
-    let fits = zip(decoded, decoded.dropFirst()).allSatisfy { $0.offset < $1.offset }
+    let fits =
+      zip(decoded, decoded.dropFirst()).allSatisfy { $0.offset < $1.offset }
       && decoded.allSatisfy { $0.offset <= length }
     starts = fits ? decoded : []
   }

@@ -20,7 +20,8 @@ public enum TranscriptReader {
   /// `json`, `html`, `txt`; anything else is told by its content).
   public static func passages(in data: Data, fileExtension: String) -> [Passage] {
     let text = decode(data)
-    let named = Format(rawValue: fileExtension.lowercased())
+    let named =
+      Format(rawValue: fileExtension.lowercased())
       ?? (fileExtension.lowercased() == "htm" ? .html : nil)
     let sniffed = sniff(text)
     // Cues and segments tell themselves apart from prose: a `.txt` or `.html` holding WebVTT
@@ -117,7 +118,9 @@ enum CueReader {
       lines = []
       inCue = false
     }
-    for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+    for rawLine in text.split(
+      omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+    ) {
       let line = rawLine.trimmingCharacters(in: .whitespaces)
       if line.isEmpty {
         finish()

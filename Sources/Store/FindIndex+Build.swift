@@ -195,7 +195,8 @@ extension FindIndex {
         row.title = IndexedText.clean(episode.title ?? "", keepingLines: false)
         row.notes = previous?.notes ?? ""
       }
-      let file = episode.downloadedFile ?? episode.identityKeys.lazy.compactMap { fetched[$0] }.first
+      let file =
+        episode.downloadedFile ?? episode.identityKeys.lazy.compactMap { fetched[$0] }.first
       if let file, FileManager.default.fileExists(atPath: file) {
         let paths = sideFiles(file)
         let side = SideFileText.read(sideFiles: paths)

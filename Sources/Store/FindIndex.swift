@@ -208,7 +208,9 @@ public struct FindIndex: Sendable {
         LEFT JOIN findSources s ON s.episodeId = e.id WHERE e.subscriptionId = ?
         """
     ).run([.integer(subscriptionId)]) { row in
-      indexed[row.text(0) ?? ""] = (row.rowID(1), row.integer(2), row.integer(3) == 1, row.integer(4))
+      indexed[row.text(0) ?? ""] = (
+        row.rowID(1), row.integer(2), row.integer(3) == 1, row.integer(4)
+      )
     }
     var places: [String: Int64] = [:]
     for (offset, text) in feed.texts.enumerated() {
@@ -240,7 +242,8 @@ public struct FindIndex: Sendable {
     ).run([.integer(subscriptionId), .integer(feed.isListing ? 1 : 0)])
     guard feed.isListing else { return }
     // The places that moved (one new episode moves every other one down).
-    let move = try db.cachedStatement(sql: "UPDATE findSources SET feedIndex = ? WHERE episodeId = ?")
+    let move = try db.cachedStatement(
+      sql: "UPDATE findSources SET feedIndex = ? WHERE episodeId = ?")
     for (key, known) in indexed where known.hasRow && known.index != places[key] {
       try move.run([SQLValue(places[key]), .integer(known.id)])
     }
@@ -260,7 +263,10 @@ public struct FindIndex: Sendable {
     sideFiles paths: [String]
   ) throws {
     let signature = SideFileText.signature(of: paths)
-    enum Known { case notKept, unindexed, indexed(Int64?) }
+    enum Known {
+      case notKept, unindexed
+      case indexed(Int64?)
+    }
     let known = try store.lookup { db -> Known in
       guard
         let found = try Self.episode(episode, feedURL: feedURL, identityKeys: identityKeys, db),
@@ -320,9 +326,12 @@ public struct FindIndex: Sendable {
         JOIN subscriptions s ON s.id = e.subscriptionId WHERE s.feedURL = ? AND e.key = ?
         """)
     for key in identityKeys {
-      if let found = try statement.first([.text(feedURL), .text(key)], {
-        ($0.rowID(0), $0.rowID(1), $0.text(2))
-      }) {
+      if let found = try statement.first(
+        [.text(feedURL), .text(key)],
+        {
+          ($0.rowID(0), $0.rowID(1), $0.text(2))
+        })
+      {
         return found
       }
     }
@@ -390,7 +399,8 @@ public struct FindIndex: Sendable {
   /// Writes `row` as new: the caller removed any row the episode had.
   static func insert(_ row: IndexRow, _ db: Database) throws {
     try db.cachedStatement(
-      sql: "INSERT INTO findText (rowid, title, chapters, notes, transcripts) VALUES (?, ?, ?, ?, ?)"
+      sql:
+        "INSERT INTO findText (rowid, title, chapters, notes, transcripts) VALUES (?, ?, ?, ?, ?)"
     ).run([
       .integer(row.episodeId), .text(row.title), .text(row.chapters?.text ?? ""),
       .text(row.notes), .text(row.transcript?.text ?? ""),

@@ -6,11 +6,13 @@ import XCTest
 final class MarkupTextTests: XCTestCase {
   func testTagsBlocksEntitiesAndWhiteSpace() {
     XCTAssertEqual(
-      MarkupText.text("<p>Hello&nbsp;<b>world</b></p><ul><li>one</li><li>two &amp; three</li></ul>"),
+      MarkupText.text(
+        "<p>Hello&nbsp;<b>world</b></p><ul><li>one</li><li>two &amp; three</li></ul>"),
       "Hello world\none\ntwo & three")
     XCTAssertEqual(MarkupText.text("<!-- hidden -->shown<br/>next"), "shown\nnext")
     XCTAssertEqual(MarkupText.text("a <script>alert('<p>')</script>b"), "a b")
-    XCTAssertEqual(MarkupText.text("Na&iuml;ve caf&#xE9; &#8212; &bogus; &"), "Naïve café — &bogus; &")
+    XCTAssertEqual(
+      MarkupText.text("Na&iuml;ve caf&#xE9; &#8212; &bogus; &"), "Naïve café — &bogus; &")
   }
 
   func testPlainTextKeepsItsLinesAndLessThanSigns() {

@@ -37,7 +37,12 @@ final class MomentFinderTests: XCTestCase {
     XCTAssertEqual(transcript.passage(at: offset)?.milliseconds, 2_472_900)
     XCTAssertEqual(PassageText(text: "short", timeline: [1, 2, 3]).starts, [], "damaged")
     XCTAssertEqual(
-      PassageText(text: "x", timeline: PassageText([Passage(start: 1, text: "longer text")]).timeline + [9, 0, 0, 0, 0, 0, 0, 0]).starts,
+      PassageText(
+        text: "x",
+        timeline: PassageText([Passage(start: 1, text: "longer text")]).timeline + [
+          9, 0, 0, 0, 0, 0, 0, 0,
+        ]
+      ).starts,
       [], "offsets past the text")
   }
 
@@ -66,7 +71,8 @@ final class MomentFinderTests: XCTestCase {
   }
 
   func testNotesGiveTheirBestStretchAndPickPrefersMoreWordsThenFields() {
-    let notes = "Links: " + String(repeating: "filler ", count: 40)
+    let notes =
+      "Links: " + String(repeating: "filler ", count: 40)
       + "the golden record and the Voyager probes. " + String(repeating: "more ", count: 40)
       + "Voyager again."
     let noteMoments = MomentFinder.candidates(

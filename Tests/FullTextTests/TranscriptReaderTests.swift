@@ -57,7 +57,8 @@ final class TranscriptReaderTests: XCTestCase {
       #"{"speaker":"Ada","startTime":\#(100 + Double(offset) * 0.5),"endTime":\#(100.4 + Double(offset) * 0.5),"body":"\#(word)"}"#
     }
     let other = #"{"speaker":"Ben","startTime":"110.5","endTime":111,"body":"Indeed."}"#
-    let json = #"{"version":"1.0.0","segments":["# + (segments + [other]).joined(separator: ",") + "]}"
+    let json =
+      #"{"version":"1.0.0","segments":["# + (segments + [other]).joined(separator: ",") + "]}"
     XCTAssertEqual(
       read(json, "json"),
       [
@@ -68,7 +69,8 @@ final class TranscriptReaderTests: XCTestCase {
   }
 
   func testHTMLAndPlainTextArePassagesWithoutTimes() {
-    let html = "<html><head><style>p{}</style><script>var x = 1;</script></head><body><h1>Episode 7</h1><p>We talk about the <b>Voyager</b> probes&nbsp;today.</p><p>Caf&eacute; &#233;lan</p></body></html>"
+    let html =
+      "<html><head><style>p{}</style><script>var x = 1;</script></head><body><h1>Episode 7</h1><p>We talk about the <b>Voyager</b> probes&nbsp;today.</p><p>Caf&eacute; &#233;lan</p></body></html>"
     XCTAssertEqual(
       read(html, "html"),
       [
@@ -78,7 +80,10 @@ final class TranscriptReaderTests: XCTestCase {
       ])
     XCTAssertEqual(
       read("First paragraph.\n\n  Second\tparagraph  \n", "txt"),
-      [Passage(start: nil, text: "First paragraph."), Passage(start: nil, text: "Second paragraph")])
+      [
+        Passage(start: nil, text: "First paragraph."),
+        Passage(start: nil, text: "Second paragraph"),
+      ])
   }
 
   /// Files named for one format and holding another are read as what they hold.
@@ -93,12 +98,15 @@ final class TranscriptReaderTests: XCTestCase {
   func testBrokenFilesGiveWhatCanBeReadAndNeverCrash() {
     XCTAssertEqual(read("", "vtt"), [])
     XCTAssertEqual(read("WEBVTT\n\n99:xx.000 --> 00:01.000\nbad time\n", "vtt"), [])
-    XCTAssertEqual(read(#"{"segments": [1, "x", {"body": 3}, {"body": "ok"}]}"#, "json"), [Passage(start: nil, text: "ok")])
+    XCTAssertEqual(
+      read(#"{"segments": [1, "x", {"body": 3}, {"body": "ok"}]}"#, "json"),
+      [Passage(start: nil, text: "ok")])
     XCTAssertEqual(read("<p>unclosed <b", "html"), [Passage(start: nil, text: "unclosed <b")])
     let latin1 = Data([0x63, 0x61, 0x66, 0xE9])  // "café" in Latin-1: not UTF-8
     XCTAssertEqual(TranscriptReader.passages(in: latin1, fileExtension: "txt").count, 1)
     let utf16 = "WEBVTT\n\n00:01.000 --> 00:02.000\nwide\n".data(using: .utf16)!
-    XCTAssertEqual(TranscriptReader.passages(in: utf16, fileExtension: "vtt"), [Passage(start: 1, text: "wide")])
+    XCTAssertEqual(
+      TranscriptReader.passages(in: utf16, fileExtension: "vtt"), [Passage(start: 1, text: "wide")])
   }
 
   func testChaptersInTimeOrderWithTheirTitles() {

@@ -37,7 +37,9 @@ final class FindCommandTests: LibraryTestCase {
           )),
         .init(
           "Listener mail", day: 2, notes: "Letters.",
-          transcript: ("html", "<html><body><p>A listener asks about Pluto&#8217;s moons.</p></body></html>")),
+          transcript: (
+            "html", "<html><body><p>A listener asks about Pluto&#8217;s moons.</p></body></html>"
+          )),
         .init(
           "Naïve questions", day: 1, notes: "Straight answers.",
           transcript: ("txt", "Is Pluto a planet?\n\nWe think so.\n")),
@@ -157,7 +159,9 @@ final class FindCommandTests: LibraryTestCase {
     XCTAssertEqual(
       Set(titles(try find("copper", "--in", "notes"))),
       ["Copper mining", "Brass festival", "Old copper coins", "New copper kettles"])
-    XCTAssertEqual(titles(try find("copper", "--in", "title,chapters")).sorted(), ["Copper mining", "New copper kettles", "Old copper coins"])
+    XCTAssertEqual(
+      titles(try find("copper", "--in", "title,chapters")).sorted(),
+      ["Copper mining", "New copper kettles", "Old copper coins"])
     XCTAssertEqual(titles(try find("kuiper", "--in", "chapters")), ["The Voyager probes"])
     XCTAssertEqual(
       Set(titles(try find("copper", "--podcast", "other"))),
@@ -165,7 +169,8 @@ final class FindCommandTests: LibraryTestCase {
     XCTAssertEqual(
       Set(titles(try find("copper", "--since", "2024-05-02", "--podcast", "oth"))),
       ["New copper kettles"])
-    XCTAssertEqual(titles(try find("copper", "--until", "2024-05-03", "--podcast", "space")), ["Brass festival"])
+    XCTAssertEqual(
+      titles(try find("copper", "--until", "2024-05-03", "--podcast", "space")), ["Brass festival"])
     XCTAssertEqual(
       Set(titles(try find("copper", "--downloaded", "--podcast", "other"))), ["New copper kettles"],
       "the older one was never downloaded")
@@ -184,7 +189,9 @@ final class FindCommandTests: LibraryTestCase {
   func testATitleHitRanksAboveATranscriptOnlyHit() throws {
     let speech = (1...300).map { "we talk about jupiter and its moons, number \($0)." }
     let cues = speech.enumerated().map { offset, line in
-      String(format: "%02d:%02d.000 --> %02d:%02d.500\n%@\n", offset / 60, offset % 60, offset / 60, offset % 60, line)
+      String(
+        format: "%02d:%02d.000 --> %02d:%02d.500\n%@\n", offset / 60, offset % 60, offset / 60,
+        offset % 60, line)
     }
     let ranked = FindableShow(
       "ranked",
@@ -214,7 +221,8 @@ final class FindCommandTests: LibraryTestCase {
       }
     }
     XCTAssertEqual(titles(try find(#""golden"#)), ["The Voyager probes"], "an open quote is words")
-    XCTAssertEqual(titles(try find("title:voyager")), [], "no column filter: the phrase title voyager")
+    XCTAssertEqual(
+      titles(try find("title:voyager")), [], "no column filter: the phrase title voyager")
     for query in ["*", "-", "-copper", "!!!", ")(", "'", "\"\""] {
       let result = try podcast("find", "--", query)
       XCTAssertEqual(result.status, 64, "\(query): \(result.stderr)")

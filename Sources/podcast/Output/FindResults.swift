@@ -13,7 +13,8 @@ enum FindResults {
     let indexes = found.map { $0.index.map(String.init) ?? "gone" }
     let indexWidth = indexes.map(\.count).max() ?? 0
     for (offset, episode) in found.enumerated() {
-      var line = TerminalText.padded(TerminalText.truncated(names[offset], to: nameWidth), to: nameWidth)
+      var line = TerminalText.padded(
+        TerminalText.truncated(names[offset], to: nameWidth), to: nameWidth)
       line += "  " + TerminalText.padded(Format.day(episode.published), to: 10)
       line += "  " + TerminalText.padded(indexes[offset], to: indexWidth, right: true) + "  "
       let label = state(episode.state)
@@ -94,7 +95,8 @@ enum FindResults {
   /// A subscription name as a shell word: quoted when it has anything a shell reads.
   private static func shellWord(_ name: String) -> String {
     let plain = name.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) }
-    return plain && !name.isEmpty ? name : "'" + name.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    return plain && !name.isEmpty
+      ? name : "'" + name.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 
   static func json(_ found: [FindEpisodes.Found]) -> JSONValue {
