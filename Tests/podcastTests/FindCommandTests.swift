@@ -309,8 +309,9 @@ final class FindCommandTests: LibraryTestCase {
       [
         binary.library + "/.podcast/library.sqlite",
         """
-        DROP TRIGGER findForgetEpisode; DROP TABLE findText; DROP TABLE findSources;
-        DROP TABLE findState; DELETE FROM grdb_migrations WHERE identifier = 'v11-find-index';
+        DROP TRIGGER findForgetEpisode; DROP TRIGGER findForgetSubscription;
+        DROP TABLE findText; DROP TABLE findSources; DROP TABLE findState; DROP TABLE findFeeds;
+        DELETE FROM grdb_migrations WHERE identifier = 'v11-find-index';
         """,
       ])
     // Under a terminal (script(1) gives it one), as a person runs it.
