@@ -134,6 +134,11 @@ let package = Package(
     // The real sync server (oPodSync), the phone (mygpoclient) and a recording proxy, for the
     // sync-server client's tests and the binary's.
     .target(name: "SyncServerTestSupport", path: "Tests/SyncServerTestSupport"),
+    // The four podcast directories on loopback, answering in their real services' shapes, with
+    // Podcast Index's signature checked the way the service checks it.
+    .target(
+      name: "DirectoryTestSupport", dependencies: ["LoopbackServer"],
+      path: "Tests/DirectoryTestSupport"),
     // One test target per layer, named after it, depending only on that layer and those below
     // it. An undeclared import can still compile (every module lands in one build folder), so
     // Tests/podcastTests/PackageLayoutTests checks both this and that imports are declared.
@@ -150,7 +155,9 @@ let package = Package(
       name: "SearchTests", dependencies: ["Transfer", "Search"], resources: [.copy("Fixtures")]),
     .testTarget(
       name: "SourceTests",
-      dependencies: ["Basics", "Transfer", "Feeds", "Source", "LoopbackServer", "FeedsTestSupport"]),
+      dependencies: [
+        "Basics", "Transfer", "Feeds", "Search", "Source", "LoopbackServer", "FeedsTestSupport",
+      ]),
     .testTarget(
       name: "SyncServerTests",
       dependencies: [
@@ -193,9 +200,12 @@ let package = Package(
         "Privacy", "Transfer", "Feeds", "Selection", "Search", "Source", "Model", "Store",
         "Fetching", "SideFiles", "Downloads", "Sync", "PodcastKit", "LoopbackServer",
         "StoreTestSupport",
+        "DirectoryTestSupport",
       ]),
     .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer"]),
     // The end-to-end tests: the real binary, run as a user runs it.
-    .testTarget(name: "podcastTests", dependencies: ["LoopbackServer", "SyncServerTestSupport"]),
+    .testTarget(
+      name: "podcastTests",
+      dependencies: ["LoopbackServer", "SyncServerTestSupport", "DirectoryTestSupport"]),
   ]
 )

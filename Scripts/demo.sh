@@ -31,6 +31,10 @@ done
 
 export PODCAST_LIBRARY="$work/library"
 export PODCAST_ITUNES_URL="$base/api"
+# Offline whatever the user's settings: no Podcast Index key (it would add a real directory
+# to the search) and no config file.
+unset PODCAST_INDEX_KEY PODCAST_INDEX_SECRET
+export XDG_CONFIG_HOME="$work/config"
 podcast() { "$bin/podcast" "$@"; }
 step() { printf '\n\033[1m$ podcast %s\033[0m\n' "$*"; }
 

@@ -152,7 +152,11 @@ public final class LoopbackServer: Sendable {
       return (state.routes[matched], state.mounts.first { $0.covers(path) }, hit)
     }
     changes.announce()
-    if let route { return (route.step(forHit: hit), hit) }
+    if let route {
+      let step = route.step(forHit: hit)
+      // What a responder makes may be a sequence too, stepped by the same count.
+      return (step.responder.map { $0(request).step(forHit: hit) } ?? step, hit)
+    }
     if let found = mount?.route(for: path) { return (found, hit) }
     return (.status(404, body: "Nothing at \(path)\n"), hit)
   }

@@ -27,6 +27,9 @@ public struct Route: Sendable {
   /// When not empty, the n-th request to the path gets `steps[n]` (the last one repeats);
   /// modifiers on the sequence itself are not used.
   public var steps: [Route] = []
+  /// When set, the route that answers is the one this makes of the request, as it arrives:
+  /// for a server that checks what it is sent (a signature, a header) the way a real one does.
+  public var responder: (@Sendable (RecordedRequest) -> Route)?
 
   public init(body: Body, status: Int = 200, contentType: String? = nil) {
     self.body = body
@@ -77,6 +80,16 @@ extension Route {
   /// 429 Too Many Requests with `Retry-After: seconds`.
   public static func tooManyRequests(retryAfter seconds: Int) -> Route {
     Route.status(429, body: "Slow down\n").withHeader("Retry-After", String(seconds))
+  }
+
+  /// The answer `responder` makes of each request when it arrives (called on the
+  /// connection's thread; it may block, delaying that answer only).
+  public static func responding(_ responder: @escaping @Sendable (RecordedRequest) -> Route)
+    -> Route
+  {
+    var route = Route.status(500, body: "no answer\n")
+    route.responder = responder
+    return route
   }
 
   /// Different answers on successive requests, e.g. `.sequence([.status(500), .file(path)])`.

@@ -5,7 +5,7 @@ import Transfer
 /// Talks to the iTunes Search API: finds podcasts by term and resolves iTunes ids to feeds.
 /// The caller chooses the base URL (the CLI reads it from the environment; tests point it at
 /// a loopback server). Results are values; the client never prints.
-public struct ITunesClient: Sendable {
+public struct ITunesClient: DirectoryClient {
   public static let defaultBaseURL = "https://itunes.apple.com"
   public static let defaultLimit = 10
   public static let defaultCountry = "US"
@@ -16,6 +16,7 @@ public struct ITunesClient: Sendable {
   public typealias Fetch = @Sendable (String) async throws -> HTTPResponse
 
   public let baseURL: String
+  public var directory: Directory { .apple }
   private let fetch: Fetch
 
   /// `fetch` is replaceable so tests can feed canned answers without a network.
@@ -53,7 +54,7 @@ public struct ITunesClient: Sendable {
   public func lookup(id: Int) async throws(SearchError) -> SearchResult {
     let url = try lookupURL(id: id)
     let podcasts = try await podcasts(at: url)
-    guard let podcast = podcasts.first(where: { $0.id == id }) ?? podcasts.first else {
+    guard let podcast = podcasts.first(where: { $0.iTunesID == id }) ?? podcasts.first else {
       throw .podcastNotFound(id: id)
     }
     return podcast
@@ -85,7 +86,7 @@ public struct ITunesClient: Sendable {
     let lowered = baseURL.lowercased()
     guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"),
       URLComponents(string: baseURL)?.host?.isEmpty == false
-    else { throw .invalidBaseURL(baseURL) }
+    else { throw .invalidBaseURL(.apple, baseURL) }
     return baseURL + "/" + name
   }
 
@@ -96,12 +97,12 @@ public struct ITunesClient: Sendable {
     } catch let error as TransferError {
       throw ITunesClient.searchError(for: error)
     } catch {
-      throw .unavailable(.network(url: url, reason: String(describing: error)))
+      throw .unavailable(.apple, .network(url: url, reason: String(describing: error)))
     }
     do {
       return try ITunesResponse.decode(response.body).podcasts
     } catch {
-      throw .unreadableResponse(url: url, reason: ITunesClient.phrase(for: error))
+      throw .unreadableResponse(.apple, url: url, reason: ITunesClient.phrase(for: error))
     }
   }
 
@@ -109,9 +110,9 @@ public struct ITunesClient: Sendable {
   private static func searchError(for error: TransferError) -> SearchError {
     if case .httpStatus(let url, let status, let retryAfter) = error, status == 403 || status == 429
     {
-      return .rateLimited(url: url, status: status, retryAfter: retryAfter)
+      return .rateLimited(.apple, url: url, status: status, retryAfter: retryAfter)
     }
-    return .unavailable(error)
+    return .unavailable(.apple, error)
   }
 
   private static func phrase(for reason: ITunesResponse.Unreadable) -> String {

@@ -59,8 +59,9 @@ package struct ITunesResponse {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
       }
+      let releaseDate = text(.releaseDate).flatMap(Entry.date)
       podcast = SearchResult(
-        id: id,
+        iTunesID: id,
         title: text(.collectionName) ?? text(.trackName),
         author: text(.artistName),
         feedURL: text(.feedUrl).flatMap(Entry.webURL),
@@ -69,7 +70,10 @@ package struct ITunesResponse {
         artworkURL: text(.artworkUrl600) ?? text(.artworkUrl100) ?? text(.artworkUrl60)
           ?? text(.artworkUrl30),
         storeURL: text(.collectionViewUrl) ?? text(.trackViewUrl),
-        releaseDate: text(.releaseDate).flatMap(Entry.date)
+        releaseDate: releaseDate,
+        // Apple's releaseDate of a show is its newest episode's.
+        lastPublished: releaseDate,
+        directories: [.apple]
       )
     }
 

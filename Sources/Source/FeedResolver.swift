@@ -1,5 +1,6 @@
 import Basics
 import Feeds
+import Search
 import Transfer
 
 /// A feed loaded from whatever the user typed as FEED.
@@ -40,26 +41,33 @@ public struct ResolvedFeed: Sendable {
 
 /// Turns FEED text into a parsed feed: URL, Apple Podcasts link, local file or subscription.
 ///
-/// The two lookups that need other parts of the library come in as closures so this type
-/// depends on neither the iTunes client nor the store.
+/// The lookups that need other parts of the library come in as closures so this type
+/// depends on neither the directory clients nor the store.
 public struct FeedResolver: Sendable {
   public typealias ApplePodcastsLookup = @Sendable (_ id: String) async throws -> String
+  /// The feed URL of a show an open directory names (`podcastindex:`, `guid:`, `fyyd:`).
+  public typealias DirectoryLookup =
+    @Sendable (_ reference: DirectoryReference) async throws
+    -> String
   public typealias SubscriptionLookup = @Sendable (_ nameOrNumber: String) throws -> String
   /// Whether the subscription reads a paged feed's later pages (`set NAME --no-pages`).
   public typealias SubscriptionPaging = @Sendable (_ nameOrNumber: String) throws -> Bool
 
   public let loader: FeedLoader
   private let applePodcastsFeedURL: ApplePodcastsLookup
+  private let directoryFeedURL: DirectoryLookup
   private let subscriptionFeedURL: SubscriptionLookup
   private let subscriptionReadsPages: SubscriptionPaging
 
   public init(
     loader: FeedLoader, applePodcastsFeedURL: @escaping ApplePodcastsLookup,
+    directoryFeedURL: @escaping DirectoryLookup = { throw SearchError.notListed($0) },
     subscriptionFeedURL: @escaping SubscriptionLookup,
     subscriptionReadsPages: @escaping SubscriptionPaging = { _ in true }
   ) {
     self.loader = loader
     self.applePodcastsFeedURL = applePodcastsFeedURL
+    self.directoryFeedURL = directoryFeedURL
     self.subscriptionFeedURL = subscriptionFeedURL
     self.subscriptionReadsPages = subscriptionReadsPages
   }
@@ -79,6 +87,9 @@ public struct FeedResolver: Sendable {
     case .applePodcasts(let id):
       return try await fetch(
         try await applePodcastsFeedURL(id), allPages: allPages, keepingDocument: keepingDocument)
+    case .directory(let reference):
+      return try await fetch(
+        try await directoryFeedURL(reference), allPages: allPages, keepingDocument: keepingDocument)
     case .subscription(let name):
       // A subscription may point at a feed file on disk as well as at a URL.
       let location = try subscriptionFeedURL(name)

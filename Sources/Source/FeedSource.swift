@@ -3,10 +3,12 @@ import Feeds
 import Foundation
 import Search
 
-/// What a user typed where a command takes FEED, sorted into the four kinds the contract allows.
+/// What a user typed where a command takes FEED, sorted into the kinds the contract allows.
 public enum FeedSource: Equatable, Sendable {
   case url(String)
   case applePodcasts(id: String)
+  /// `podcastindex:ID`, `guid:GUID` or `fyyd:ID`: a show named by an open directory's id.
+  case directory(DirectoryReference)
   case file(path: String)
   /// A subscription name, name prefix or number, looked up in the library.
   case subscription(String)
@@ -16,6 +18,7 @@ public enum FeedSource: Equatable, Sendable {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     if let link = ApplePodcastsLink(trimmed) { return .applePodcasts(id: String(link.podcastID)) }
     if trimmed.lowercased().hasPrefix("itunes:") { throw FeedSourceError.badITunesID(trimmed) }
+    if let reference = try DirectoryReference.parse(trimmed) { return .directory(reference) }
     if let scheme = FeedLocation.scheme(of: trimmed) {
       switch scheme {
       case "http", "https":

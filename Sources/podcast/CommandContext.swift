@@ -27,8 +27,10 @@ struct CommandContext {
 }
 
 extension CommandContext {
-  /// `PODCAST_TIMEOUT` (else config.toml's `timeout`) as the stall timeout, and
-  /// `PODCAST_ITUNES_URL` in place of Apple's server (tests point it at a loopback server).
+  /// `PODCAST_TIMEOUT` (else config.toml's `timeout`) as the stall timeout,
+  /// `PODCAST_ITUNES_URL`, `PODCAST_PODCASTINDEX_URL`, `PODCAST_FYYD_URL` and
+  /// `PODCAST_GPODDER_URL` in place of the directories' servers (tests point them at loopback
+  /// servers), and the user's Podcast Index key (`podcastIndexCredentials()`).
   static func network() -> Network {
     let environment = ProcessInfo.processInfo.environment
     var stallTimeout: Int?
@@ -42,7 +44,26 @@ extension CommandContext {
         )
       }
     }
-    let iTunes = environment["PODCAST_ITUNES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    return Network(stallTimeout: stallTimeout, iTunesBaseURL: iTunes)
+    func address(_ name: String) -> String? {
+      environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+    return Network(
+      stallTimeout: stallTimeout, iTunesBaseURL: address("PODCAST_ITUNES_URL"),
+      podcastIndexBaseURL: address("PODCAST_PODCASTINDEX_URL"),
+      fyydBaseURL: address("PODCAST_FYYD_URL"), gpodderBaseURL: address("PODCAST_GPODDER_URL"),
+      podcastIndexCredentials: podcastIndexCredentials())
+  }
+
+  /// `PODCAST_INDEX_KEY` and `PODCAST_INDEX_SECRET`, each else config.toml's
+  /// `podcastindex-key` / `podcastindex-secret`; nil unless both are there.
+  static func podcastIndexCredentials() -> PodcastIndexCredentials? {
+    let environment = ProcessInfo.processInfo.environment
+    func value(_ variable: String, _ key: String) -> String? {
+      environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+        ?? Configuration.file?.libraryValue(key)
+    }
+    return PodcastIndexCredentials(
+      key: value("PODCAST_INDEX_KEY", "podcastindex-key"),
+      secret: value("PODCAST_INDEX_SECRET", "podcastindex-secret"))
   }
 }

@@ -39,12 +39,15 @@ enum CommandFailure {
   }
 
   /// The README's exit codes: 75 when another sync holds the library, 64 for a bad default in the
-  /// configuration (a usage error), 1 for everything else that failed.
+  /// configuration or a missing Podcast Index key (usage errors), 1 for everything else that
+  /// failed.
   static func exitCode(for error: Error) -> ExitCode {
     switch error {
     case let code as ExitCode: return code
     case CommandError.syncBusy, LibraryError.busy: return ExitCode(75)
     case is ConfigError, is ConfigReason: return ExitCode(64)
+    // Podcast Index named (`podcastindex:ID`, `guid:GUID`) without the user's key.
+    case SearchError.podcastIndexKeyMissing: return ExitCode(64)
     default: return .failure
     }
   }

@@ -20,9 +20,19 @@ enum InputHint {
 
   private static func message(for error: SearchError) -> String? {
     switch error {
-    case .invalidBaseURL:
+    case .invalidBaseURL(let directory, _):
       // The base URL can only have come from the environment.
-      return "PODCAST_ITUNES_URL: \(error)"
+      return "\(baseURLVariable(directory)): \(error)"
+    case .podcastIndexKeyMissing:
+      return "\(error): set PODCAST_INDEX_KEY and PODCAST_INDEX_SECRET (or podcastindex-key "
+        + "and podcastindex-secret in config.toml), or ask other directories with --directory"
+    case .keyRefused:
+      return "\(error) (PODCAST_INDEX_KEY and PODCAST_INDEX_SECRET, or podcastindex-key and "
+        + "podcastindex-secret in config.toml)"
+    case .unknownDirectory:
+      return "--directory \(error)"
+    case .timedOut:
+      return "\(error) (give it longer with --timeout)"
     case .limitOutOfRange(let limit):
       return "--limit \(limit) is out of range: the iTunes API returns 1 to "
         + "\(SearchPodcasts.limits.upperBound) results"
@@ -30,6 +40,15 @@ enum InputHint {
       return "--country \(error)"
     default:
       return nil
+    }
+  }
+
+  private static func baseURLVariable(_ directory: Directory) -> String {
+    switch directory {
+    case .apple: return "PODCAST_ITUNES_URL"
+    case .podcastindex: return "PODCAST_PODCASTINDEX_URL"
+    case .fyyd: return "PODCAST_FYYD_URL"
+    case .gpodder: return "PODCAST_GPODDER_URL"
     }
   }
 

@@ -177,6 +177,23 @@ final class LoopbackServerTests: XCTestCase {
     XCTAssertEqual(try get("/feed").status, 200)
   }
 
+  func testARespondingRouteAnswersFromTheRequestItGets() throws {
+    server.set(
+      "/signed",
+      .responding { request in
+        request.header("X-Token") == "right"
+          ? .text("welcome \(request.query ?? "")") : .status(401, body: "no")
+      })
+
+    let refused = try get("/signed?a=1", ["X-Token": "wrong"])
+    let accepted = try get("/signed?a=2", ["X-Token": "right"])
+
+    XCTAssertEqual(refused.status, 401)
+    XCTAssertEqual(accepted.status, 200)
+    XCTAssertEqual(String(decoding: accepted.body, as: UTF8.self), "welcome a=2")
+    XCTAssertEqual(server.requests(for: "/signed").count, 2)
+  }
+
   func testTricklingSlowsTheBody() throws {
     server.set("/slow", .data(Data(count: 3000)).trickling(bytesPerSecond: 10_000))
     let started = Date()

@@ -12,6 +12,11 @@ import XCTest
 final class ErrorSentenceTests: XCTestCase {
   private let errors: [any Error] = [
     SearchError.limitOutOfRange(0), SearchError.invalidCountry("usa"),
+    SearchError.unknownDirectory("itunes"), SearchError.podcastIndexKeyMissing,
+    SearchError.keyRefused(
+      url: "https://api.podcastindex.org/api/1.0/search/byterm?q=x", status: 401),
+    SearchError.timedOut(.fyyd, seconds: 10), SearchError.notListed(.podcastGUID("abc")),
+    SearchError.invalidReference("podcastindex:abc"),
     LibraryError.duplicateName("radiolab"), LibraryError.noSubscription("x", count: 3),
     FilterError.badRegex(setting: "match", pattern: "(", reason: "unbalanced"),
     FilterError.badDate(setting: "since", text: "soon"),

@@ -29,7 +29,7 @@ final class ITunesClientTests: XCTestCase {
     let results = try await fake.client(baseURL: "http://127.0.0.1:9/api").search(
       term: "cars", limit: 50, country: "GB")
 
-    XCTAssertEqual(results.map(\.id), [253_191_823, 668_624_357, 555_384_933])
+    XCTAssertEqual(results.map(\.iTunesID), [253_191_823, 668_624_357, 555_384_933])
     XCTAssertEqual(
       fake.requestedURLs,
       ["http://127.0.0.1:9/api/search?term=cars&media=podcast&entity=podcast&limit=50&country=GB"])
@@ -40,7 +40,7 @@ final class ITunesClientTests: XCTestCase {
 
     let results = try await fake.client().search(term: "cars", limit: 2)
 
-    XCTAssertEqual(results.map(\.id), [253_191_823, 668_624_357])
+    XCTAssertEqual(results.map(\.iTunesID), [253_191_823, 668_624_357])
   }
 
   func testNoResultsIsAnEmptyArray() async throws {
@@ -70,12 +70,12 @@ final class ITunesClientTests: XCTestCase {
     let url = "http://127.0.0.1:9/search"
     for status in [403, 429] {
       let fake = FakeITunes(.failure(.httpStatus(url: url, status: status, retryAfter: 30)))
-      await assertThrows(.rateLimited(url: url, status: status, retryAfter: 30)) {
+      await assertThrows(.rateLimited(.apple, url: url, status: status, retryAfter: 30)) {
         _ = try await fake.client().search(term: "cars")
       }
     }
     XCTAssertEqual(
-      SearchError.rateLimited(url: url, status: 429, retryAfter: 30).description,
+      SearchError.rateLimited(.apple, url: url, status: 429, retryAfter: 30).description,
       "the iTunes API is rate-limiting requests (HTTP 429 from \(url)); try again in 30 s")
   }
 
@@ -85,7 +85,7 @@ final class ITunesClientTests: XCTestCase {
       .timedOut(url: "http://127.0.0.1:9/search", seconds: 30),
     ]
     for failure in failures {
-      await assertThrows(.unavailable(failure)) {
+      await assertThrows(.unavailable(.apple, failure)) {
         _ = try await FakeITunes(.failure(failure)).client().search(term: "cars")
       }
     }
@@ -96,6 +96,7 @@ final class ITunesClientTests: XCTestCase {
 
     await assertThrows(
       .unreadableResponse(
+        .apple,
         url: "http://127.0.0.1:9/search?term=cars&media=podcast&entity=podcast&limit=10&country=US",
         reason: "an HTML page instead of JSON")
     ) {
@@ -106,7 +107,7 @@ final class ITunesClientTests: XCTestCase {
   func testABaseURLThatIsNotHTTPIsRefused() async throws {
     let fake = try FakeITunes(fixture: "empty.json")
 
-    await assertThrows(.invalidBaseURL("file:///etc")) {
+    await assertThrows(.invalidBaseURL(.apple, "file:///etc")) {
       _ = try await fake.client(baseURL: "file:///etc").search(term: "cars")
     }
     XCTAssertEqual(fake.requestedURLs, [])

@@ -11,12 +11,13 @@ final class ITunesResponseTests: XCTestCase {
     XCTAssertEqual(
       podcasts[0],
       SearchResult(
-        id: 253_191_823, title: "Car Talk", author: "NPR",
+        iTunesID: 253_191_823, title: "Car Talk", author: "NPR",
         feedURL: "https://www.npr.org/rss/podcast.php?id=510208", episodeCount: 2,
         genre: "Automotive",
         artworkURL: "http://is5.mzstatic.com/image/thumb/car-talk/600x600bb.jpg",
         storeURL: "https://itunes.apple.com/us/podcast/car-talk/id253191823?mt=2&uo=4",
-        releaseDate: Date(timeIntervalSince1970: 1_498_327_200)))
+        releaseDate: Date(timeIntervalSince1970: 1_498_327_200),
+        lastPublished: Date(timeIntervalSince1970: 1_498_327_200), directories: [.apple]))
   }
 
   func testMissingOptionalFieldsStayUnknown() throws {
@@ -42,7 +43,7 @@ final class ITunesResponseTests: XCTestCase {
   func testArtistsEpisodesSongsAndBrokenEntriesAreSkipped() throws {
     let podcasts = try ITunesResponse.decode(ITunesFixture.data("search-mixed.json")).podcasts
 
-    XCTAssertEqual(podcasts.map(\.id), [1_234_567_890])
+    XCTAssertEqual(podcasts.map(\.iTunesID), [1_234_567_890])
   }
 
   func testOddlyTypedFieldsCountAsMissing() throws {
@@ -61,7 +62,7 @@ final class ITunesResponseTests: XCTestCase {
     let podcast = try XCTUnwrap(
       ITunesResponse.decode(ITunesFixture.data("lookup-537879700.json")).podcasts.first)
 
-    XCTAssertEqual(podcast.id, 537_879_700)
+    XCTAssertEqual(podcast.iTunesID, 537_879_700)
     XCTAssertEqual(podcast.title, "Seminargespräche")
     XCTAssertEqual(podcast.feedURL, "http://feeds.example.com/forum-politische-bildung")
   }

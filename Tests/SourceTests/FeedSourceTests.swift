@@ -1,4 +1,5 @@
 import Feeds
+import Search
 import Source
 import Transfer
 import XCTest
@@ -16,12 +17,20 @@ final class FeedSourceTests: XCTestCase {
     XCTAssertEqual(try FeedSource.classify("/"), .file(path: "/"))
     XCTAssertEqual(try FeedSource.classify("hh"), .subscription("hh"))
     XCTAssertEqual(try FeedSource.classify("3"), .subscription("3"))
+    XCTAssertEqual(
+      try FeedSource.classify("podcastindex:920666"), .directory(.podcastIndexFeed(920_666)))
+    XCTAssertEqual(
+      try FeedSource.classify("guid:917393e3-1b1e-5cef-ace4-edaa54e1f810"),
+      .directory(.podcastGUID("917393e3-1b1e-5cef-ace4-edaa54e1f810")))
+    XCTAssertEqual(try FeedSource.classify("fyyd:85"), .directory(.fyydPodcast(85)))
   }
 
   func testRefusesWhatCannotBeAFeed() {
     XCTAssertThrowsError(try FeedSource.classify("ftp://example.com/feed.xml"))
     XCTAssertThrowsError(try FeedSource.classify("javascript://alert(1)"))
     XCTAssertThrowsError(try FeedSource.classify("itunes:abc"))
+    XCTAssertThrowsError(try FeedSource.classify("podcastindex:abc"))
+    XCTAssertThrowsError(try FeedSource.classify("fyyd:"))
     XCTAssertThrowsError(try FeedSource.classify("./missing/feed.xml"))
   }
 

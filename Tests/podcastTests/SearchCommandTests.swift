@@ -4,16 +4,18 @@ import XCTest
 
 /// `podcast search` end to end: the built binary against a loopback iTunes API.
 final class SearchCommandTests: XCTestCase {
-  func testTableListsNumberedShowsWithFeedAndITunesID() throws {
+  func testTableListsNumberedShowsWithFeedNewestDateAndDirectory() throws {
     let server = try serve("/search", response(body: Self.twoShows))
 
-    let run = try search(["cars"], server)
+    let run = try search(["cars"], server, environment: ["TZ": "UTC"])
 
     XCTAssertEqual(run.exitCode, 0, run.stderr)
     let lines = run.stdout.split(separator: "\n").map(String.init)
     XCTAssertTrue(lines[0].contains("TITLE") && lines[0].contains("EPISODES"), run.stdout)
+    XCTAssertTrue(lines[0].contains("NEWEST") && lines[0].contains("LISTED BY"), run.stdout)
     XCTAssertTrue(lines[1].hasPrefix("1  Car Talk"), run.stdout)
-    XCTAssertTrue(lines[1].contains("NPR") && lines[1].contains("itunes:253191823"), run.stdout)
+    XCTAssertTrue(lines[1].contains("NPR"), run.stdout)
+    XCTAssertTrue(lines[1].hasSuffix("  2  2017-06-24  apple"), run.stdout)
     XCTAssertEqual(lines[2], "   https://www.npr.org/rss/podcast.php?id=510208")
     XCTAssertTrue(lines[3].hasPrefix("2  Members Only Motoring"), run.stdout)
     XCTAssertTrue(lines[4].contains("no public feed URL: cannot be downloaded"), run.stdout)
@@ -52,12 +54,18 @@ final class SearchCommandTests: XCTestCase {
       Set(array[0].keys),
       [
         "index", "id", "title", "author", "feedURL", "episodeCount", "genre", "artworkURL",
-        "storeURL", "releaseDate",
+        "storeURL", "releaseDate", "directories", "itunesId", "podcastIndexId", "fyydId",
+        "podcastGuid", "lastPublished",
       ])
     XCTAssertEqual(array[0]["index"] as? Int, 1)
     XCTAssertEqual(array[0]["id"] as? Int, 253_191_823)
     XCTAssertEqual(array[0]["feedURL"] as? String, "https://www.npr.org/rss/podcast.php?id=510208")
     XCTAssertEqual(array[0]["releaseDate"] as? String, "2017-06-24T18:00:00Z")
+    XCTAssertEqual(array[0]["lastPublished"] as? String, "2017-06-24T18:00:00Z")
+    XCTAssertEqual(array[0]["itunesId"] as? Int, 253_191_823)
+    XCTAssertEqual(array[0]["directories"] as? [String], ["apple"])
+    XCTAssertTrue(array[0]["podcastIndexId"] is NSNull)
+    XCTAssertTrue(array[0]["podcastGuid"] is NSNull)
     XCTAssertTrue(array[1]["feedURL"] is NSNull, "a missing feed is null, not \"\"")
     XCTAssertTrue(array[1]["genre"] is NSNull)
     XCTAssertEqual(run.stderr, "")

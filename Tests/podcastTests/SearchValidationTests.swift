@@ -53,6 +53,7 @@ final class SearchValidationTests: XCTestCase {
     XCTAssertEqual(run.exitCode, 1)
     XCTAssertEqual(
       run.stderr,
-      "podcast: PODCAST_ITUNES_URL: iTunes API base URL 'ftp://x' is not an http or https URL\n")
+      "podcast: PODCAST_ITUNES_URL: the iTunes API base URL 'ftp://x' is not an http or https URL\n"
+    )
   }
 }

@@ -53,6 +53,7 @@ struct ConfigFile {
     case .string(let text): return Self.expandingTilde(text)
     case .integer(let number): return String(number)
     case .boolean(let flag): return String(flag)
+    case .strings(let list): return list.joined(separator: ",")
     }
   }
 
@@ -70,6 +71,12 @@ struct ConfigFile {
   func text(of key: String, for command: String) -> String? {
     guard case .string(let text)? = entries(for: command)[key]?.value else { return nil }
     return text
+  }
+
+  /// The strings `key` has for `command` (its own section beats the top level); nil for none.
+  func strings(of key: String, for command: String) -> [String]? {
+    guard case .strings(let list)? = entries(for: command)[key]?.value else { return nil }
+    return list
   }
 
   /// The integer `key` has for `command` (its own section beats the top level); nil for none.

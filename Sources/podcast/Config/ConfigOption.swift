@@ -43,6 +43,9 @@ struct ConfigOption: Sendable {
       "delete-played": .text(["subscribe"]) { _ = try DateBound.age($0, setting: "delete-played") },
       "limit": .count(["episodes", "search"], 1...Int.max),
       "country": .text(["search"]) { _ in },
+      "directories": .directories(["search"]),
+      "podcastindex-key": .secret,
+      "podcastindex-secret": .secret,
       "quiet": .flag(["sync"]),
       "wait": .flag(["sync"]),
     ]
@@ -84,6 +87,34 @@ struct ConfigOption: Sendable {
       }
       return ["--\(key)", String(number)]
     }
+  }
+
+  /// `directories = ["apple", "fyyd"]`: read by `search` itself (a `--directory` given beats
+  /// it), so it adds no words.
+  private static func directories(_ commands: Swift.Set<String>) -> ConfigOption {
+    ConfigOption(commands: commands) { _, value in
+      guard case .strings(let names) = value, !names.isEmpty else {
+        throw ConfigReason("the value must be a list such as [\"apple\", \"fyyd\"]")
+      }
+      do {
+        _ = try Directory.list(parsing: names.joined(separator: ","))
+      } catch {
+        throw ConfigReason(String(describing: error))
+      }
+      return []
+    }
+  }
+
+  /// The user's Podcast Index key or secret, at the top of the file (the environment beats
+  /// it): read where the network is set up, never turned into words, never quoted back.
+  private static let secret = ConfigOption(commands: []) { _, value in
+    guard case .string(let text) = value,
+      !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    else {
+      throw ConfigReason(
+        "the value must be a \"string\" (from \(PodcastIndexCredentials.signUpURL))")
+    }
+    return []
   }
 
   private static func flag(_ commands: Swift.Set<String>) -> ConfigOption {

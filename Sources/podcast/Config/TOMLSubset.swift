@@ -1,7 +1,8 @@
 import Foundation
 
 /// The part of TOML a config file needs: `# comments`, `[section]` headers, and
-/// `key = value` lines whose value is a string ("basic" or 'literal'), an integer or a boolean.
+/// `key = value` lines whose value is a string ("basic" or 'literal'), an integer, a boolean
+/// or an array of strings on one line (`["apple", "fyyd"]`).
 ///
 /// Why not TOMLKit: LebJe/TOMLKit 0.6.0 builds here (18 s in a scratch package), but it gives a
 /// position only for syntax errors, not for keys and values, and a bad key or value must be
@@ -11,6 +12,7 @@ struct TOMLSubset {
     case string(String)
     case integer(Int)
     case boolean(Bool)
+    case strings([String])
   }
 
   struct Entry {
@@ -56,8 +58,11 @@ struct TOMLSubset {
       }
       let text = content[content.index(after: equals)...].trimmingCharacters(in: .whitespaces)
       guard let value = Self.value(text) else {
-        throw SyntaxError(
-          line: line, reason: "\(key): the value must be a \"string\", an integer, true or false")
+        let reason =
+          text.hasPrefix("[")
+          ? "an array is strings on one line, such as [\"apple\", \"fyyd\"]"
+          : "the value must be a \"string\", an integer, true or false"
+        throw SyntaxError(line: line, reason: "\(key): \(reason)")
       }
       if entries.contains(where: { $0.section == section && $0.key == key }) {
         throw SyntaxError(line: line, reason: "\(key) is set twice")
@@ -99,6 +104,7 @@ struct TOMLSubset {
   }
 
   private static func value(_ text: String) -> Value? {
+    if text.hasPrefix("[") { return strings(text) }
     if text == "true" { return .boolean(true) }
     if text == "false" { return .boolean(false) }
     if text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") {
@@ -110,6 +116,33 @@ struct TOMLSubset {
     }
     let digits = text.replacingOccurrences(of: "_", with: "")
     return Int(digits).map { .integer($0) }
+  }
+
+  /// `["a", 'b',]`: strings only, a trailing comma allowed.
+  private static func strings(_ text: String) -> Value? {
+    guard text.hasSuffix("]") else { return nil }
+    var elements: [String] = []
+    var rest = Substring(text.dropFirst().dropLast())
+    while true {
+      rest = rest.drop { $0 == " " || $0 == "\t" }
+      guard let quote = rest.first else { return .strings(elements) }
+      guard quote == "\"" || quote == "'" else { return nil }
+      // The element runs to the first unescaped closing quote.
+      var end = rest.index(after: rest.startIndex)
+      var escaped = false
+      while end < rest.endIndex, escaped || rest[end] != quote {
+        escaped = quote == "\"" && !escaped && rest[end] == "\\"
+        end = rest.index(after: end)
+      }
+      guard end < rest.endIndex, case .string(let element)? = value(String(rest[...end])) else {
+        return nil
+      }
+      elements.append(element)
+      rest = rest[rest.index(after: end)...].drop { $0 == " " || $0 == "\t" }
+      guard let separator = rest.first else { return .strings(elements) }
+      guard separator == "," else { return nil }
+      rest = rest.dropFirst()
+    }
   }
 
   private static func basicString(_ inner: Substring) -> String? {

@@ -7,7 +7,8 @@ enum SearchTable {
       results.enumerated().map { offset, result in
         .object([
           ("index", .int(offset + 1)),
-          ("id", .int(result.id)),
+          // `id` was the iTunes id before other directories were asked, and stays so.
+          ("id", .int(result.iTunesID)),
           ("title", .string(result.title)),
           ("author", .string(result.author)),
           ("feedURL", .string(result.feedURL)),
@@ -16,42 +17,58 @@ enum SearchTable {
           ("artworkURL", .string(result.artworkURL)),
           ("storeURL", .string(result.storeURL)),
           ("releaseDate", .date(result.releaseDate)),
+          ("directories", .array(result.directories.map { .string($0.rawValue) })),
+          ("itunesId", .int(result.iTunesID)),
+          ("podcastIndexId", .int(result.podcastIndexID)),
+          ("fyydId", .int(result.fyydID)),
+          ("podcastGuid", .string(result.podcastGUID)),
+          ("lastPublished", .date(result.lastPublished)),
         ])
       })
   }
 
-  /// One row per show (number, title, author, episode count, `itunes:ID`), then the feed URL
-  /// on its own indented line, never truncated, so it can be copied whole.
+  /// One row per show (number, title, author, episode count, newest episode's day, the
+  /// directories that listed it), then the feed URL on its own indented line, never
+  /// truncated, so it can be copied whole.
   static func text(_ results: [SearchResult], width: Int) -> String {
     let numberWidth = String(results.count).count
     let episodesWidth = "EPISODES".count
-    let idWidth = max("ITUNES ID".count, results.map { "itunes:\($0.id)".count }.max() ?? 0)
-    let fixed = numberWidth + episodesWidth + idWidth + 4 * gap.count
+    let newestWidth = "2024-05-01".count
+    let listed = results.map { $0.directories.map(\.rawValue).joined(separator: ",") }
+    let listedWidth = max("LISTED BY".count, listed.map(\.count).max() ?? 0)
+    let fixed = numberWidth + episodesWidth + newestWidth + listedWidth + 5 * gap.count
     let flexible = max(12, width - fixed)
     let titleWidth = flexible * 3 / 5
     let authorWidth = flexible - titleWidth
     let indent = String(repeating: " ", count: numberWidth + gap.count)
 
-    func row(_ number: String, _ title: String, _ author: String, _ episodes: String, _ id: String)
-      -> String
-    {
+    func row(
+      _ number: String, _ title: String, _ author: String, _ episodes: String, _ newest: String,
+      _ directories: String
+    ) -> String {
       let cells = [
         TerminalText.padded(number, to: numberWidth, right: true),
         TerminalText.padded(TerminalText.truncated(title, to: titleWidth), to: titleWidth),
         TerminalText.padded(TerminalText.truncated(author, to: authorWidth), to: authorWidth),
         TerminalText.padded(episodes, to: episodesWidth, right: true),
-        id,
+        TerminalText.padded(newest, to: newestWidth),
+        directories,
       ]
       return cells.joined(separator: gap)
     }
 
-    var lines = [row("#", "TITLE", "AUTHOR", "EPISODES", "ITUNES ID")]
+    var lines = [row("#", "TITLE", "AUTHOR", "EPISODES", "NEWEST", "LISTED BY")]
     for (offset, result) in results.enumerated() {
+      // Directory text is feed text: nothing in it may act on the terminal.
       lines.append(
         row(
-          String(offset + 1), result.title ?? "(untitled)", result.author ?? "-",
-          result.episodeCount.map(String.init) ?? "-", "itunes:\(result.id)"))
-      lines.append(indent + (result.feedURL ?? "(no public feed URL: cannot be downloaded)"))
+          String(offset + 1), Format.singleLine(result.title ?? "(untitled)"),
+          Format.singleLine(result.author ?? "-"), result.episodeCount.map(String.init) ?? "-",
+          result.lastPublished.map { Format.day($0) } ?? "-", listed[offset]))
+      lines.append(
+        indent
+          + (result.feedURL.map { Format.singleLine($0) }
+            ?? "(no public feed URL: cannot be downloaded)"))
     }
     return lines.joined(separator: "\n")
   }
