@@ -190,8 +190,8 @@ let package = Package(
     .testTarget(
       name: "SyncTests",
       dependencies: [
-        "Transfer", "Feeds", "Selection", "Source", "Model", "Store", "Sync", "LoopbackServer",
-        "StoreTestSupport",
+        "Transfer", "Feeds", "Selection", "Source", "Model", "Store", "Fetching", "SideFiles",
+        "Downloads", "Sync", "LoopbackServer", "StoreTestSupport",
       ]),
     // The use cases, and what the core's errors say.
     .testTarget(

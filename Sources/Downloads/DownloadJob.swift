@@ -115,30 +115,24 @@ public struct DownloadResult: Sendable, Equatable {
 }
 
 extension [DownloadResult] {
-  /// Files this run put in place or found in place: their podcast folders' playlists follow.
-  public var episodeFiles: [String] {
-    compactMap { result in
+  /// Files this run put in place or found in place, as the podcast folders' views take them
+  /// (`FolderViews.update`), each with what the run asks of its folder's views: those a finish
+  /// round listed in the views written on arrival (`FinishBatch.unlisted`) are `.listed`, the
+  /// others `.changed`. Asked once, at the end of the run.
+  public func touchedFiles(request: (DownloadResult) -> FolderRequest) -> [TouchedFile] {
+    var finished: [String] = []
+    for result in self {
+      if case .downloaded(let file, _, _) = result.outcome { finished.append(file) }
+    }
+    let unlisted = Set(EpisodeDownload.finishing.unlisted(finished))
+    return compactMap { result in
       switch result.outcome {
-      case .downloaded(let file, _, _), .alreadyDownloaded(let file): file
+      case .downloaded(let file, _, _):
+        TouchedFile(file, unlisted.contains(file) ? .changed : .listed, request: request(result))
+      case .alreadyDownloaded(let file): TouchedFile(file, .changed, request: request(result))
       case .failed: nil
       }
     }
-  }
-
-  /// `episodeFiles` whose podcast folders' playlists the run still has to look at: those of
-  /// files found in place, and of files it finished whose round could not list them in their
-  /// playlist (`FinishBatch.unlisted`). Asked once, at the end of the run.
-  public func filesForPlaylists() -> [String] {
-    var finished: [String] = []
-    var found: [String] = []
-    for result in self {
-      switch result.outcome {
-      case .downloaded(let file, _, _): finished.append(file)
-      case .alreadyDownloaded(let file): found.append(file)
-      case .failed: break
-      }
-    }
-    return found + EpisodeDownload.finishing.unlisted(finished)
   }
 
   /// Files this run put in place, for `--exec`.

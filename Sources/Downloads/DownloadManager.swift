@@ -178,7 +178,7 @@ public final class DownloadManager: Sendable {
           // So a queue this process leaves behind (killed) reads as paused, not waiting
           // forever. Those the caller queued for this process already keep their rows.
           // One key per job given, in order: the others take them as they come.
-          var queued = try store.queueDownloads(
+          var queued = try DownloadRows(store: store).queue(
             unique.filter { $0.queuedAs == nil }.map { $0.queued(owner: .current) })[...]
           keys = unique.map { $0.queuedAs ?? queued.removeFirst() }
         } catch {
@@ -237,7 +237,7 @@ public final class DownloadManager: Sendable {
     var renewed = job
     renewed.url = fresh
     do {
-      try store.relinkDownload(key, to: fresh)
+      try DownloadRows(store: store).relink(key, to: fresh)
     } catch {
       // Unrecorded, the new link would be fetched under the old one's row: say why instead.
       return (job, .failed(DownloadFailure(error)))
@@ -319,7 +319,7 @@ public final class DownloadManager: Sendable {
   public func refreshCovers(of subscription: Subscription, imageURL: String) async -> [Result<
     String, SideFileError
   >] {
-    guard let seen = try? store.seenEpisodes(subscriptionId: subscription.id) else {
+    guard let seen = try? EpisodeLog(store: store).episodes(subscriptionId: subscription.id) else {
       return []
     }
     var folders: [String: String] = [:]

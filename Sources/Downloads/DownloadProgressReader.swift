@@ -45,7 +45,8 @@ public struct DownloadProgressReader: Sendable {
   /// within which identity keys are matched. Throws when the library cannot be read: a
   /// damaged database must not make downloaded episodes look new.
   public init(store: LibraryStore?, feedURL: String) throws {
-    self.init(store: store, feedURL: feedURL, rows: try store?.allDownloads() ?? [])
+    self.init(
+      store: store, feedURL: feedURL, rows: try store.map { try DownloadRows(store: $0).all() } ?? [])
   }
 
   /// `rows`: the library's downloads (`allDownloads`), read once for readers of several feeds.
@@ -80,7 +81,7 @@ public struct DownloadProgressReader: Sendable {
       byKey[DownloadKey(feedURL: feedURL, episodeKey: keys.first, url: url)]
       ?? keys.lazy.compactMap { listedByKey[$0] }.first ?? byURL[url]
     // The partial file is the truth about bytes: the row is written only once a second.
-    guard let row, let bytes = store.partialSize(of: row), bytes > 0 else {
+    guard let row, let bytes = DownloadRows(store: store).partialSize(of: row), bytes > 0 else {
       let wasDownloaded = finished.contains { $0.state == .done } || row?.state == .done
       return wasDownloaded ? EpisodeDownloadStatus(state: .deleted, progress: 0, file: nil) : .new
     }

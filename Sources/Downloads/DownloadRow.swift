@@ -4,7 +4,7 @@ import Model
 import Store
 import Transfer
 
-/// The one writer of one download's row while it runs (from `LibraryStore.start`, which begins
+/// The one writer of one download's row while it runs (from `DownloadRows.start`, which begins
 /// it). Everything the download learns goes through here: the response head (handed over from
 /// the transfer thread, written from a task, never on that thread), progress about once a
 /// second, and how it ended. Each write is a move of `DownloadTransition` (progress, pause or
@@ -31,7 +31,7 @@ package final class DownloadRow: @unchecked Sendable {
   /// Set once the transfer is over: progress notes stop then (`stopNotes`).
   private var notesStopped = false
 
-  /// The row as `LibraryStore.start` began it.
+  /// The row as `DownloadRows.start` began it.
   package init(store: LibraryStore, begun record: DownloadRecord) {
     self.store = store
     self.key = record.key
@@ -59,7 +59,9 @@ package final class DownloadRow: @unchecked Sendable {
     do {
       try lock.withLock {
         guard !notesStopped, !ended, savedBytes != bytes else { return }
-        if let next = try store.transition(key, .progress(DownloadProgress(bytes: bytes))) {
+        if let next = try DownloadRows(store: store).transition(
+          key, .progress(DownloadProgress(bytes: bytes)))
+        {
           record = next
         }
         savedBytes = record.bytes
@@ -108,7 +110,7 @@ package final class DownloadRow: @unchecked Sendable {
 
   package func finish(file: String, bytes: Int64, episode: SubscriptionEpisode?) throws {
     try lock.withLock {
-      let finished = try store.recordFinished(
+      let finished = try DownloadRows(store: store).recordFinished(
         key, file: file, bytes: bytes, progress: completed, episode: episode)
       if let finished { record = finished }
       ended = true
@@ -138,14 +140,16 @@ package final class DownloadRow: @unchecked Sendable {
       ended = true
       let move: DownloadTransition =
         state == .paused ? .pause(reason: reason, completed) : .fail(reason: reason, completed)
-      if let stopped = try store.transition(key, move) { record = stopped }
+      if let stopped = try DownloadRows(store: store).transition(key, move) { record = stopped }
     }
   }
 
   private func change(_ move: DownloadTransition, durably: Bool = false) throws {
     try lock.withLock {
       guard !ended else { return }
-      if let next = try store.transition(key, move, durably: durably) { record = next }
+      if let next = try DownloadRows(store: store).transition(key, move, durably: durably) {
+        record = next
+      }
       savedBytes = record.bytes
     }
   }

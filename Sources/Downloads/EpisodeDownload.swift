@@ -83,7 +83,7 @@ package struct EpisodeDownload {
       let row: DownloadRow
       do {
         try trustOnlyWhatSurvived(file)
-        switch try store.start(
+        switch try DownloadRows(store: store).start(
           key, job.queued(withDetails: false), owner: .current, bytesOnDisk: file.size)
         {
         case .alreadyHere(let record, let path):
@@ -121,7 +121,8 @@ package struct EpisodeDownload {
   {
     // Recorded before a kill could tidy up, or the empty file the lock just made.
     unlink(file.path)
-    try store.recordAlreadyDownloaded(record, episode: job.subscriptionEpisode, superseding: key)
+    try DownloadRows(store: store).recordAlreadyDownloaded(
+      record, episode: job.subscriptionEpisode, superseding: key)
     progress.finish(job.url, bytes: record.bytes)
     return .alreadyDownloaded(file: path)
   }
@@ -141,7 +142,7 @@ package struct EpisodeDownload {
     return try Self.finishing.folders.withLock(folder: destination.directory) {
       () -> DownloadOutcome? in
       guard let size = Self.regularFileSize(target), size > 0,
-        try !store.isFileOfAnotherDownload(target, key: key)
+        try !FinishedDownloads(store: store).isFileOfAnother(target, key: key)
       else { return nil }
       try row.finish(file: target, bytes: size, episode: job.subscriptionEpisode)
       unlink(file.path)
@@ -218,7 +219,9 @@ package struct EpisodeDownload {
   /// name is the episode, which `claim` adopts; cutting the partial would cut it too.
   private func trustOnlyWhatSurvived(_ file: PartialFile) throws {
     let onDisk = file.size
-    guard onDisk > 0, !file.isLinkedElsewhere, let known = try store.download(key: key) else {
+    guard onDisk > 0, !file.isLinkedElsewhere,
+      let known = try DownloadRows(store: store).find(key: key)
+    else {
       return
     }
     let trusted = known.trustedPartialLength(onDisk: onDisk, boot: ProcessOwner.currentBoot)
@@ -234,24 +237,17 @@ package struct EpisodeDownload {
   private func fetchWithRetries(into file: PartialFile, row: DownloadRow, turn: TransferTurn)
     async throws -> Int64
   {
-    var attempt = 1
     var restarts = 0
-    while true {
-      do {
-        return try await fetchOnce(into: file, row: row, turn: turn)
-      } catch DownloadError.changedOnServer where restarts < 2 {
-        // The bytes on disk belong to no known version (dropped already, unless the row
-        // vouched for them as synced); starting over is not a failed attempt.
-        restarts += 1
-        try discard(file, row: row)
-        try row.forgetValidators()
-      } catch {
-        guard let delay = options.retry.delay(after: error, attempt: attempt) else {
-          throw error
-        }
-        try await Task.sleep(for: delay)
-        attempt += 1
-      }
+    return try await options.retry.run {
+      try await fetchOnce(into: file, row: row, turn: turn)
+    } startingOver: { error in
+      guard case .changedOnServer? = error as? DownloadError, restarts < 2 else { return false }
+      // The bytes on disk belong to no known version (dropped already, unless the row
+      // vouched for them as synced).
+      restarts += 1
+      try discard(file, row: row)
+      try row.forgetValidators()
+      return true
     }
   }
 

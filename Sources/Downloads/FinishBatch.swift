@@ -19,10 +19,11 @@ import Synchronization
 ///
 ///   1. data    every file's `fdatasync`, all at once (`ParallelSync`)
 ///   2. link    every file into place (`Finisher.place`), under the locks of their folders
-///   3. lists   the podcast folders' playlists, listing the new files (`FolderPlaylist`)
+///   3. lists   the podcast folders' views written on arrival (their playlists), listing
+///              the new files (`FolderViews.write(arriving:episodesDirectories:store:)`)
 ///   4. names   every folder that got a name, and those above it, synced once each (a
-///              playlist's folder by its own write)
-///   5. record  one durable commit records every one of them done (`recordFinished(_:)`)
+///              view's folder by its own write)
+///   5. record  one durable commit records every one of them done (`DownloadRows.recordFinished(_:)`)
 ///
 /// A lone episode finds no round running and starts one at once; 200 finishing together pay
 /// a few rounds, not 200 file syncs, 200 folder syncs and 200 commits one after another. A
@@ -70,9 +71,9 @@ package final class FinishBatch: Sendable {
   }
 
   private let rounds: Rounds<Request, String>
-  /// Files a round placed and recorded whose folder's playlist lists them (step 3 wrote it, or
-  /// found it saying so): a run's own look at its folders needs to read those folders again
-  /// only for something else (`unlisted`).
+  /// Files a round placed and recorded whose folder's views written on arrival list them
+  /// (step 3 wrote them, or found them saying so): a run's own look at its folders needs to
+  /// read those folders again only for its other views (`unlisted`).
   private let listed: ListedFiles
   /// Finishing and recognising a file at a target (`EpisodeDownload.claim`) are one step
   /// within this process, per folder: see `EpisodeDownload`.
@@ -86,9 +87,10 @@ package final class FinishBatch: Sendable {
     rounds = Rounds { requests in Self.finish(requests, folders: folders, listed: listed) }
   }
 
-  /// `files` less those a round recorded and listed in their folders' playlists, which are
-  /// forgotten here (each is asked about once, by the run that finished it): the files whose
-  /// folders the run's look at its playlists (`FolderPlaylist.update`) still has to read.
+  /// `files` less those a round recorded and listed in their folders' views written on
+  /// arrival, which are forgotten here (each is asked about once, by the run that finished
+  /// it): the files whose folders the run's look at its views (`FolderViews.update`) still
+  /// has to read for those views.
   package func unlisted(_ files: [String]) -> [String] {
     listed.files.withLock { listed in files.filter { listed.remove($0) == nil } }
   }
@@ -144,11 +146,11 @@ package final class FinishBatch: Sendable {
           return record
         }
         let roots = Set(group.compactMap { requests[$0.index].destination.folders.last })
-        let playlists = FolderPlaylist.write(
+        let views = FolderViews.write(
           arriving: arriving, episodesDirectories: Array(roots),
           store: requests[group[0].index].store)
-        seen.formUnion(playlists.synced)
-        listing.formUnion(playlists.listed)
+        seen.formUnion(views.synced)
+        listing.formUnion(views.listed)
       }
       // 4. Best effort, as every folder sync here: the files themselves are synced.
       let names = placed.flatMap { requests[$0.index].destination.folders }.filter {
@@ -165,7 +167,7 @@ package final class FinishBatch: Sendable {
         }
         let results: [Result<DownloadRecord?, LibraryError>]
         do {
-          results = try store.recordFinished(records)
+          results = try DownloadRows(store: store).recordFinished(records)
         } catch {
           results = Array(repeating: .failure(LibraryError(error)), count: records.count)
         }

@@ -9,10 +9,10 @@ import Foundation
 /// with the publication date.
 ///
 /// How sync should use it: store each episode under `key(...)` (that is what
-/// `LibraryStore.recordSeen` does). When a fresh item's key is unknown, it may still be an old
+/// `EpisodeLog.record` does). When a fresh item's key is unknown, it may still be an old
 /// episode whose GUID changed (same URL) or whose URL changed (same GUID): `identityKeys(...)`
 /// lists every key the item answers to, and an item is old if any of them is the key of, or one
-/// of the `identityKeys` of, a stored episode. `recordSeen` does this matching itself, with
+/// of the `identityKeys` of, a stored episode. `EpisodeLog.record` does this matching itself, with
 /// guards against URLs that do not identify an episode (see there).
 public enum EpisodeIdentity {
   public static func key(guid: String?, enclosureURL: String?, title: String?, published: Date?)

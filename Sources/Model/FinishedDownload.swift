@@ -1,7 +1,7 @@
 import Foundation
 
 /// A download whose file is in place and durable, to be recorded done with others of its
-/// finish batch in one commit (`LibraryStore.recordFinished(_:)`).
+/// finish batch in one commit (`DownloadRows.recordFinished(_:)`).
 package struct FinishedDownload: Sendable {
   package var key: DownloadKey
   /// Where the file landed: set by the batch once it has placed it.

@@ -4,7 +4,7 @@ import Foundation
 /// A download someone wants, as the library records it: what `sync`, `subscribe` and the
 /// download manager queue, built by them from their own job types (the library knows no
 /// `DownloadJob`). Its row is found by `key`, else by another of its identity keys within the
-/// same feed, else by its URL (see `LibraryStore.known`).
+/// same feed, else by its URL (see `DownloadRows.known`).
 package struct QueuedDownload: Sendable, Equatable {
   /// The enclosure URL the feed lists now.
   package var url: String

@@ -127,7 +127,7 @@ package struct AccountExchange: Sendable {
       guard let removed = try store.unsubscribeFromServer(url) else { continue }
       report.unsubscribed.append(removed.name)
     }
-    for url in arriving.link { try store.linkSubscription(serverURL: url) }
+    for url in arriving.link { try Subscriptions(store: store).link(serverURL: url) }
     report.subscribed += try await subscribe(arriving.subscribe)
     try store.recordSubscriptionsPulled(timestamp: changes.timestamp)
   }
@@ -147,7 +147,7 @@ package struct AccountExchange: Sendable {
     let waiting = { (url: String) in pending.contains(FeedIdentity.key(url)) }
     var unsubscribe: [(url: String, subscription: Subscription)] = []
     if record.subscriptionsSince != nil {
-      let settings = try store.allSettings()
+      let settings = try SavedSettings(store: store).all()
       for url in changes.remove where !waiting(url) {
         // A private feed the server was never given is none of its business.
         if let found = try store.subscription(serverURL: url),
@@ -199,7 +199,7 @@ package struct AccountExchange: Sendable {
         ).subscription.name
       } catch LibraryError.duplicateFeed(_, let name) {
         // It leads to a feed followed here already (a redirect): the same subscription.
-        try store.linkSubscription(named: name, serverURL: url)
+        try Subscriptions(store: store).link(named: name, serverURL: url)
         return nil
       } catch LibraryError.duplicateName {
         continue  // Another feed arriving at once took the name: choose again.
@@ -216,8 +216,9 @@ package struct AccountExchange: Sendable {
 
   /// `url` subscribed without reading it, as `import` subscribes.
   private func subscribeUnread(_ url: String) throws -> String {
-    let name = try store.availableName(basedOn: SubscriptionName.guess(fromFeed: url))
-    return try store.addSubscription(
+    let name = try Subscriptions(store: store).availableName(
+      basedOn: SubscriptionName.guess(fromFeed: url))
+    return try Subscriptions(store: store).add(
       name: name, feedURL: url, title: nil, keep: options.keep, settings: options.settings,
       serverURL: url
     ).name
@@ -248,8 +249,8 @@ package struct AccountExchange: Sendable {
   {
     let journal = try store.accountJournal()
     guard let lastId = journal.last?.id else { return ([], [], nil) }
-    let existing = Set(try store.subscriptions().map(\.id))
-    let settings = try store.allSettings()
+    let existing = Set(try Subscriptions(store: store).all().map(\.id))
+    let settings = try SavedSettings(store: store).all()
     var last: [String: AccountChange] = [:]
     var order: [String] = []
     for change in journal {
@@ -321,10 +322,10 @@ package struct AccountExchange: Sendable {
   {
     let pending = try store.pendingActions()
     guard !pending.isEmpty else { return ([], []) }
-    let settings = try store.allSettings()
+    let settings = try SavedSettings(store: store).all()
     let feeds = try store.accountFeeds()
     var podcasts: [String: String] = [:]
-    for subscription in try store.subscriptions() {
+    for subscription in try Subscriptions(store: store).all() {
       guard Self.shared(subscription.feedURL, settings[subscription.id]) else { continue }
       podcasts[subscription.feedURL] = feeds[subscription.id] ?? subscription.feedURL
     }

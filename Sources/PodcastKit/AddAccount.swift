@@ -98,8 +98,9 @@ public struct AddAccount: Sendable {
     return Outcome(
       server: account.serverName, user: user, device: device, api: chosen, detected: api == nil,
       devices: devices, followed: followed, followNeedless: followNeedless,
-      subscriptionsToSend: try store.subscriptions().filter {
-        AccountExchange.shared($0.feedURL, try store.settings(subscriptionId: $0.id))
+      subscriptionsToSend: try Subscriptions(store: store).all().filter {
+        AccountExchange.shared(
+          $0.feedURL, try SavedSettings(store: store).of(subscriptionId: $0.id))
       }.count, relinked: existing != nil)
   }
 

@@ -33,9 +33,9 @@ public struct ChangeSettings: Sendable {
       throw LibraryError.noSubscription(name, count: 0)
     }
     let store = try LibraryStore(paths: paths)
-    var subscription = try store.subscription(matching: name)
+    var subscription = try Subscriptions(store: store).matching(name)
     let id = subscription.id
-    let before = try store.settings(subscriptionId: id)
+    let before = try SavedSettings(store: store).of(subscriptionId: id)
     var settings = before.overridden(by: given)
     if let keep { subscription.keep = keep }
     for option in unset {
@@ -43,11 +43,11 @@ public struct ChangeSettings: Sendable {
       // Retention is the subscription's own column, not one of its settings.
       if option == "keep" { subscription.keep = nil }
     }
-    try store.updateSubscription(subscription)
+    try Subscriptions(store: store).update(subscription)
     // Before its first sync, a subscription's choice is still open: what `subscribe` chose
     // with the old filters, `--first` or pages read gives way to what the first sync decides
     // with these.
-    try store.saveSettings(
+    try SavedSettings(store: store).save(
       settings, subscriptionId: id,
       forgettingFirstRefresh: subscription.lastChecked == nil
         && (settings.filter != before.filter || settings.first != before.first

@@ -12,8 +12,8 @@ import Transfer
 
 /// `podcast download`: chosen episodes of one feed fetched into the library, in two steps so a
 /// front end can check the choice before it starts (or detaches): `jobs(for:)` picks the
-/// episodes and names their files, `perform` downloads them and rewrites the playlists of the
-/// podcast folders it touched.
+/// episodes and names their files, `perform` downloads them and brings the views of the podcast
+/// folders it touched (playlists, feeds) up to date.
 public struct DownloadEpisodes: Sendable {
   /// Which episodes. Filters narrow each: `.newest`, `.latest` and `.all` count matching
   /// episodes only; `.indexes` keeps its indexes that match.
@@ -62,8 +62,8 @@ public struct DownloadEpisodes: Sendable {
     }
   }
 
-  /// Downloads `jobs` into the library's Episodes folder. A folder playlist that cannot be
-  /// written is a problem reported, not a failed download: the episodes are in place.
+  /// Downloads `jobs` into the library's Episodes folder. A folder's playlist or feed that
+  /// cannot be written is a problem reported, not a failed download: the episodes are in place.
   public func perform(
     _ jobs: [DownloadJob], library: Library, network: Network, reporter: some RunReporter
   ) async -> [DownloadResult] {
@@ -75,17 +75,11 @@ public struct DownloadEpisodes: Sendable {
       store: store, http: http.limited(to: settings.bytesPerSecond), options: settings.options,
       refresher: LinkRefresher(loader: FeedLoader(http: http)))
     let results = await reporter.download(jobs, on: manager)
-    // The feed first: a folder left empty goes with its playlist, after its feed. With this
-    // run's folders, those a run that died may have left behind.
-    for failure in FolderFeed.update(
-      foldersOf: results.episodeFiles.map { ($0, settings.feedRequest) }
-        + mark.finishedByDeadRuns.map { ($0, nil) },
-      episodesDirectories: [store.paths.episodes], store: store)
-    {
-      reporter.problem(failure, subject: nil)
-    }
-    for failure in FolderPlaylist.update(
-      foldersOf: results.filesForPlaylists() + mark.finishedByDeadRuns,
+    // With this run's folders, those a run that died may have left behind.
+    let request = FolderRequest(feed: settings.feedRequest)
+    for failure in FolderViews.update(
+      results.touchedFiles { _ in request }
+        + mark.finishedByDeadRuns.map { TouchedFile($0, .changed) },
       episodesDirectories: [store.paths.episodes], store: store)
     {
       reporter.problem(failure, subject: nil)

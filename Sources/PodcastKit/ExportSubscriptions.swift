@@ -38,10 +38,11 @@ public struct ExportSubscriptions: Sendable {
   public func run(includePrivate: Bool, to file: String? = nil) throws -> Outcome {
     // Exporting only reads: a folder without a library exports an empty list.
     let store = try Library.existingStore(at: paths)
-    let all = try store?.subscriptions() ?? []
+    let all = try store.map { try Subscriptions(store: $0).all() } ?? []
     let exported = includePrivate ? all : all.filter { !SecretMask.hasSecret($0.feedURL) }
     var outcome = Outcome(
-      document: OPML.export(exported, settings: try store?.allSettings() ?? [:]),
+      document: OPML.export(
+        exported, settings: try store.map { try SavedSettings(store: $0).all() } ?? [:]),
       exported: exported.count,
       leftOut: all.filter { !exported.contains($0) }.map(\.name),
       holdsPrivateFeeds: exported.contains { SecretMask.hasSecret($0.feedURL) })

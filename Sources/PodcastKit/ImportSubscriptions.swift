@@ -38,7 +38,7 @@ public struct ImportSubscriptions: Sendable {
     let entries = try Self.entries(in: file)
     let store = try LibraryStore(paths: paths)
     var outcome = Outcome()
-    for (entry, result) in zip(entries, try store.importSubscriptions(entries)) {
+    for (entry, result) in zip(entries, try SubscriptionImport(store: store).add(entries)) {
       switch result {
       case .added: outcome.added.append(entry.feedURL)
       case .alreadySubscribed: outcome.alreadySubscribed += 1

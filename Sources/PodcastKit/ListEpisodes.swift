@@ -106,7 +106,7 @@ public struct ListEpisodes: Sendable {
       let opened = try LibraryStore(readingAt: paths)
     {
       store = opened
-      let found = try opened.subscription(matching: name)
+      let found = try Subscriptions(store: opened).matching(name)
       subscription = found
       if FeedLocation.isRemote(found.feedURL) {
         let loaded = try await SubscribedFeed.load(
@@ -114,7 +114,7 @@ public struct ListEpisodes: Sendable {
           // As the resolver does: the setting is looked up only for a feed that is paged.
           readsPages: {
             guard allPages else { return false }
-            return try opened.settings(subscriptionId: found.id).pages != false
+            return try SavedSettings(store: opened).of(subscriptionId: found.id).pages != false
           })
         resolved = loaded.resolved
         origin = loaded.origin
@@ -136,7 +136,7 @@ public struct ListEpisodes: Sendable {
     // Every state is read before the listing is returned: a library that cannot be read is
     // one error, not a listing that calls downloaded episodes new.
     let downloads = try DownloadProgressReader(store: store, feedURL: resolved.location)
-    let marks = try store?.marks() ?? [:]
+    let marks = try store.map { try EpisodeMarks(store: $0).all() } ?? [:]
     let plays = try store?.playStates() ?? [:]
     var dropped: [DroppedEpisode] = []
     // Only a listing of the whole feed can tell what the feed no longer lists: not one of a
@@ -150,7 +150,8 @@ public struct ListEpisodes: Sendable {
             published: $0.published)
         })
       dropped = DroppedEpisode.find(
-        in: try store.seenEpisodes(subscriptionId: id), listed: listed, downloads: downloads,
+        in: try EpisodeLog(store: store).episodes(subscriptionId: id), listed: listed,
+        downloads: downloads,
         marks: marks, plays: plays, filter: predicate)
     }
     let droppedTotal = dropped.count

@@ -22,9 +22,9 @@ public struct ListSubscriptions: Sendable {
 
   public func run() throws -> [Entry] {
     guard let store = try Library.existingStore(at: paths) else { return [] }
-    let counts = try store.episodeCounts()
-    let settings = try store.allSettings()
-    return try store.subscriptions().enumerated().map { offset, subscription in
+    let counts = try EpisodeLog(store: store).counts()
+    let settings = try SavedSettings(store: store).all()
+    return try Subscriptions(store: store).all().enumerated().map { offset, subscription in
       Entry(
         number: offset + 1, subscription: subscription,
         episodeCount: counts[subscription.id] ?? 0,
@@ -36,7 +36,7 @@ public struct ListSubscriptions: Sendable {
   /// be read, as a completion has nowhere to say why.
   public func names() -> [String] {
     guard let store = try? Library.existingStore(at: paths),
-      let subscriptions = try? store.subscriptions()
+      let subscriptions = try? Subscriptions(store: store).all()
     else { return [] }
     return subscriptions.map(\.name)
   }

@@ -72,7 +72,7 @@ public struct MarkEpisodes: Sendable {
           return (state, episode.enclosure.url, episode.guid)
         })
     case .skip, .downloaded, .new:
-      try store.mark(
+      try EpisodeMarks(store: store).mark(
         chosen, as: choice.state, feedURL: resolved.location, subscriptionId: subscription?.id)
     }
     return Outcome(marked: selection.indexes.count, subscription: subscription)
@@ -84,9 +84,9 @@ public struct MarkEpisodes: Sendable {
     _ feed: String, resolved: ResolvedFeed, store: LibraryStore
   ) throws -> Subscription? {
     if case .subscription = try? FeedSource.classify(feed) {
-      return try store.subscription(matching: feed)
+      return try Subscriptions(store: store).matching(feed)
     }
-    return try store.subscriptions().first {
+    return try Subscriptions(store: store).all().first {
       $0.feedURL == resolved.location || $0.feedURL == feed
     }
   }

@@ -27,17 +27,17 @@ public struct RemoveSubscription: Sendable {
   /// `name`: the subscription's name, an unambiguous prefix of it, or its number.
   public func run(name: String, deleteFiles: Bool) throws -> Outcome {
     let store = try LibraryStore(paths: paths)
-    let subscription = try store.subscription(matching: name)
+    let subscription = try Subscriptions(store: store).matching(name)
     let id = subscription.id
     // Read before the subscription goes: what sync recorded for it, and what `download`
     // fetched from its feed (which no subscription row points at).
     let files = Array(
       Set(
-        try store.seenEpisodes(subscriptionId: id).compactMap(\.downloadedFile)
-          + store.finishedFiles(feedURL: subscription.feedURL))
+        try EpisodeLog(store: store).episodes(subscriptionId: id).compactMap(\.downloadedFile)
+          + FinishedDownloads(store: store).files(feedURL: subscription.feedURL))
     ).sorted()
     // Its kept copy of the feed goes with it.
-    try store.removeSubscription(id: id)
+    try Subscriptions(store: store).remove(id: id)
     var outcome = Outcome(subscription: subscription)
     guard deleteFiles else { return outcome }
     let deletion = DownloadedFiles.delete(files, paths: store.paths)
@@ -45,17 +45,15 @@ public struct RemoveSubscription: Sendable {
     outcome.failures = deletion.failures
     // A record whose file is gone would make `episodes` and `download` call it had; one whose
     // deletion failed keeps its record, as the file is still there.
-    try store.forgetFinishedDownloads(
+    try DownloadRows(store: store).forgetFinished(
       files: files.filter { path in
         !FileManager.default.fileExists(atPath: path)
       })
     // Another podcast can share the folder; a folder left empty is gone with its feed and
     // playlist.
-    outcome.playlistFailures = FolderFeed.update(
-      foldersOf: outcome.deleted.map { ($0, nil) }, episodesDirectories: [store.paths.episodes],
-      store: store)
-    outcome.playlistFailures += FolderPlaylist.update(
-      foldersOf: outcome.deleted, episodesDirectories: [store.paths.episodes], store: store)
+    outcome.playlistFailures = FolderViews.update(
+      outcome.deleted.map { TouchedFile($0, .changed) },
+      episodesDirectories: [store.paths.episodes], store: store)
     return outcome
   }
 }

@@ -1,6 +1,7 @@
 import Model
 import Search
 import Source
+import Store
 
 /// What a FEED argument names, loaded and parsed: a feed URL, an Apple Podcasts link or
 /// `itunes:` id (through the iTunes lookup), `podcastindex:ID` or `guid:GUID` (through
@@ -46,12 +47,12 @@ public struct ResolveFeed: Sendable {
         guard let store = try Library.existingStore(at: paths) else {
           throw FeedSourceError.notFound(name)
         }
-        return try store.subscription(matching: name).feedURL
+        return try Subscriptions(store: store).matching(name).feedURL
       },
       subscriptionReadsPages: { name in
         guard let store = try Library.existingStore(at: paths) else { return true }
-        let id = try store.subscription(matching: name).id
-        return try store.settings(subscriptionId: id).pages != false
+        let id = try Subscriptions(store: store).matching(name).id
+        return try SavedSettings(store: store).of(subscriptionId: id).pages != false
       })
   }
 

@@ -12,6 +12,6 @@ public struct ShowStatus: Sendable {
   }
 
   public func run() throws -> [DownloadRecord] {
-    try LibraryStore(readingAt: paths)?.downloadsForDisplay() ?? []
+    try LibraryStore(readingAt: paths).map { try DownloadRows(store: $0).forDisplay() } ?? []
   }
 }

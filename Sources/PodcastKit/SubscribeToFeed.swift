@@ -81,7 +81,7 @@ public struct SubscribeToFeed: Sendable {
     let base =
       title.map(SubscriptionName.slug).flatMap { $0.isEmpty ? nil : $0 }
       ?? SubscriptionName.guess(fromFeed: location)
-    let chosenName = try name ?? store.availableName(basedOn: base)
+    let chosenName = try name ?? Subscriptions(store: store).availableName(basedOn: base)
     // Saved with the subscription, so its first sync is a conditional GET that still
     // downloads what the first-sync policy chose here.
     // A feed missing pages would make the first sync a 304 that never reads them: nothing of
@@ -93,7 +93,7 @@ public struct SubscribeToFeed: Sendable {
         of: resolved.feed, feedURL: location, name: chosenName, settings: settings,
         validators: resolved.validators, store: store,
         namer: try firstSyncNameTemplate.map { try FileNamer(template: $0) })
-    let subscription = try store.addSubscription(
+    let subscription = try Subscriptions(store: store).add(
       name: chosenName, feedURL: location, title: title, keep: keep, settings: settings,
       firstRefresh: firstRefresh, serverURL: serverURL)
     let id = subscription.id
@@ -107,11 +107,13 @@ public struct SubscribeToFeed: Sendable {
         KeptFeed(feedURL: location, validators: firstRefresh.validators, pages: pages),
         subscriptionId: id)
     }
-    let number = try store.subscriptions().firstIndex { $0.id == subscription.id }.map { $0 + 1 }
+    let number = try Subscriptions(store: store).all().firstIndex { $0.id == subscription.id }.map {
+      $0 + 1
+    }
     return Outcome(
       subscription: subscription, number: number,
-      episodeCount: try store.episodeCounts()[id] ?? 0,
-      settings: try store.settings(subscriptionId: id),
+      episodeCount: try EpisodeLog(store: store).counts()[id] ?? 0,
+      settings: try SavedSettings(store: store).of(subscriptionId: id),
       queuedForFirstSync: firstRefresh.queued.count, pageProblem: resolved.pageProblem)
   }
 

@@ -22,50 +22,70 @@ public struct FeedRequest: Sendable, Hashable {
 /// `<podcast folder>/feed.xml`: a private feed of the episodes the library downloaded into the
 /// folder (see `ArchiveFeed`), so a podcast app on a phone can subscribe to the archive on a
 /// home server, and `<Episodes>/feeds.opml` listing every folder's feed. Like the folder
-/// playlist it is made from the library's finished downloads, written under a temporary name
-/// and renamed, left untouched when it would say the same, and removed with the folder's last
-/// episode. It is written only when asked for; once there, every run that adds or removes the
-/// folder's episodes keeps it up to date, with the base URL its own self link names.
-public struct FolderFeed: Sendable, Equatable {
+/// playlist it is made from the library's finished downloads (`FolderViews`). It is written
+/// only when asked for; once there, every run that adds or removes the folder's episodes keeps
+/// it up to date, with the base URL its own self link names.
+public struct FolderFeed: Sendable, Equatable, FolderView {
   public let folder: String
 
   public init(folder: String) {
     self.folder = StandardPath.of(folder)
   }
 
-  public var path: String { folder + "/" + ArchiveFeed.fileName }
+  public var path: String { Self.path(inFolder: folder) }
 
-  public enum Change: Sendable, Equatable {
-    case written(items: Int)
-    case removed
-    /// It already said exactly this, or there is no feed and none was asked for.
-    case unchanged
+  package static func path(inFolder folder: String) -> String {
+    folder + "/" + ArchiveFeed.fileName
   }
 
   /// Brings the feed in line with the library. `request` nil: only a feed already there is
   /// kept up to date (or removed with the last episode).
-  public func update(store: LibraryStore, request: FeedRequest?) throws(PlaylistError) -> Change {
-    let existing = FileBytes.read(path).flatMap { String(data: $0, encoding: .utf8) }
-    guard request != nil || existing != nil else { return .unchanged }
-    let baseURL = request.map(\.baseURL) ?? existing.flatMap(baseURL(selfLinkedIn:))
-    let records: [DownloadRecord]
-    do {
-      records = try store.finishedDownloads(under: folder)
-    } catch {
-      throw .cannotWriteFeed(path: path, reason: String(describing: error))
+  public func update(store: LibraryStore, request: FeedRequest?) throws(PlaylistError)
+    -> FolderViewChange
+  {
+    try FolderViews.update(
+      Self.self, folder: folder, request: FolderRequest(feed: request), store: store)
+  }
+
+  package static func contents(
+    of episodes: FolderEpisodes, request: FolderRequest, existing: Data?
+  ) -> FolderViewContents {
+    let text = existing.flatMap { String(data: $0, encoding: .utf8) }
+    guard request.feed != nil || text != nil else { return .leave }
+    let view = FolderFeed(folder: episodes.folder)
+    let baseURL = request.feed.map(\.baseURL) ?? text.flatMap(view.baseURL(selfLinkedIn:))
+    guard let feed = view.feed(of: episodes.records, baseURL: baseURL) else { return .none }
+    return .file(Data(feed.text.utf8), entries: feed.items.count)
+  }
+
+  /// Made when a run asks for it, at the end of the run.
+  package static let isWrittenOnArrival = false
+
+  package static func isAsked(by request: FolderRequest) -> Bool { request.feed != nil }
+
+  package static func cannotWrite(path: String, reason: String) -> PlaylistError {
+    .cannotWriteFeed(path: path, reason: reason)
+  }
+
+  package static func cannotRemove(path: String, reason: String) -> PlaylistError {
+    .cannotRemoveFeed(path: path, reason: reason)
+  }
+
+  /// The list of every folder's feed follows a feed written or removed, and a folder pruned
+  /// with its feed; a run in a library without feeds lists no folder.
+  package static func updateEpisodesDirectories(
+    touched: [String], changed: Set<String>, staging: String
+  ) -> [PlaylistError] {
+    var failures: [PlaylistError] = []
+    for root in touched
+    where changed.contains(root) || regularFileSize(root + "/" + FeedList.fileName) != nil {
+      do throws(PlaylistError) {
+        try FeedList(episodesDirectory: root).update(staging: staging)
+      } catch {
+        failures.append(error)
+      }
     }
-    guard let feed = feed(of: records, baseURL: baseURL) else { return try remove() }
-    let text = feed.text
-    if existing == text { return .unchanged }
-    let data = Data(text.utf8)
-    var code = AtomicFile.write(
-      data, to: path, prefix: Playlist.temporaryPrefix, in: store.paths.stateDirectory)
-    if code == EXDEV {
-      // The state folder is on another filesystem: the temporary goes beside the feed.
-      code = AtomicFile.write(data, to: path, prefix: Playlist.temporaryPrefix, in: folder)
-    }
-    if let code { throw .cannotWriteFeed(path: path, reason: String(cString: strerror(code))) }
-    return .written(items: feed.items.count)
+    return failures
   }
 
   /// The feed for these finished downloads, nil when none of them is on disk.
@@ -167,70 +187,10 @@ public struct FolderFeed: Sendable, Equatable {
     return try? FeedBaseURL(String(href.dropLast(tail.count)))
   }
 
-  private func remove() throws(PlaylistError) -> Change {
-    if unlink(path) == 0 {
-      rmdir(folder)
-      return .removed
-    }
-    guard errno == ENOENT || errno == ENOTDIR else {
-      throw .cannotRemoveFeed(path: path, reason: String(cString: strerror(errno)))
-    }
-    return .unchanged
-  }
-
   package static func regularFileSize(_ path: String) -> Int64? {
     var info = stat()
     guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
     return Int64(info.st_size)
-  }
-
-  /// Updates the feed of every podcast folder `files` are in, each with the request of its
-  /// files (the first one given), then `feeds.opml` of each Episodes directory they are in.
-  /// One sentence per file that could not be brought up to date; never fails the run.
-  public static func update(
-    foldersOf files: [(file: String, request: FeedRequest?)], episodesDirectories: [String],
-    store: LibraryStore
-  ) -> [PlaylistError] {
-    let roots = EpisodeRoots(episodesDirectories)
-    var order: [String] = []
-    var requests: [String: FeedRequest?] = [:]
-    var touchedRoots: [String] = []
-    for (file, request) in files {
-      guard let (root, folder) = roots.locate(file) else { continue }
-      if !touchedRoots.contains(root) { touchedRoots.append(root) }
-      if let known = requests[folder] {
-        if known == nil, let request { requests[folder] = request }
-      } else {
-        order.append(folder)
-        requests[folder] = .some(request)
-      }
-    }
-    var failures: [PlaylistError] = []
-    var changedRoots: Set<String> = []
-    for folder in order {
-      do throws(PlaylistError) {
-        let change = try FolderFeed(folder: folder).update(
-          store: store, request: requests[folder] ?? nil)
-        if change != .unchanged {
-          changedRoots.insert((folder as NSString).deletingLastPathComponent)
-        }
-      } catch {
-        failures.append(error)
-      }
-    }
-    // The list follows a feed written or removed, and a folder pruned with its feed; a run in
-    // a library without feeds lists no folder.
-    for root in touchedRoots
-    where changedRoots.contains(root)
-      || FolderFeed.regularFileSize(root + "/" + FeedList.fileName) != nil
-    {
-      do throws(PlaylistError) {
-        try FeedList(episodesDirectory: root).update(staging: store.paths.stateDirectory)
-      } catch {
-        failures.append(error)
-      }
-    }
-    return failures
   }
 }
 

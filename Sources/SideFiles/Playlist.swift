@@ -55,26 +55,12 @@ public struct Playlist: Sendable, Equatable {
   package static func write(_ playlists: [(playlist: Playlist, path: String)], staging: String?)
     -> [PlaylistError?]
   {
-    let data = playlists.map { Data($0.playlist.text(at: $0.path).utf8) }
-    var failures = [PlaylistError?](repeating: nil, count: playlists.count)
-    var left = Array(playlists.indices)
-    if let staging {
-      // Any failure there (another filesystem, most likely) is tried again beside the playlist.
-      let codes = AtomicFile.write(
-        left.map {
-          AtomicFile.Pending(data[$0], to: playlists[$0].path, prefix: temporaryPrefix, in: staging)
-        })
-      left = zip(left, codes).compactMap { $1 == nil ? nil : $0 }
-    }
     let codes = AtomicFile.write(
-      left.map { AtomicFile.Pending(data[$0], to: playlists[$0].path, prefix: temporaryPrefix) })
-    for (index, code) in zip(left, codes) {
-      if let code {
-        failures[index] = .cannotWrite(
-          path: playlists[index].path, reason: String(cString: strerror(code)))
-      }
+      playlists.map { (data: Data($0.playlist.text(at: $0.path).utf8), path: $0.path) },
+      prefix: temporaryPrefix, staging: staging)
+    return zip(playlists, codes).map { playlist, code in
+      code.map { .cannotWrite(path: playlist.path, reason: String(cString: strerror($0))) }
     }
-    return failures
   }
 }
 

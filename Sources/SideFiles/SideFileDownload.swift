@@ -49,21 +49,15 @@ package struct SideFileDownload {
 
   private func fetchWithRetries(into file: PartialFile) async throws -> Int64 {
     var fetched = Fetched()
-    var attempt = 1
     var restarts = 0
-    while true {
-      do {
-        return try await fetchOnce(into: file, fetched: &fetched)
-      } catch DownloadError.changedOnServer where restarts < 2 {
-        // The bytes on disk were dropped; starting over is not a failed attempt.
-        restarts += 1
-        fetched = Fetched()
-      } catch {
-        guard let delay = options.retry.delay(after: error, attempt: attempt)
-        else { throw error }
-        try await Task.sleep(for: delay)
-        attempt += 1
-      }
+    return try await options.retry.run {
+      try await fetchOnce(into: file, fetched: &fetched)
+    } startingOver: { error in
+      // The bytes on disk were dropped.
+      guard case .changedOnServer? = error as? DownloadError, restarts < 2 else { return false }
+      restarts += 1
+      fetched = Fetched()
+      return true
     }
   }
 

@@ -32,16 +32,8 @@ public struct FeedLoader: Sendable {
     url: String, validators: Validators? = nil, keepingDocument: Bool = false,
     retry: RetryPolicy = .once
   ) async throws -> Fetch {
-    var attempt = 1
-    while true {
-      do {
-        return try await fetchOnce(
-          url: url, validators: validators, keepingDocument: keepingDocument)
-      } catch {
-        guard let delay = retry.delay(after: error, attempt: attempt) else { throw error }
-        try await Task.sleep(for: delay)
-        attempt += 1
-      }
+    try await retry.run {
+      try await fetchOnce(url: url, validators: validators, keepingDocument: keepingDocument)
     }
   }
 

@@ -2,7 +2,7 @@ import Foundation
 import Model
 
 /// What one feed's refresh changes in the library, written in one transaction
-/// (`LibraryStore.record(_:)`): the subscription as the run found it (its feed URL after a
+/// (`FeedRefreshes.record(_:)`): the subscription as the run found it (its feed URL after a
 /// move, title, when it was checked, validators, last error), the episodes seen for the first
 /// time or re-listed, and the downloads planned from them, queued. The plan was made outside
 /// the transaction from the episodes stored then (`planned`); the write checks they are still

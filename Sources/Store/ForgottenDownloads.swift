@@ -1,7 +1,7 @@
 internal import GRDB
 
 /// Which download rows a mark, an unsubscribe or a prune looks at, by what they belong to;
-/// whether each may go is `DownloadTransition`'s to decide (`LibraryStore.forgetDownloads`).
+/// whether each may go is `DownloadTransition`'s to decide (`DownloadRows.forget`).
 enum ForgottenDownloads {
   /// Every row of the feed at this URL.
   case feed(String)

@@ -15,7 +15,7 @@ import Model
 /// In the database rather than a file per feed: sync writes a feed's copy in the transaction
 /// that records its refresh (`FeedRecord`), where a file costs an inode, a rename and, on ext4
 /// without a journal just after many deletions, a search past each of them; and a sync
-/// reads every copy's validators in one query (`SyncSnapshot.keptValidators`). A listing
+/// reads every copy's validators in one query (`FeedRefreshes.Snapshot.keptValidators`). A listing
 /// still only reads: it opens the library read-only.
 public struct KeptFeeds: Sendable {
   private let store: LibraryStore

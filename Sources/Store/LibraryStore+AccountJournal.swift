@@ -62,7 +62,7 @@ extension LibraryStore {
       return nil
     }
     if subscriptions.contains(where: { $0.id != id && $0.feedURL == new }) {
-      _ = try deleteSubscription(id: id, db)
+      _ = try Subscriptions(store: self).delete(id: id, db)
       return found
     }
     if found.feedURL == old {
@@ -96,34 +96,12 @@ extension LibraryStore {
     }
   }
 
-  /// Records that the server knows the subscription `subscription(serverURL:)` finds by `url`;
-  /// nil when there is none.
-  @discardableResult
-  public func linkSubscription(serverURL url: String) throws -> Subscription? {
-    try write { db in
-      guard let found = try Self.subscription(serverURL: url, db) else { return nil }
-      try Self.linkToServer(db, subscriptionId: found.id, serverURL: url)
-      return found
-    }
-  }
-
-  /// Records that the server knows the subscription named `name` by `url`.
-  public func linkSubscription(named name: String, serverURL url: String) throws {
-    try write { db in
-      guard
-        let id = try Int64.fetchOne(
-          db, sql: "SELECT id FROM subscriptions WHERE name = ?", arguments: [name])
-      else { return }
-      try Self.linkToServer(db, subscriptionId: id, serverURL: url)
-    }
-  }
-
   /// Unsubscribes from the feed the server removed (`url`), keeping its files as `unsubscribe`
   /// does, without journaling it. Returns the subscription removed, nil when none follows it.
   public func unsubscribeFromServer(_ url: String) throws -> Subscription? {
     try applyingFromServer { db in
       guard let found = try Self.subscription(serverURL: url, db),
-        try deleteSubscription(id: found.id, db)
+        try Subscriptions(store: self).delete(id: found.id, db)
       else { return nil }
       return found
     }

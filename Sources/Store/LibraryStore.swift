@@ -9,6 +9,13 @@ import Model
 
 /// The library's state in one SQLite file (WAL mode), shared safely by several `podcast`
 /// processes: readers never block, writers wait up to `busyTimeout` for each other.
+///
+/// This is the connection and its transactions (`read`, `lookup`, `write`, `relaxedWrite`);
+/// what the library holds is read and written through a small front per area, each made from
+/// the store: `Subscriptions`, `SavedSettings`, `SubscriptionImport`, `EpisodeLog`,
+/// `EpisodeMarks`, `DownloadRows`, `FinishedDownloads`, `FeedRefreshes`, `KeptFeeds`. A change
+/// that spans areas (a subscription with its first episodes and queued downloads) is one
+/// transaction all the same: the fronts lend each other their steps inside it.
 public final class LibraryStore: Sendable {
   public let paths: LibraryPaths
   private let pool: DatabasePool
@@ -152,7 +159,7 @@ public final class LibraryStore: Sendable {
     pool.invalidateReadOnlyConnections()
   }
 
-  /// Reads in a snapshot; for queries the typed methods do not cover.
+  /// Reads in a snapshot.
   func read<T>(_ body: (Database) throws -> T) throws -> T {
     try guarded { try pool.read(body) }
   }
@@ -164,9 +171,9 @@ public final class LibraryStore: Sendable {
     try guarded { try pool.unsafeRead(body) }
   }
 
-  /// Writes in one transaction that is on disk when this returns; for changes the typed
-  /// methods do not cover, and for the ones that must survive a power cut: a download recorded
-  /// done before its partial file goes (`recordFinished`), a subscription added or removed.
+  /// Writes in one transaction that is on disk when this returns; for the changes that must
+  /// survive a power cut: a download recorded done before its partial file goes
+  /// (`DownloadRows.recordFinished`), a subscription added or removed.
   ///
   /// GRDB opens a WAL pool at `synchronous=NORMAL`, where no commit is fsynced (the WAL is
   /// synced only at checkpoints), so this commits at FULL: the WAL is synced before it

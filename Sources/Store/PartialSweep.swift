@@ -31,7 +31,7 @@ package struct PartialSweep: Sendable {
     guard !names.isEmpty else { return [] }
     var owned: Set<String> = []
     var formerNames: [String: String] = [:]
-    for (key, url) in try store.unfinishedDownloads() {
+    for (key, url) in try DownloadRows(store: store).unfinished() {
       let current = paths.partial(forKey: key)
       owned.insert(current)
       let former = paths.partial(for: url)

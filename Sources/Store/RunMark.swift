@@ -48,7 +48,7 @@ package final class RunMark: Sendable {
     if rebooted || !dead.isEmpty {
       TemporarySweep(store: store).run(episodesDirectories: episodesDirectories)
       let earliest = rebooted && since.isEmpty ? Date.distantPast : since.min() ?? Date()
-      let finished = (try? store.filesFinished(since: earliest)) ?? []
+      let finished = (try? FinishedDownloads(store: store).files(since: earliest)) ?? []
       finishedByDeadRuns = finished.map(\.file)
       feedsOfDeadRuns = Set(finished.compactMap(\.feedURL))
       // Only once it is done: a sweep cut short is made again by the next run.

@@ -31,7 +31,7 @@ package struct TemporarySweep: Sendable {
   package func run(episodesDirectories: [String]) -> [String] {
     var roots = [store.paths.stateDirectory] + episodesDirectories
     // Episodes that went to a subscription's own folder, or through an earlier --episodes-dir.
-    let folders = (try? store.finishedFolders()) ?? []
+    let folders = (try? FinishedDownloads(store: store).folders()) ?? []
     var removed: [String] = []
     for root in roots { removed += Self.sweep(tree: root) }
     roots = roots.map { $0.hasSuffix("/") ? $0 : $0 + "/" }

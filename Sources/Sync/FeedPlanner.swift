@@ -17,7 +17,7 @@ struct FeedPlanner {
   /// As refreshed: moved, with the feed's validators and title.
   let subscription: Subscription
   let rules: SyncRules
-  let snapshot: LibraryStore.SyncSnapshot
+  let snapshot: FeedRefreshes.Snapshot
   /// For moving an unfinished download to the feed's current link.
   let store: LibraryStore
   let dryRun: Bool
@@ -43,7 +43,7 @@ struct FeedPlanner {
         subscriptionId: subscription.id, guid: $0.guid, enclosureURL: $0.enclosure.url,
         title: $0.title, published: $0.published)
     }
-    let sorted = LibraryStore.classify(seen, stored: stored)
+    let sorted = EpisodeLog.classify(seen, stored: stored)
     // Never synced, and nothing recorded by `subscribe` either: the backlog rule applies. A
     // first sync that failed part way (a page of a paged feed) is finished as one.
     let chosen = rules.selection(
@@ -110,7 +110,8 @@ struct FeedPlanner {
       // or not, moves to the fresh link with its validators, and its partial file (named after
       // the episode) resumes there; one another process is fetching now keeps its own.
       if episode.enclosure.url != url, !dryRun,
-        try store.relinkDownload(waiting.key, to: episode.enclosure.url, seen: seen)?.url
+        try DownloadRows(store: store).relink(waiting.key, to: episode.enclosure.url, seen: seen)?
+          .url
           != episode.enclosure.url
       {
         episode.enclosure.url = url

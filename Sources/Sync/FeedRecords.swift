@@ -29,7 +29,7 @@ final class FeedRecords: Sendable {
     self.store = store
     rounds = Rounds { records in
       do {
-        return try store.record(records).map { .success($0) }
+        return try FeedRefreshes(store: store).record(records).map { .success($0) }
       } catch {
         return records.map { _ in .failure(error) }
       }
@@ -68,7 +68,7 @@ final class FeedRecords: Sendable {
     guard !batch.isEmpty else { return }
     let outcomes: [FeedRecord.Outcome]
     do {
-      outcomes = try store.record(batch.map(\.record))
+      outcomes = try FeedRefreshes(store: store).record(batch.map(\.record))
     } catch {
       outcomes = batch.map { _ in .failed(LibraryError(error)) }
     }

@@ -98,7 +98,8 @@ struct FeedRefresher: Sendable {
   {
     let target = redirectedTo ?? newFeedURL.flatMap { URLPolicy.isAllowed($0) ? $0 : nil }
     guard let target, target != subscription.feedURL else { return nil }
-    if let other = try store.subscriptionName(feedURL: target, except: subscription.id) {
+    if let other = try Subscriptions(store: store).name(following: target, except: subscription.id)
+    {
       throw SyncError.movedToSubscribedFeed(url: target, name: other)
     }
     let old = subscription.feedURL

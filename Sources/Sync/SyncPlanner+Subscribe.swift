@@ -16,7 +16,7 @@ extension SyncPlanner {
     validators: Validators, store: LibraryStore, namer: FileNamer? = nil
   ) throws -> FirstRefresh {
     let rules = try SyncRules(
-      runFilter: nil, settings: settings, marks: try store.marks(),
+      runFilter: nil, settings: settings, marks: try EpisodeMarks(store: store).all(),
       defaultNamer: try namer ?? FileNamer())
     let seen = feed.episodes.map {
       SeenEpisode(
@@ -34,7 +34,8 @@ extension SyncPlanner {
     for offset in chosen {
       let episode = feed.episodes[offset]
       let url = episode.enclosure.url
-      if let had = try store.finishedDownload(url: url, keys: [keys[offset]], feedURL: feedURL),
+      if let had = try FinishedDownloads(store: store).find(
+        url: url, keys: [keys[offset]], feedURL: feedURL),
         let file = had.file
       {
         refresh.episodes[offset].downloadedFile = file

@@ -79,9 +79,9 @@ public struct SyncPlanner: Sendable {
     perHost: Int = feedsPerHost,
     planned: @escaping @Sendable (_ index: Int, SyncPlan) async -> SyncPlan = { $1 }
   ) async -> SyncPlan {
-    let snapshot: LibraryStore.SyncSnapshot
+    let snapshot: FeedRefreshes.Snapshot
     do {
-      snapshot = try store.syncSnapshot()
+      snapshot = try FeedRefreshes(store: store).snapshot()
     } catch {
       return SyncPlan(
         feeds: subscriptions.map {
@@ -124,7 +124,7 @@ public struct SyncPlanner: Sendable {
   /// refresh the library refuses to record becomes a failed feed with nothing to download, as
   /// it was before the run.
   private func refresh(
-    _ original: Subscription, index: Int, snapshot: LibraryStore.SyncSnapshot,
+    _ original: Subscription, index: Int, snapshot: FeedRefreshes.Snapshot,
     records: FeedRecords
   ) async -> SyncPlan {
     let refresher = FeedRefresher(
@@ -240,7 +240,7 @@ public struct SyncPlanner: Sendable {
           for index in news.planned.indices {
             let job = news.planned[index].job
             news.planned[index].alreadyHad =
-              try store.finishedDownload(
+              try FinishedDownloads(store: store).find(
                 url: job.url, keys: job.identityKeys, feedURL: job.feedURL) != nil
           }
         }
@@ -287,17 +287,17 @@ public struct SyncPlanner: Sendable {
   }
 
   private func storedEpisodes(of subscription: Subscription) throws -> StoredEpisodes {
-    try store.storedEpisodes(subscriptionId: subscription.id)
+    try EpisodeLog(store: store).stored(subscriptionId: subscription.id)
   }
 
   private func planner(
-    _ subscription: Subscription, _ rules: SyncRules, _ snapshot: LibraryStore.SyncSnapshot
+    _ subscription: Subscription, _ rules: SyncRules, _ snapshot: FeedRefreshes.Snapshot
   ) -> FeedPlanner {
     FeedPlanner(
       subscription: subscription, rules: rules, snapshot: snapshot, store: store, dryRun: dryRun)
   }
 
-  private func rules(for subscription: Subscription, snapshot: LibraryStore.SyncSnapshot) throws
+  private func rules(for subscription: Subscription, snapshot: FeedRefreshes.Snapshot) throws
     -> SyncRules
   {
     try SyncRules(

@@ -35,7 +35,8 @@ public struct SyncPruner: Sendable {
             outcome.failures.append(.cannotRemove(failure))
             continue
           }
-          try store.forgetPrunedFile(file, subscriptionId: subscription.id, key: episode.key)
+          try EpisodeLog(store: store).forgetPrunedFile(
+            file, subscriptionId: subscription.id, key: episode.key)
           outcome.removed.append(file)
         }
       } catch {
@@ -89,7 +90,7 @@ public struct SyncPruner: Sendable {
   private func playedLongAgo(_ subscriptions: [Subscription], now: Date) throws
     -> [(file: String, subscriptionId: Int64, key: String)]
   {
-    let settings = try store.allSettings()
+    let settings = try SavedSettings(store: store).all()
     let ages = subscriptions.compactMap { subscription -> (Int64, TimeInterval)? in
       settings[subscription.id]?.deletePlayedAge.map { (subscription.id, $0) }
     }
@@ -97,7 +98,7 @@ public struct SyncPruner: Sendable {
     let states = try store.playStates()
     guard !states.isEmpty else { return [] }
     return try ages.flatMap { id, age in
-      try store.seenEpisodes(subscriptionId: id).compactMap { episode in
+      try EpisodeLog(store: store).episodes(subscriptionId: id).compactMap { episode in
         guard let file = episode.downloadedFile,
           let playedAt = episode.identityKeys.lazy.compactMap({ states[$0] })
             .first(where: \.played)?.playedAt,
@@ -114,7 +115,7 @@ public struct SyncPruner: Sendable {
     -> [SeenEpisode]
   {
     guard let keep = subscription.keep else { return [] }
-    let downloaded = try store.seenEpisodes(subscriptionId: subscription.id).filter {
+    let downloaded = try EpisodeLog(store: store).episodes(subscriptionId: subscription.id).filter {
       $0.downloadedFile != nil
     }
     let dated =

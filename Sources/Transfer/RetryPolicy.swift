@@ -31,6 +31,28 @@ public struct RetryPolicy: Sendable, Equatable {
     }
     return delay * (1 << (attempt - 1))
   }
+
+  /// Runs `body` until it returns, trying it again after each failure the policy finds worth
+  /// another attempt (`delay(after:attempt:)`), after that wait; the last failure is thrown.
+  /// `startOver` sees each failure first: true when it has made a fresh start of what `body`
+  /// works on (a file that changed on the server, its bytes dropped), which is tried again at
+  /// once and is not a failed attempt.
+  public func run<T>(
+    _ body: () async throws -> T,
+    startingOver startOver: (any Error) throws -> Bool = { _ in false }
+  ) async throws -> T {
+    var attempt = 1
+    while true {
+      do {
+        return try await body()
+      } catch {
+        if try startOver(error) { continue }
+        guard let delay = delay(after: error, attempt: attempt) else { throw error }
+        try await Task.sleep(for: delay)
+        attempt += 1
+      }
+    }
+  }
 }
 
 /// An error that knows whether trying again may help (`RetryPolicy`).

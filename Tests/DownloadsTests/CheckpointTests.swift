@@ -51,20 +51,22 @@ final class CheckpointTests: XCTestCase {
     let (manager, job) = (manager(store), job)
     let running = Task { await manager.download([job]) }
     let url = server.url("/big.mp3")
-    var row = try store.download(url: url)
+    var row = try DownloadRows(store: store).find(url: url)
     let deadline = Date().addingTimeInterval(60)
-    while (row?.durableBytes ?? 0) < 8 * mib || (row.flatMap(store.partialSize) ?? 0) < 12 * mib {
+    while (row?.durableBytes ?? 0) < 8 * mib
+      || (row.flatMap(DownloadRows(store: store).partialSize) ?? 0) < 12 * mib
+    {
       guard Date() < deadline else {
         running.cancel()
         XCTFail("no checkpoint of 8 MiB recorded in 60 s: \(String(describing: row))")
         throw CancellationError()
       }
       try await Task.sleep(for: .milliseconds(20))
-      row = try store.download(url: url)
+      row = try DownloadRows(store: store).find(url: url)
     }
     running.cancel()
     _ = await running.value
-    let stopped = try XCTUnwrap(try store.download(url: url))
+    let stopped = try XCTUnwrap(try DownloadRows(store: store).find(url: url))
     // Once the stopped download has returned, nothing of it holds its partial: the next run
     // here, which stands for a new process, can take the file's lock at once.
     let free = try PartialFile(path: stopped.partialPath)
@@ -130,7 +132,7 @@ final class CheckpointTests: XCTestCase {
     XCTAssertEqual(results.map(\.outcome), [.alreadyDownloaded(file: file)])
     XCTAssertEqual(FileManager.default.contents(atPath: file), body)
     XCTAssertEqual(server.requests(for: "/big.mp3").count, requests, "fetched again")
-    XCTAssertEqual(try store.download(key: stopped.key)?.state, .done)
+    XCTAssertEqual(try DownloadRows(store: store).find(key: stopped.key)?.state, .done)
   }
 
   /// Zeros from `offset` to the end of the partial file, its length kept.
@@ -148,9 +150,10 @@ final class CheckpointTests: XCTestCase {
     let before = ProcessOwner(pid: 1, started: 1, boot: String(repeating: "0", count: 32))
     let wanted = QueuedDownload(
       url: row.url, feedURL: row.feedURL, identityKeys: row.episodeKey.map { [$0] } ?? [])
-    let onDisk = try XCTUnwrap(store.partialSize(of: row))
-    try store.transition(row.key, .begin(wanted, owner: before, bytesOnDisk: onDisk))
-    XCTAssertEqual(try store.download(key: row.key)?.partialBoot, before.boot)
+    let onDisk = try XCTUnwrap(DownloadRows(store: store).partialSize(of: row))
+    try DownloadRows(store: store).transition(
+      row.key, .begin(wanted, owner: before, bytesOnDisk: onDisk))
+    XCTAssertEqual(try DownloadRows(store: store).find(key: row.key)?.partialBoot, before.boot)
   }
 }
 

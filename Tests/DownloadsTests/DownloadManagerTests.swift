@@ -43,7 +43,7 @@ final class DownloadManagerTests: XCTestCase {
     let file = library.paths.episodes + "/Show/One.mp3"
     XCTAssertEqual(results.map(\.outcome), [.downloaded(file: file, bytes: Int64(body.count))])
     XCTAssertEqual(FileManager.default.contents(atPath: file), body)
-    let row = try XCTUnwrap(try store.download(url: server.url("/a.mp3")))
+    let row = try XCTUnwrap(try DownloadRows(store: store).find(url: server.url("/a.mp3")))
     XCTAssertEqual(row.state, .done)
     XCTAssertEqual(row.feedURL, server.url("/feed.xml"))
     XCTAssertEqual(row.episodeKey, "guid:one")
@@ -66,12 +66,12 @@ final class DownloadManagerTests: XCTestCase {
     XCTAssertTrue(
       failure.cause is TransferError || failure.cause is DownloadError, "\(type(of: failure.cause))"
     )
-    let row = try XCTUnwrap(try store.download(url: server.url("/a.mp3")))
+    let row = try XCTUnwrap(try DownloadRows(store: store).find(url: server.url("/a.mp3")))
     XCTAssertEqual(row.state, .failed)
     XCTAssertEqual(row.etag, "\"v1\"")
     XCTAssertEqual(row.total, Int64(body.count))
     XCTAssertEqual(row.bytes, 50_000)
-    XCTAssertEqual(store.partialSize(of: row), 50_000)
+    XCTAssertEqual(DownloadRows(store: store).partialSize(of: row), 50_000)
   }
 
   func testTheSameEpisodeUnderANewURLIsAlreadyDownloaded() async throws {
@@ -124,7 +124,7 @@ final class DownloadManagerTests: XCTestCase {
       }
       files.insert(file)
       XCTAssertEqual(FileManager.default.contents(atPath: file), bodies[result.job.url])
-      let row = try XCTUnwrap(try store.download(url: result.job.url))
+      let row = try XCTUnwrap(try DownloadRows(store: store).find(url: result.job.url))
       XCTAssertEqual(row.state, .done)
       XCTAssertEqual(row.file, file)
     }

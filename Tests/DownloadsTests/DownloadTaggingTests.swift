@@ -4,6 +4,7 @@ import Fetching
 import Foundation
 import LoopbackServer
 import Model
+import Store
 import StoreTestSupport
 import Tags
 import TagsTestSupport
@@ -104,7 +105,8 @@ final class DownloadTaggingTests: XCTestCase {
       try AudioFixtures.audioPacketsMD5(file), try AudioFixtures.audioPacketsMD5(mp3),
       "tagging never changes the audio")
     XCTAssertEqual(partials, [], "neither the partial nor its tagged copy is left behind")
-    let row = try XCTUnwrap(try library.store().download(url: server.url("/7.mp3")))
+    let row = try XCTUnwrap(
+      try DownloadRows(store: library.store()).find(url: server.url("/7.mp3")))
     XCTAssertEqual(row.state, .done)
     XCTAssertEqual(row.bytes, size, "the row records the file as it is on disk")
   }

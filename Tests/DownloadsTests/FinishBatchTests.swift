@@ -29,9 +29,9 @@ final class FinishBatchTests: XCTestCase {
   {
     let url = "https://cdn.example/\(index).mp3"
     let wanted = QueuedDownload(url: url, episodeTitle: "Ep \(index)", owner: .current)
-    let key = try XCTUnwrap(store.queueDownloads([wanted]).first)
+    let key = try XCTUnwrap(DownloadRows(store: store).queue([wanted]).first)
     let begun = try XCTUnwrap(
-      try store.transition(key, .begin(wanted, owner: owner, bytesOnDisk: 0)))
+      try DownloadRows(store: store).transition(key, .begin(wanted, owner: owner, bytesOnDisk: 0)))
     let file = try XCTUnwrap(try PartialFile(path: library.paths.partial(forKey: key)))
     try bytes.withUnsafeBytes { try file.append($0) }
     let descriptor = try file.writeOut()
@@ -71,7 +71,7 @@ final class FinishBatchTests: XCTestCase {
     let episodes = library.paths.episodes + "/Show/"
     XCTAssertEqual(try placed.get(), episodes + "0.mp3")
     XCTAssertEqual(FileManager.default.contents(atPath: episodes + "0.mp3"), bytes[0])
-    let row = try XCTUnwrap(store.download(key: finished.record.key))
+    let row = try XCTUnwrap(DownloadRows(store: store).find(key: finished.record.key))
     XCTAssertEqual(row.state, .done)
     XCTAssertEqual(row.file, episodes + "0.mp3")
     XCTAssertEqual(row.bytes, 70_000)
@@ -81,7 +81,8 @@ final class FinishBatchTests: XCTestCase {
     else { return XCTFail("\(failed)") }
     XCTAssertEqual(url, refused.url)
     XCTAssertFalse(FileManager.default.fileExists(atPath: episodes + "1.mp3"))
-    XCTAssertEqual(try store.download(key: refused.record.key)?.state, .downloading)
+    XCTAssertEqual(
+      try DownloadRows(store: store).find(key: refused.record.key)?.state, .downloading)
     XCTAssertEqual(FileManager.default.contents(atPath: refused.file.path), bytes[1])
   }
 
@@ -106,7 +107,7 @@ final class FinishBatchTests: XCTestCase {
       XCTAssertEqual(
         FileManager.default.contents(atPath: path),
         Data(repeating: UInt8(index), count: 50_000 + index))
-      let row = try XCTUnwrap(store.download(key: request.record.key))
+      let row = try XCTUnwrap(DownloadRows(store: store).find(key: request.record.key))
       XCTAssertEqual(row.state, .done, "\(index)")
       XCTAssertEqual(row.file, path)
     }

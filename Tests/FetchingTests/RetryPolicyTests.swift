@@ -134,4 +134,64 @@ final class RetryPolicyTests: XCTestCase {
     XCTAssertNil(policy.delay(after: TransferError.timedOut(url: url, seconds: 30), attempt: 1))
     XCTAssertNil(policy.delay(after: status(429, retryAfter: 1), attempt: 1))
   }
+
+  // MARK: - run
+
+  /// Counts the calls of a body that fails with `errors` in turn, then returns its call count.
+  private final class Attempts: @unchecked Sendable {
+    var errors: [any Error]
+    var calls = 0
+    init(_ errors: [any Error]) { self.errors = errors }
+
+    func next() throws -> Int {
+      calls += 1
+      if !errors.isEmpty { throw errors.removeFirst() }
+      return calls
+    }
+  }
+
+  func testRunTriesATransientFailureAgainUpToTheLastAttempt() async throws {
+    let policy = policy(attempts: 3, delay: .zero)
+    let dropped = TransferError.network(url: url, reason: "connection lost")
+    let twice = Attempts([dropped, dropped])
+    let third = try await policy.run { try twice.next() }
+    XCTAssertEqual(third, 3)
+
+    let thrice = Attempts([dropped, dropped, status(503)])
+    do {
+      _ = try await policy.run { try thrice.next() }
+      XCTFail("the third failure is the last")
+    } catch {
+      XCTAssertEqual(error as? TransferError, status(503), "the last failure is thrown")
+    }
+    XCTAssertEqual(thrice.calls, 3)
+  }
+
+  func testRunThrowsAFinalFailureAtOnce() async {
+    let missing = Attempts([status(404)])
+    do {
+      _ = try await policy(delay: .zero).run { try missing.next() }
+      XCTFail("a 404 is final")
+    } catch {
+      XCTAssertEqual(error as? TransferError, status(404))
+    }
+    XCTAssertEqual(missing.calls, 1)
+  }
+
+  /// A fresh start (the file changed on the server, its bytes dropped) is tried at once and
+  /// costs no attempt: with one attempt, two fresh starts still end in success.
+  func testAFreshStartIsNotAFailedAttempt() async throws {
+    let changed = DownloadError.changedOnServer(url: url, reason: "new ETag")
+    let body = Attempts([changed, changed])
+    var startsOver = 0
+    let calls = try await policy(attempts: 1, delay: .zero).run {
+      try body.next()
+    } startingOver: { error in
+      guard case .changedOnServer? = error as? DownloadError else { return false }
+      startsOver += 1
+      return true
+    }
+    XCTAssertEqual(calls, 3)
+    XCTAssertEqual(startsOver, 2)
+  }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Model
 import PodcastKit
 import Selection
+import Store
 import XCTest
 
 /// `set` without the command line: settings merged over the stored ones, unset, retention,
@@ -28,7 +29,9 @@ final class ChangeSettingsTests: XCTestCase {
     ).subscription
   }
 
-  private func queued() throws -> Int { try fixture.store().downloads(in: [.queued]).count }
+  private func queued() throws -> Int {
+    try DownloadRows(store: fixture.store()).all(in: [.queued]).count
+  }
 
   func testGivenSettingsAreMergedOverTheStoredOnes() async throws {
     var stored = SubscriptionSettings()
@@ -47,8 +50,8 @@ final class ChangeSettingsTests: XCTestCase {
     XCTAssertEqual(outcome.settings, expected, "what was not given stays as it was")
     XCTAssertEqual(outcome.subscription.keep, 10)
     let id = subscription.id
-    XCTAssertEqual(try fixture.store().settings(subscriptionId: id), expected)
-    XCTAssertEqual(try fixture.store().subscriptions().first?.keep, 10)
+    XCTAssertEqual(try SavedSettings(store: fixture.store()).of(subscriptionId: id), expected)
+    XCTAssertEqual(try Subscriptions(store: fixture.store()).all().first?.keep, 10)
   }
 
   func testUnsetRemovesSettingsAndKeep() async throws {
@@ -63,7 +66,7 @@ final class ChangeSettingsTests: XCTestCase {
     expected.concurrency = 2
     XCTAssertEqual(outcome.settings, expected)
     XCTAssertNil(outcome.subscription.keep)
-    XCTAssertNil(try fixture.store().subscriptions().first?.keep)
+    XCTAssertNil(try Subscriptions(store: fixture.store()).all().first?.keep)
   }
 
   func testAnUnknownSettingIsRefusedAndNothingChanges() async throws {
@@ -71,7 +74,7 @@ final class ChangeSettingsTests: XCTestCase {
     XCTAssertThrowsError(try change.run(name: "show", keep: 1, unset: ["colour"])) { error in
       XCTAssertEqual(error as? FilterError, .unknownSetting("colour"))
     }
-    XCTAssertEqual(try fixture.store().subscriptions().first?.keep, 5)
+    XCTAssertEqual(try Subscriptions(store: fixture.store()).all().first?.keep, 5)
   }
 
   func testAChangedFilterBeforeTheFirstSyncForgetsWhatSubscribeQueued() async throws {
@@ -83,7 +86,7 @@ final class ChangeSettingsTests: XCTestCase {
     _ = try change.run(name: "show", settings: given)
 
     XCTAssertEqual(try queued(), 0, "the first sync decides with the new filter")
-    XCTAssertNil(try fixture.store().subscriptions().first?.etag)
+    XCTAssertNil(try Subscriptions(store: fixture.store()).all().first?.etag)
   }
 
   func testAChangedFirstPolicyBeforeTheFirstSyncForgetsWhatSubscribeQueued() async throws {
@@ -104,13 +107,13 @@ final class ChangeSettingsTests: XCTestCase {
     _ = try change.run(name: "show", keep: 2, settings: given)
 
     XCTAssertEqual(try queued(), 1)
-    XCTAssertEqual(try fixture.store().subscriptions().first?.etag, "\"v1\"")
+    XCTAssertEqual(try Subscriptions(store: fixture.store()).all().first?.etag, "\"v1\"")
   }
 
   func testAfterTheFirstSyncAChangedFilterForgetsNothing() async throws {
     var subscription = try await subscribe()
     subscription.lastChecked = Date()
-    try fixture.store().updateSubscription(subscription)
+    try Subscriptions(store: fixture.store()).update(subscription)
     var given = SubscriptionSettings()
     given.filter.match = "nothing matches this"
 

@@ -4,6 +4,7 @@ import LoopbackServer
 import PodcastKit
 import Selection
 import Source
+import Store
 import StoreTestSupport
 import XCTest
 
@@ -104,6 +105,6 @@ final class DownloadEpisodesTests: XCTestCase {
     let playlist = try String(contentsOfFile: folder + "/Show.m3u8", encoding: .utf8)
     XCTAssertTrue(playlist.contains("Episode 3.mp3"), playlist)
     XCTAssertTrue(playlist.contains("Episode 2 (bonus).mp3"), playlist)
-    XCTAssertEqual(try store.download(url: feed.enclosure(3))?.state, .done)
+    XCTAssertEqual(try DownloadRows(store: store).find(url: feed.enclosure(3))?.state, .done)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PodcastKit
+import Store
 import XCTest
 
 /// `export` without the command line: a private feed's URL is its password, so it is left out
@@ -11,9 +12,10 @@ final class ExportSubscriptionsTests: XCTestCase {
   override func setUpWithError() throws {
     fixture = try UseCaseFixture()
     let store = try fixture.store()
-    try store.addSubscription(
+    try Subscriptions(store: store).add(
       name: "public", feedURL: "https://open.example/feed.xml", title: "Open", keep: nil)
-    try store.addSubscription(name: "paid", feedURL: privateFeed, title: "Paid", keep: nil)
+    try Subscriptions(store: store).add(
+      name: "paid", feedURL: privateFeed, title: "Paid", keep: nil)
   }
 
   override func tearDown() {

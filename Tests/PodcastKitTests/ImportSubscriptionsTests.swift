@@ -1,6 +1,7 @@
 import Foundation
 import Model
 import PodcastKit
+import Store
 import XCTest
 
 /// `import` without the command line: what becomes of each entry of an OPML file.
@@ -29,7 +30,7 @@ final class ImportSubscriptionsTests: XCTestCase {
   }
 
   func testAddsNewFeedsAndSkipsSubscribedOnes() throws {
-    try fixture.store().addSubscription(
+    try Subscriptions(store: fixture.store()).add(
       name: "had", feedURL: "https://a.example/feed", title: nil, keep: nil)
     let file = try opml([
       #"<outline text="A" xmlUrl="https://a.example/feed"/>"#,
@@ -43,26 +44,28 @@ final class ImportSubscriptionsTests: XCTestCase {
     XCTAssertEqual(outcome.added, ["https://b.example/feed", "https://c.example/feed"])
     XCTAssertEqual(outcome.alreadySubscribed, 1)
     XCTAssertTrue(outcome.failed.isEmpty)
-    XCTAssertEqual(try fixture.store().subscriptions().map(\.name), ["had", "bee-show", "had-2"])
+    XCTAssertEqual(
+      try Subscriptions(store: fixture.store()).all().map(\.name), ["had", "bee-show", "had-2"])
   }
 
   func testOurOwnExportComesBackWithItsNamesRetentionAndSettings() throws {
     var settings = SubscriptionSettings()
     settings.filter.match = "^Full"
     let store = try fixture.store()
-    try store.addSubscription(
+    try Subscriptions(store: store).add(
       name: "mine", feedURL: "https://a.example/feed", title: "A", keep: 3, settings: settings)
     let exported = try ExportSubscriptions(paths: fixture.paths).run(includePrivate: false)
-    try store.removeSubscription(id: try XCTUnwrap(store.subscriptions().first?.id))
+    try Subscriptions(store: store).remove(
+      id: try XCTUnwrap(Subscriptions(store: store).all().first?.id))
     let file = try fixture.file("export.opml", exported.document)
 
     let outcome = try importer.run(file: file)
 
     XCTAssertEqual(outcome.added, ["https://a.example/feed"])
-    let subscription = try XCTUnwrap(store.subscriptions().first)
+    let subscription = try XCTUnwrap(Subscriptions(store: store).all().first)
     XCTAssertEqual(subscription.name, "mine")
     XCTAssertEqual(subscription.keep, 3)
-    XCTAssertEqual(try store.settings(subscriptionId: subscription.id), settings)
+    XCTAssertEqual(try SavedSettings(store: store).of(subscriptionId: subscription.id), settings)
   }
 
   func testAMissingFileImportsNothingAndCreatesNoLibrary() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Model
 import PodcastKit
 import Selection
+import Store
 import StoreTestSupport
 import XCTest
 
@@ -67,8 +68,8 @@ final class ListEpisodesTests: XCTestCase {
       "Show/four.mp3", url: fixture.enclosure("/feed.xml", 4), feedURL: feed)
     try FileManager.default.removeItem(atPath: gone)
     let store = try fixture.store()
-    try store.mark([episodes[0], episodes[2]], as: .skip, feedURL: feed)
-    try store.mark([episodes[3]], as: .downloaded, feedURL: feed)
+    try EpisodeMarks(store: store).mark([episodes[0], episodes[2]], as: .skip, feedURL: feed)
+    try EpisodeMarks(store: store).mark([episodes[3]], as: .downloaded, feedURL: feed)
 
     let listing = try await list.run(feed: feed)
 

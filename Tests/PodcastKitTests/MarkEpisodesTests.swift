@@ -3,6 +3,7 @@ import Foundation
 import Model
 import PodcastKit
 import Selection
+import Store
 import XCTest
 
 /// `mark` without the command line: the marks stored by episode, and what they change for the
@@ -26,7 +27,7 @@ final class MarkEpisodesTests: XCTestCase {
 
   /// The stored mark of episode `number` (index 6 - number: the newest is 1).
   private func storedMark(_ number: Int) throws -> EpisodeMark.State? {
-    let listing = try fixture.store().marks()
+    let listing = try EpisodeMarks(store: fixture.store()).all()
     let episode = try FeedParser.parse(
       Data(fixture.rss("/feed.xml", title: "Show", count: 5).utf8), baseURL: nil
     ).episodes[5 - number]
@@ -52,14 +53,14 @@ final class MarkEpisodesTests: XCTestCase {
 
   func testSkippingTheEpisodeSubscribeQueuedTakesItOffTheFirstSyncsQueue() async throws {
     let subscription = try await subscribe()
-    XCTAssertEqual(try fixture.store().downloads(in: [.queued]).count, 1)
+    XCTAssertEqual(try DownloadRows(store: fixture.store()).all(in: [.queued]).count, 1)
 
     let outcome = try await mark.run(
       feed: "show", selection: try EpisodeSelection(parsing: ["1"]), as: .skip)
 
     XCTAssertEqual(outcome.subscription?.id, subscription.id, "FEED named the subscription")
     XCTAssertEqual(try storedMark(5), .skip)
-    XCTAssertEqual(try fixture.store().downloads(in: [.queued]), [])
+    XCTAssertEqual(try DownloadRows(store: fixture.store()).all(in: [.queued]), [])
   }
 
   func testTheSubscriptionIsFoundByItsFeedURLToo() async throws {
@@ -75,16 +76,16 @@ final class MarkEpisodesTests: XCTestCase {
     let id = subscription.id
     let selection = try EpisodeSelection(parsing: ["2"])
     _ = try await mark.run(feed: "show", selection: selection, as: .skip)
-    XCTAssertEqual(try fixture.store().seenEpisodes(subscriptionId: id).count, 5)
+    XCTAssertEqual(try EpisodeLog(store: fixture.store()).episodes(subscriptionId: id).count, 5)
 
     _ = try await mark.run(feed: "show", selection: selection, as: .new)
 
     XCTAssertNil(try storedMark(4))
     XCTAssertEqual(
-      try fixture.store().seenEpisodes(subscriptionId: id).count, 4,
+      try EpisodeLog(store: fixture.store()).episodes(subscriptionId: id).count, 4,
       "forgotten, so the next sync takes it as new")
     XCTAssertNil(
-      try fixture.store().subscriptions().first?.etag,
+      try Subscriptions(store: fixture.store()).all().first?.etag,
       "and without validators, so that sync reads the feed instead of getting a 304")
   }
 

@@ -2,6 +2,7 @@ import Foundation
 import Model
 import PodcastKit
 import SideFiles
+import Store
 import StoreTestSupport
 import XCTest
 
@@ -39,8 +40,9 @@ final class RemoveSubscriptionTests: XCTestCase {
     XCTAssertEqual(outcome.subscription.name, "show")
     XCTAssertEqual(outcome.deleted, [])
     XCTAssertTrue(exists(file))
-    XCTAssertEqual(try fixture.store().subscriptions(), [])
-    XCTAssertNotNil(try fixture.store().download(url: fixture.enclosure("/feed.xml", 1)))
+    XCTAssertEqual(try Subscriptions(store: fixture.store()).all(), [])
+    XCTAssertNotNil(
+      try DownloadRows(store: fixture.store()).find(url: fixture.enclosure("/feed.xml", 1)))
   }
 
   func testDeleteFilesRemovesTheFeedsDownloadsTheirRecordsAndTheFolderPlaylist() async throws {
@@ -66,9 +68,9 @@ final class RemoveSubscriptionTests: XCTestCase {
     XCTAssertFalse(exists(playlist.path), "the folder went with its last episode")
     XCTAssertTrue(exists(other))
     let store = try fixture.store()
-    XCTAssertNil(try store.download(url: fixture.enclosure("/feed.xml", 1)))
-    XCTAssertNil(try store.download(url: fixture.enclosure("/feed.xml", 2)))
-    XCTAssertNotNil(try store.download(url: "https://cdn.example/three.mp3"))
+    XCTAssertNil(try DownloadRows(store: store).find(url: fixture.enclosure("/feed.xml", 1)))
+    XCTAssertNil(try DownloadRows(store: store).find(url: fixture.enclosure("/feed.xml", 2)))
+    XCTAssertNotNil(try DownloadRows(store: store).find(url: "https://cdn.example/three.mp3"))
   }
 
   func testAFileOutsideEpisodesIsAFailureThatKeepsItsRecordAndStopsNothingElse() async throws {
@@ -94,9 +96,9 @@ final class RemoveSubscriptionTests: XCTestCase {
     }
     XCTAssertTrue(exists(outside))
     XCTAssertNotNil(
-      try fixture.store().download(url: fixture.enclosure("/feed.xml", 2)),
+      try DownloadRows(store: fixture.store()).find(url: fixture.enclosure("/feed.xml", 2)),
       "the file is still there, so its record stays")
-    XCTAssertEqual(try fixture.store().subscriptions(), [], "gone all the same")
+    XCTAssertEqual(try Subscriptions(store: fixture.store()).all(), [], "gone all the same")
   }
 
   func testAnUnknownNameIsAnErrorThatRemovesNothing() async throws {
@@ -104,6 +106,6 @@ final class RemoveSubscriptionTests: XCTestCase {
     XCTAssertThrowsError(try remove.run(name: "nope", deleteFiles: true)) { error in
       guard case LibraryError.noSubscription = error else { return XCTFail("\(error)") }
     }
-    XCTAssertEqual(try fixture.store().subscriptions().count, 1)
+    XCTAssertEqual(try Subscriptions(store: fixture.store()).all().count, 1)
   }
 }

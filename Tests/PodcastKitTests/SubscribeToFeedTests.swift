@@ -4,6 +4,7 @@ import LoopbackServer
 import Model
 import PodcastKit
 import Privacy
+import Store
 import XCTest
 
 /// `subscribe` without the command line: the name chosen, where the feed is read from after
@@ -24,7 +25,7 @@ final class SubscribeToFeedTests: XCTestCase {
   }
 
   private func queuedURLs() throws -> [String] {
-    try fixture.store().downloads(in: [.queued]).map(\.url).sorted()
+    try DownloadRows(store: fixture.store()).all(in: [.queued]).map(\.url).sorted()
   }
 
   func testNamesItAfterTheFeedsTitleAndQueuesTheNewestEpisodeForTheFirstSync() async throws {
@@ -40,7 +41,7 @@ final class SubscribeToFeedTests: XCTestCase {
     XCTAssertEqual(outcome.queuedForFirstSync, 1)
     XCTAssertEqual(try queuedURLs(), [fixture.enclosure("/feed.xml", 3)])
     XCTAssertEqual(
-      try fixture.store().subscriptions().first?.etag, "\"v1\"",
+      try Subscriptions(store: fixture.store()).all().first?.etag, "\"v1\"",
       "the first sync asks with the validators of this fetch")
   }
 
@@ -69,7 +70,7 @@ final class SubscribeToFeedTests: XCTestCase {
     XCTAssertEqual(outcome.queuedForFirstSync, 4, "--first all queues every episode")
     XCTAssertEqual(try queuedURLs().count, 4)
     let id = outcome.subscription.id
-    XCTAssertEqual(try fixture.store().settings(subscriptionId: id), settings)
+    XCTAssertEqual(try SavedSettings(store: fixture.store()).of(subscriptionId: id), settings)
   }
 
   func testAFirstPolicyOfNoneQueuesNothing() async throws {
@@ -88,7 +89,7 @@ final class SubscribeToFeedTests: XCTestCase {
 
     _ = try await subscribe.run(feed: feed, firstSyncNameTemplate: "{index} {title}.{ext}")
 
-    let queued = try XCTUnwrap(fixture.store().downloads(in: [.queued]).first)
+    let queued = try XCTUnwrap(DownloadRows(store: fixture.store()).all(in: [.queued]).first)
     let details = try JSONDecoder().decode(
       DownloadDetails.self, from: Data(try XCTUnwrap(queued.details).utf8))
     XCTAssertEqual((details.relativePath as NSString).lastPathComponent, "1 Episode 3.mp3")

@@ -26,7 +26,7 @@ final class SyncSubscriptionsTests: XCTestCase {
   }
 
   private func subscribe(_ name: String, to feed: UseCaseFeed) throws {
-    _ = try store.addSubscription(
+    _ = try Subscriptions(store: store).add(
       name: name, feedURL: feed.url, title: nil, keep: nil, settings: SubscriptionSettings())
   }
 
@@ -149,7 +149,7 @@ final class SyncSubscriptionsTests: XCTestCase {
     var settings = SubscriptionSettings()
     let folder = library.directory.appendingPathComponent("Elsewhere").path
     settings.episodesDir = folder
-    _ = try store.addSubscription(
+    _ = try Subscriptions(store: store).add(
       name: "own", feedURL: own.url, title: nil, keep: nil, settings: settings)
     let reporter = RecordingReporter()
     let outcome = try await sync().run([], reporter: reporter)
@@ -168,7 +168,7 @@ final class SyncSubscriptionsTests: XCTestCase {
     good.serve()
     try subscribe("good", to: good)
     server.set("/gone.xml", Route.text("gone").withStatus(410))
-    _ = try store.addSubscription(
+    _ = try Subscriptions(store: store).add(
       name: "gone", feedURL: server.url("/gone.xml"), title: nil, keep: nil,
       settings: SubscriptionSettings())
     let reporter = RecordingReporter()
@@ -185,7 +185,7 @@ final class SyncSubscriptionsTests: XCTestCase {
     feed.serve()
     var settings = SubscriptionSettings()
     settings.first = .newest(2)
-    _ = try store.addSubscription(
+    _ = try Subscriptions(store: store).add(
       name: "alpha", feedURL: feed.url, title: nil, keep: nil, settings: settings)
     var run = try sync()
     run.playlist = library.directory.appendingPathComponent("run.m3u8").path

@@ -74,7 +74,7 @@ final class FolderFeedTests: XCTestCase {
     let base = try FeedBaseURL("https://home.example.net/podcasts")
 
     XCTAssertEqual(
-      try feed.update(store: store, request: FeedRequest(baseURL: base)), .written(items: 2))
+      try feed.update(store: store, request: FeedRequest(baseURL: base)), .written(entries: 2))
 
     let text = try text()
     let folderURL = "https://home.example.net/podcasts/Show%20%26%20Tell/"
@@ -133,7 +133,7 @@ final class FolderFeedTests: XCTestCase {
       archive: ArchivedEpisode(title: "Ep 1", published: day(1), podcast: channel))
     XCTAssertTrue(FileManager.default.createFile(atPath: show + "/cover.png", contents: Data()))
 
-    XCTAssertEqual(try feed.update(store: store, request: FeedRequest()), .written(items: 1))
+    XCTAssertEqual(try feed.update(store: store, request: FeedRequest()), .written(entries: 1))
 
     let text = try text()
     XCTAssertTrue(text.contains("<enclosure url=\"Season%201/Ep%201%20%26%20more.mp3\""), text)
@@ -147,7 +147,7 @@ final class FolderFeedTests: XCTestCase {
     try finished(
       "old.mp3", archive: nil, guidKey: "guid:old-guid", title: "Old one", published: day(1))
 
-    XCTAssertEqual(try feed.update(store: store, request: FeedRequest()), .written(items: 1))
+    XCTAssertEqual(try feed.update(store: store, request: FeedRequest()), .written(entries: 1))
 
     let written = try text()
     // Relative links, resolved against where the feed is served.
@@ -166,7 +166,7 @@ final class FolderFeedTests: XCTestCase {
       "one.mp3", archive: ArchivedEpisode(title: "One", published: day(1), podcast: channel))
     let base = try FeedBaseURL("http://192.168.1.5:8080/")
     XCTAssertEqual(
-      try feed.update(store: store, request: FeedRequest(baseURL: base)), .written(items: 1))
+      try feed.update(store: store, request: FeedRequest(baseURL: base)), .written(entries: 1))
     let stamp = try FileManager.default.attributesOfItem(atPath: feed.path)[.modificationDate]
     let inode = try FileManager.default.attributesOfItem(atPath: feed.path)[.systemFileNumber]
 
@@ -182,7 +182,7 @@ final class FolderFeedTests: XCTestCase {
     // A run not asked for a feed keeps the one there up to date, with its own base URL.
     try finished(
       "two.mp3", archive: ArchivedEpisode(title: "Two", published: day(2), podcast: channel))
-    XCTAssertEqual(try feed.update(store: store, request: nil), .written(items: 2))
+    XCTAssertEqual(try feed.update(store: store, request: nil), .written(entries: 2))
     XCTAssertTrue(try text().contains("http://192.168.1.5:8080/Show%20%26%20Tell/two.mp3"))
 
     try FileManager.default.removeItem(atPath: first)
@@ -211,10 +211,13 @@ final class FolderFeedTests: XCTestCase {
         url: "https://cdn.example/x.mp3", podcastTitle: "Other", episodeTitle: "X", state: .done,
         partialPath: "/p/x.part", file: other + "/x.mp3", published: day(3)))
 
-    let failures = FolderFeed.update(
-      foldersOf: [
-        (one, FeedRequest(baseURL: try FeedBaseURL("https://h.example/a%20b/"))),
-        (other + "/x.mp3", FeedRequest()),
+    let failures = FolderViews.update(
+      [
+        TouchedFile(
+          one, .changed,
+          request: FolderRequest(
+            feed: FeedRequest(baseURL: try FeedBaseURL("https://h.example/a%20b/")))),
+        TouchedFile(other + "/x.mp3", .changed, request: FolderRequest(feed: FeedRequest())),
       ], episodesDirectories: [library.paths.episodes], store: store)
 
     XCTAssertEqual(failures, [])
@@ -234,8 +237,8 @@ final class FolderFeedTests: XCTestCase {
     try FileManager.default.removeItem(atPath: one)
     try FileManager.default.removeItem(atPath: other + "/x.mp3")
     XCTAssertEqual(
-      FolderFeed.update(
-        foldersOf: [(one, nil), (other + "/x.mp3", nil)],
+      FolderViews.update(
+        [TouchedFile(one, .changed), TouchedFile(other + "/x.mp3", .changed)],
         episodesDirectories: [library.paths.episodes], store: store), [])
     XCTAssertFalse(FileManager.default.fileExists(atPath: library.paths.episodes + "/feeds.opml"))
   }

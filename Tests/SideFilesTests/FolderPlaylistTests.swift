@@ -2,6 +2,7 @@ import Basics
 import Foundation
 import Model
 import SideFiles
+import Store
 import StoreTestSupport
 import XCTest
 
@@ -129,24 +130,24 @@ final class FolderPlaylistTests: XCTestCase {
   func testTheFolderOfAFileIsTheFirstBelowTheDeepestEpisodesDirectory() {
     let episodes = library.paths.episodes
     let kids = episodes + "/Kids"
-    let folders = FolderPlaylist.folders(
+    let folders = FolderViews.folders(
       of: [
         episodes + "/Show/Season 1/one.mp3", episodes + "/Show/two.mp3",
         kids + "/Tales/one.mp3", episodes + "/loose.mp3", "/elsewhere/Show/one.mp3",
       ], episodesDirectories: [episodes, kids])
 
-    XCTAssertEqual(folders.map(\.folder), [episodes + "/Show", kids + "/Tales"])
+    XCTAssertEqual(folders, [episodes + "/Show", kids + "/Tales"])
   }
 
   /// Libraries from before publication dates were kept on download rows take them from what
   /// sync recorded for the same file.
   func testTheMigrationTakesPublicationDatesFromSyncsRecords() throws {
     let id = try XCTUnwrap(
-      store.addSubscription(
+      Subscriptions(store: store).add(
         name: "show", feedURL: "https://a.example/feed", title: "Show", keep: nil
       ).id)
     let file = show + "/one.mp3"
-    try store.recordSeen(
+    try EpisodeLog(store: store).record(
       subscriptionId: id,
       episodes: [
         SeenEpisode(
@@ -160,6 +161,8 @@ final class FolderPlaylistTests: XCTestCase {
       try LibrarySchema.addDownloadPublished(db)
     }
 
-    XCTAssertEqual(try store.download(url: "https://cdn.example/Show/one.mp3")?.published, day(1))
+    XCTAssertEqual(
+      try DownloadRows(store: store).find(url: "https://cdn.example/Show/one.mp3")?.published,
+      day(1))
   }
 }

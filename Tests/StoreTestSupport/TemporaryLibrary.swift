@@ -37,7 +37,8 @@ extension LibraryStore {
       feedURL: record.feedURL, identityKeys: record.episodeKey.map { [$0] } ?? [],
       published: record.published, details: record.details, archive: record.archive,
       owner: record.state == .queued ? record.owner : nil)
-    let key = try queueDownloads([wanted])[0]
+    let rows = DownloadRows(store: self)
+    let key = try rows.queue([wanted])[0]
     if record.state != .queued {
       let validators =
         record.etag == nil && record.lastModified == nil
@@ -46,17 +47,17 @@ extension LibraryStore {
         bytes: record.bytes,
         head: DownloadProgress.Head(validators: validators, total: record.total))
       if record.state == .done {
-        try recordFinished(
+        try rows.recordFinished(
           key, file: record.file ?? "", bytes: record.bytes, progress: progress, episode: nil)
       } else {
-        try transition(
+        try rows.transition(
           key,
           .begin(wanted, owner: record.owner ?? .current, bytesOnDisk: 0))
-        try transition(key, .progress(progress))
+        try rows.transition(key, .progress(progress))
         if record.state == .paused {
-          try transition(key, .pause(reason: record.error ?? "", nil))
+          try rows.transition(key, .pause(reason: record.error ?? "", nil))
         } else if record.state == .failed {
-          try transition(key, .fail(reason: record.error ?? "", nil))
+          try rows.transition(key, .fail(reason: record.error ?? "", nil))
         }
       }
     }
@@ -66,7 +67,7 @@ extension LibraryStore {
           sql: "UPDATE downloads SET updatedAt = ? WHERE key = ?", arguments: [updatedAt, key.text])
       }
     }
-    guard let stored = try download(key: key) else { throw LibraryError.busy }
+    guard let stored = try rows.find(key: key) else { throw LibraryError.busy }
     return stored
   }
 }

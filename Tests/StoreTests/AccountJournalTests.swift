@@ -29,7 +29,8 @@ final class AccountJournalTests: XCTestCase {
   }
 
   func testWithoutAnAccountNothingIsJournaled() throws {
-    try store.addSubscription(name: "one", feedURL: "https://a.example/one", title: nil, keep: nil)
+    try Subscriptions(store: store).add(
+      name: "one", feedURL: "https://a.example/one", title: nil, keep: nil)
     XCTAssertEqual(try journal(), [])
     try link()
     XCTAssertEqual(try journal(), ["add https://a.example/one"], "linking sends the list")
@@ -37,16 +38,17 @@ final class AccountJournalTests: XCTestCase {
 
   func testEveryLocalChangeIsJournaledInItsOwnTransaction() throws {
     try link()
-    let one = try store.addSubscription(
+    let one = try Subscriptions(store: store).add(
       name: "one", feedURL: "https://a.example/one", title: nil, keep: nil)
-    _ = try store.importSubscriptions([
+    _ = try SubscriptionImport(store: store).add([
       OPMLEntry(title: "Two", feedURL: "https://b.example/two")
     ])
-    var moved = try store.subscription(matching: "two")
+    var moved = try Subscriptions(store: store).matching("two")
     moved.feedURL = "https://b.example/two-moved"
     XCTAssertEqual(
-      try store.record([FeedRecord(subscription: moved)]), [.recorded(keys: [], alreadyHad: [])])
-    try store.removeSubscription(id: one.id)
+      try FeedRefreshes(store: store).record([FeedRecord(subscription: moved)]),
+      [.recorded(keys: [], alreadyHad: [])])
+    try Subscriptions(store: store).remove(id: one.id)
 
     XCTAssertEqual(
       try journal(),
@@ -58,7 +60,7 @@ final class AccountJournalTests: XCTestCase {
 
   func testWhatTheServerSentIsNotSentBack() throws {
     try link()
-    let arrived = try store.addSubscription(
+    let arrived = try Subscriptions(store: store).add(
       name: "phone", feedURL: "https://c.example/feed", title: nil, keep: nil,
       settings: SubscriptionSettings(), serverURL: "http://c.example/feed")
     XCTAssertEqual(try journal(), [])
@@ -67,27 +69,28 @@ final class AccountJournalTests: XCTestCase {
 
     let removed = try store.unsubscribeFromServer("http://c.example/feed")
     XCTAssertEqual(removed?.name, "phone")
-    XCTAssertEqual(try store.subscriptions(), [])
+    XCTAssertEqual(try Subscriptions(store: store).all(), [])
     XCTAssertEqual(try journal(), [])
     XCTAssertEqual(try store.unsubscribeFromServer("http://c.example/feed"), nil)
   }
 
   func testARemovalIsJournaledUnderTheURLTheServerKnows() throws {
     try link()
-    let arrived = try store.addSubscription(
+    let arrived = try Subscriptions(store: store).add(
       name: "phone", feedURL: "https://c.example/feed", title: nil, keep: nil,
       settings: SubscriptionSettings(), serverURL: "http://c.example/feed")
-    try store.removeSubscription(id: arrived.id)
+    try Subscriptions(store: store).remove(id: arrived.id)
     XCTAssertEqual(try journal(), ["remove http://c.example/feed"])
   }
 
   func testAPushTakesTheRowsItCoveredAndFollowsTheServersRewrites() throws {
     try link()
-    let one = try store.addSubscription(
+    let one = try Subscriptions(store: store).add(
       name: "one", feedURL: "https://a.example/one?utm=x", title: nil, keep: nil)
     let id = one.id
     let covered = try XCTUnwrapLast(try store.accountJournal()).id
-    try store.addSubscription(name: "two", feedURL: "https://a.example/two", title: nil, keep: nil)
+    try Subscriptions(store: store).add(
+      name: "two", feedURL: "https://a.example/two", title: nil, keep: nil)
 
     let dropped = try store.recordJournalPushed(
       upTo: covered, added: [(id, "https://a.example/one?utm=x")],
@@ -95,7 +98,7 @@ final class AccountJournalTests: XCTestCase {
 
     XCTAssertEqual(dropped, [])
     XCTAssertEqual(try journal(), ["add https://a.example/two"], "a later change waits")
-    XCTAssertEqual(try store.subscription(matching: "one").feedURL, "https://a.example/one")
+    XCTAssertEqual(try Subscriptions(store: store).matching("one").feedURL, "https://a.example/one")
     XCTAssertEqual(try store.accountFeeds()[id], "https://a.example/one")
   }
 
@@ -121,7 +124,8 @@ final class AccountJournalTests: XCTestCase {
 
   func testUnlinkingDropsWhatWasOwedAndKeepsThePlays() throws {
     try link()
-    try store.addSubscription(name: "one", feedURL: "https://a.example/one", title: nil, keep: nil)
+    try Subscriptions(store: store).add(
+      name: "one", feedURL: "https://a.example/one", title: nil, keep: nil)
     try store.recordMarkedPlays([
       (
         PlayState(key: "guid:x", played: true, playedAt: Date(), actedAt: Date()),

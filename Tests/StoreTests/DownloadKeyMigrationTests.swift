@@ -58,7 +58,8 @@ final class DownloadKeyMigrationTests: XCTestCase {
     }
 
     let store = try old.store()
-    let rows = Dictionary(uniqueKeysWithValues: try store.allDownloads().map { ($0.key, $0) })
+    let rows = Dictionary(
+      uniqueKeysWithValues: try DownloadRows(store: store).all().map { ($0.key, $0) })
     let one = DownloadKey(feedURL: feed, episodeKey: "guid:1", url: "")
     let two = DownloadKey(feedURL: feed, episodeKey: "guid:2", url: "")
     let bare = DownloadKey(text: loose)
@@ -70,9 +71,9 @@ final class DownloadKeyMigrationTests: XCTestCase {
     XCTAssertEqual(rows[two]?.etag, "\"v1\"")
     XCTAssertEqual(rows[two]?.partialPath, paths.partial(forKey: two))
     XCTAssertEqual(rows[bare]?.partialPath, paths.partial(for: loose), "keyed by URL: same name")
-    XCTAssertEqual(try store.downloadsForDisplay().count, 3)
+    XCTAssertEqual(try DownloadRows(store: store).forDisplay().count, 3)
     // Read before any run took the file over: still found under its URL's name.
-    XCTAssertEqual(rows[two].flatMap(store.partialSize), 5)
+    XCTAssertEqual(rows[two].flatMap(DownloadRows(store: store).partialSize), 5)
 
     let removed = try PartialSweep(store: store).run()
     XCTAssertEqual(removed, [paths.partial(for: oldLink)], "the orphan of the merged row")
@@ -92,8 +93,9 @@ final class DownloadKeyMigrationTests: XCTestCase {
       url: "https://cdn.example/a.mp3", feedURL: feed, identityKeys: ["guid:a"])
     let finished = QueuedDownload(
       url: "https://cdn.example/b.mp3", feedURL: feed, identityKeys: ["guid:b"])
-    let keys = try store.queueDownloads([wanted, finished])
-    try store.recordFinished(keys[1], file: "/e/b.mp3", bytes: 10, episode: nil)
+    let keys = try DownloadRows(store: store).queue([wanted, finished])
+    try DownloadRows(store: store).recordFinished(
+      keys[1], file: "/e/b.mp3", bytes: 10, episode: nil)
     let kept = paths.partial(forKey: keys[0])
     let done = paths.partial(forKey: keys[1])
     let rowless = paths.partial(forKey: DownloadKey(text: "https://cdn.example/gone.mp3"))

@@ -66,7 +66,7 @@ final class KeptFeedTests: XCTestCase {
     let library = try TemporaryLibrary()
     let store = try library.store()
     for number in 1...count {
-      try store.addSubscription(
+      try Subscriptions(store: store).add(
         name: "show-\(number)", feedURL: "https://example.com/\(number).xml", title: nil,
         keep: nil)
     }
@@ -83,7 +83,7 @@ final class KeptFeedTests: XCTestCase {
     let read = try XCTUnwrap(try kept.copy(subscriptionId: 4))
     XCTAssertEqual(read.feed, try copy(of: original, validators: validators))
     XCTAssertLessThan(abs(read.checked.timeIntervalSinceNow), 60)
-    let sent = try XCTUnwrap(try store.syncSnapshot().keptValidators[4])
+    let sent = try XCTUnwrap(try FeedRefreshes(store: store).snapshot().keptValidators[4])
     XCTAssertEqual(sent.feedURL, feedURL)
     XCTAssertEqual(sent.validators, validators, "what a sync sends is what the copy came with")
     let feed = try read.feed.feed()
@@ -97,7 +97,7 @@ final class KeptFeedTests: XCTestCase {
   func testNoCopyIsNoneAndHasNoValidators() throws {
     let (_, store) = try library(subscriptions: 1)
     XCTAssertNil(try KeptFeeds(store: store).copy(subscriptionId: 1))
-    XCTAssertNil(try store.syncSnapshot().keptValidators[1])
+    XCTAssertNil(try FeedRefreshes(store: store).snapshot().keptValidators[1])
   }
 
   func testACopyGoesWithItsSubscription() throws {
@@ -106,7 +106,7 @@ final class KeptFeedTests: XCTestCase {
     for id: Int64 in [1, 2] {
       try kept.keep(try copy(of: document(items: 2), validators: Validators()), subscriptionId: id)
     }
-    try store.removeSubscription(id: 1)
+    try Subscriptions(store: store).remove(id: 1)
     XCTAssertNil(try kept.copy(subscriptionId: 1))
     XCTAssertNotNil(try kept.copy(subscriptionId: 2))
   }
@@ -194,11 +194,12 @@ final class KeptFeedTests: XCTestCase {
     }
     XCTAssertLessThan(
       try XCTUnwrap(try kept.copy(subscriptionId: 6)).checked, Date(timeIntervalSinceNow: -86_400))
-    var subscription = try store.subscription(matching: "show-6")
+    var subscription = try Subscriptions(store: store).matching("show-6")
     subscription.lastChecked = Date()
     var record = FeedRecord(subscription: subscription)
     record.confirmsCopy = true
-    XCTAssertEqual(try store.record([record]), [.recorded(keys: [], alreadyHad: [])])
+    XCTAssertEqual(
+      try FeedRefreshes(store: store).record([record]), [.recorded(keys: [], alreadyHad: [])])
     XCTAssertLessThan(
       abs(try XCTUnwrap(try kept.copy(subscriptionId: 6)).checked.timeIntervalSinceNow), 60)
   }

@@ -30,7 +30,7 @@ final class LibraryRowTests: XCTestCase {
     record.partialBoot = ProcessOwner.currentBoot
     record.partialPath = store.paths.partial(forKey: record.key)
 
-    XCTAssertEqual(try store.download(url: record.url), record)
+    XCTAssertEqual(try DownloadRows(store: store).find(url: record.url), record)
     XCTAssertEqual(record.key.text, "https://a.example/feed\nguid:1")
     XCTAssertEqual(
       try columns(store, "SELECT state, updatedAt, published FROM downloads"),
@@ -40,7 +40,7 @@ final class LibraryRowTests: XCTestCase {
   func testEveryFieldOfASubscriptionMakesTheRoundTrip() throws {
     let library = try TemporaryLibrary()
     let store = try library.store()
-    var subscription = try store.addSubscription(
+    var subscription = try Subscriptions(store: store).add(
       name: "Ärger", feedURL: "https://a.example/feed", title: nil, keep: nil)
     XCTAssertNotNil(subscription.id, "the insert gives the subscription its id")
     subscription.title = "Ärger Radio"
@@ -50,9 +50,9 @@ final class LibraryRowTests: XCTestCase {
     subscription.etag = "\"e\""
     subscription.lastModified = "Tue, 14 Nov 2023 22:13:20 GMT"
     subscription.lastError = "HTTP 404"
-    try store.updateSubscription(subscription)
+    try Subscriptions(store: store).update(subscription)
 
-    XCTAssertEqual(try store.subscriptions(), [subscription])
+    XCTAssertEqual(try Subscriptions(store: store).all(), [subscription])
     XCTAssertEqual(
       try columns(store, "SELECT nameKey, addedAt FROM subscriptions"),
       ["ärger", "2023-11-14 22:13:20.000"])
@@ -62,14 +62,16 @@ final class LibraryRowTests: XCTestCase {
     let library = try TemporaryLibrary()
     let store = try library.store()
     let id = try XCTUnwrap(
-      store.addSubscription(name: "show", feedURL: "https://a.example/f", title: nil, keep: nil)
-        .id)
+      Subscriptions(store: store).add(
+        name: "show", feedURL: "https://a.example/f", title: nil, keep: nil
+      )
+      .id)
     let seen = SeenEpisode(
       guid: "1", enclosureURL: "https://cdn.example/1.mp3", title: "One", published: moment,
       firstSeen: moment)
-    let added = try store.recordSeen(subscriptionId: id, episodes: [seen])
+    let added = try EpisodeLog(store: store).record(subscriptionId: id, episodes: [seen])
 
-    let stored = try store.seenEpisodes(subscriptionId: id)
+    let stored = try EpisodeLog(store: store).episodes(subscriptionId: id)
     XCTAssertEqual(stored, added)
     XCTAssertEqual(stored.map(\.key), [seen.key])
     XCTAssertEqual(stored.map(\.subscriptionId), [id])
@@ -80,9 +82,10 @@ final class LibraryRowTests: XCTestCase {
     let library = try TemporaryLibrary()
     let store = try library.store()
     let episode = Episode(guid: "1", enclosure: Enclosure(url: "https://cdn.example/1.mp3"))
-    try store.mark([episode], as: .downloaded, feedURL: "https://a.example/f")
+    try EpisodeMarks(store: store).mark([episode], as: .downloaded, feedURL: "https://a.example/f")
 
-    XCTAssertEqual(try store.marks(), [EpisodeMark.key(for: episode): .downloaded])
+    XCTAssertEqual(
+      try EpisodeMarks(store: store).all(), [EpisodeMark.key(for: episode): .downloaded])
     XCTAssertEqual(try columns(store, "SELECT state FROM episodeMarks"), ["downloaded"])
   }
 
@@ -95,7 +98,7 @@ final class LibraryRowTests: XCTestCase {
         partialPath: "/p/a.part"))
     try store.write { db in try db.execute(sql: "UPDATE downloads SET state = 'exploded'") }
 
-    XCTAssertThrowsError(try store.allDownloads()) { error in
+    XCTAssertThrowsError(try DownloadRows(store: store).all()) { error in
       guard case .databaseFailed(let path, let reason)? = error as? LibraryError else {
         return XCTFail("\(error)")
       }

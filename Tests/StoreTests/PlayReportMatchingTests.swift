@@ -13,11 +13,11 @@ final class PlayReportMatchingTests: XCTestCase {
     let store = try library.store()
     try store.addAccount(
       AccountRecord(server: "s", user: "u", password: "p", device: "d", api: "gpodder"))
-    let show = try store.addSubscription(
+    let show = try Subscriptions(store: store).add(
       name: "show", feedURL: "https://feeds.example/show.xml", title: nil, keep: nil,
       settings: SubscriptionSettings(), serverURL: "http://feeds.example/show.xml")
     let id = show.id
-    try store.recordSeen(
+    try EpisodeLog(store: store).record(
       subscriptionId: id,
       episodes: [
         SeenEpisode(

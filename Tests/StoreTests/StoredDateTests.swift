@@ -62,11 +62,13 @@ final class StoredDateTests: XCTestCase {
     let library = try TemporaryLibrary()
     let store = try library.store()
     let id = try XCTUnwrap(
-      store.addSubscription(name: "show", feedURL: "https://f.example/rss", title: nil, keep: nil)
-        .id)
+      Subscriptions(store: store).add(
+        name: "show", feedURL: "https://f.example/rss", title: nil, keep: nil
+      )
+      .id)
     let published = Date(timeIntervalSince1970: 1_700_000_000.25)
     let seen = Date(timeIntervalSince1970: 1_700_000_100.5)
-    let added = try store.recordSeen(
+    let added = try EpisodeLog(store: store).record(
       subscriptionId: id,
       episodes: [
         SeenEpisode(
@@ -74,11 +76,12 @@ final class StoredDateTests: XCTestCase {
           published: published, firstSeen: seen)
       ])
     XCTAssertNotNil(added.first?.id)
-    let stored = try XCTUnwrap(store.seenEpisodes(subscriptionId: id).first)
+    let stored = try XCTUnwrap(EpisodeLog(store: store).episodes(subscriptionId: id).first)
     XCTAssertEqual(stored.id, added.first?.id)
     XCTAssertEqual(stored.published, published)
     XCTAssertEqual(stored.firstSeen, seen)
     // Seen again: ignored, nothing added.
-    XCTAssertEqual(try store.recordSeen(subscriptionId: id, episodes: [stored]).count, 0)
+    XCTAssertEqual(
+      try EpisodeLog(store: store).record(subscriptionId: id, episodes: [stored]).count, 0)
   }
 }

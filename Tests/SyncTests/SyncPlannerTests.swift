@@ -61,7 +61,7 @@ final class SyncPlannerTests: XCTestCase {
   {
     var settings = SubscriptionSettings()
     settings.first = first
-    return try store.addSubscription(
+    return try Subscriptions(store: store).add(
       name: name, feedURL: server.url(path), title: nil, keep: nil, settings: settings)
   }
 
@@ -75,7 +75,7 @@ final class SyncPlannerTests: XCTestCase {
 
   /// Plans every subscription as the library has it now.
   private func plan(dryRun: Bool = false) async throws -> SyncPlan {
-    try await planner(dryRun: dryRun).plan(try store.subscriptions())
+    try await planner(dryRun: dryRun).plan(try Subscriptions(store: store).all())
   }
 
   private func newEpisodes(_ outcome: SyncPlan.FeedOutcome?) -> Int? {
@@ -120,7 +120,7 @@ final class SyncPlannerTests: XCTestCase {
     XCTAssertEqual(
       again.downloads.map(\.job.url), [enclosure("/feed", 3)],
       "only the download still waiting from the first sync")
-    XCTAssertNotNil(try store.subscriptions().first?.lastChecked)
+    XCTAssertNotNil(try Subscriptions(store: store).all().first?.lastChecked)
   }
 
   func testTheFirstSyncPolicyDecidesHowMuchOfTheBacklogIsPlanned() async throws {
@@ -161,7 +161,7 @@ final class SyncPlannerTests: XCTestCase {
     XCTAssertEqual(server.requests(for: "/gone").count, 1, "a 404 is not tried again")
     XCTAssertEqual(plan.downloads.map(\.job.url), [enclosure("/good", 2)])
     XCTAssertEqual(plan.downloads.map(\.subscriptionId), [good.id])
-    let stored = try store.subscriptions()
+    let stored = try Subscriptions(store: store).all()
     XCTAssertTrue(stored[0].lastError?.contains("404") == true, "\(stored[0])")
     XCTAssertNil(stored[0].lastChecked)
     XCTAssertNil(stored[1].lastError)
@@ -190,11 +190,11 @@ final class SyncPlannerTests: XCTestCase {
     let plan = try await plan(dryRun: true)
 
     XCTAssertEqual(plan.downloads.map(\.job.url), [enclosure("/feed", 3)])
-    XCTAssertFalse(try store.hasSeenEpisodes(subscriptionId: id))
-    let stored = try XCTUnwrap(try store.subscriptions().first)
+    XCTAssertFalse(try EpisodeLog(store: store).hasAny(subscriptionId: id))
+    let stored = try XCTUnwrap(try Subscriptions(store: store).all().first)
     XCTAssertNil(stored.lastChecked)
     XCTAssertNil(stored.etag)
-    XCTAssertNil(try store.download(url: enclosure("/feed", 3)), "nothing queued")
+    XCTAssertNil(try DownloadRows(store: store).find(url: enclosure("/feed", 3)), "nothing queued")
   }
 
   /// A host whose links differ only in the query (`download.php?id=N`): the dry run must see a

@@ -26,7 +26,7 @@ final class SyncPrunerTests: XCTestCase {
   private func subscription(
     _ name: String, keep: Int?, downloaded count: Int, file: (Int) -> URL? = { _ in nil }
   ) throws -> (Subscription, [String]) {
-    let subscription = try store.addSubscription(
+    let subscription = try Subscriptions(store: store).add(
       name: name, feedURL: "https://example.com/\(name).xml", title: nil, keep: keep)
     let id = subscription.id
     var files: [String] = []
@@ -37,8 +37,9 @@ final class SyncPrunerTests: XCTestCase {
         published: Date(timeIntervalSince1970: 1_714_000_000 + Double(number) * 86_400))
       let path = file(number) ?? folder.appendingPathComponent("\(name) \(number).mp3")
       try Data("episode \(number)".utf8).write(to: path)
-      try store.recordSeen(subscriptionId: id, episodes: [seen])
-      try store.markEpisodeDownloaded(subscriptionId: id, key: seen.key, file: path.path)
+      try EpisodeLog(store: store).record(subscriptionId: id, episodes: [seen])
+      try EpisodeLog(store: store).markDownloaded(
+        subscriptionId: id, key: seen.key, file: path.path)
       files.append(path.path)
     }
     return (subscription, files)
@@ -49,7 +50,7 @@ final class SyncPrunerTests: XCTestCase {
   }
 
   private func recordedFiles(_ subscription: Subscription) throws -> [String] {
-    try store.seenEpisodes(subscriptionId: subscription.id).compactMap(
+    try EpisodeLog(store: store).episodes(subscriptionId: subscription.id).compactMap(
       \.downloadedFile
     ).sorted()
   }

@@ -7,7 +7,7 @@ import Model
 /// and each is what `DownloadTransition` decided from the row as it stands in the same
 /// transaction. The store's download functions (queueing, a running download's notes, the
 /// finish, relinks, forgetting) all come through `perform`.
-extension LibraryStore {
+extension DownloadRows {
   /// Applies `transition` to the row keyed `key`, as read in `db`'s transaction; returns the
   /// row after it (nil: there is none).
   @discardableResult
@@ -27,7 +27,7 @@ extension LibraryStore {
       owner: .current, ownerAlive: current?.owner?.isAlive ?? false,
       fileExists: current.map(Self.hasFile) ?? false)
     switch try transition.outcome(
-      for: current, key: key, partialPath: paths.partial(forKey: key), circumstances)
+      for: current, key: key, partialPath: store.paths.partial(forKey: key), circumstances)
     {
     case .unchanged:
       return current
@@ -56,7 +56,7 @@ extension LibraryStore {
   /// unsubscribe or a pruned file leaves without purpose. The others stay: begun ones, those
   /// a running process will start, finished ones still on disk. Which is which is the
   /// transition's to say, not this query's.
-  func forgetDownloads(
+  func forget(
     _ rows: ForgottenDownloads, as why: DownloadTransition.Forgetting, _ db: Database
   ) throws {
     var (condition, arguments) = rows.condition
@@ -80,7 +80,7 @@ extension LibraryStore {
   /// one listed in the same feed under another of its identity keys (the feed gave the
   /// episode a GUID since, say); else one of its URL (a feed that moved, a download made
   /// without a feed), as rows were found before they were keyed by episode. And the finished
-  /// download of it whose file is still there, found as `finishedDownload` finds it. One read
+  /// download of it whose file is still there, found as `FinishedDownloads.find` finds it. One read
   /// of each kind of row serves both.
   static func known(_ db: Database, _ wanted: QueuedDownload) throws -> (
     row: DownloadRecord?, finished: DownloadRecord?

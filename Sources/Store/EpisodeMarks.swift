@@ -5,7 +5,13 @@ internal import GRDB
 import Model
 
 /// Episode marks (`podcast mark`): what sync must skip or treat as already had.
-extension LibraryStore {
+public struct EpisodeMarks: Sendable {
+  private let store: LibraryStore
+
+  public init(store: LibraryStore) {
+    self.store = store
+  }
+
   /// Marks the episodes; `nil` removes their marks (`--new`). For episodes of `subscriptionId`
   /// that were seen but never downloaded, `nil` also forgets they were seen (and the feed's
   /// validators), so the next sync takes them as new, which is what "new" says.
@@ -13,7 +19,8 @@ extension LibraryStore {
     _ episodes: [Episode], as state: EpisodeMark.State?, feedURL: String?,
     subscriptionId: Int64? = nil
   ) throws {
-    try write { db in
+    try store.write { db in
+      let rows = DownloadRows(store: store)
       for episode in episodes {
         let key = EpisodeMark.key(for: episode)
         if let state {
@@ -22,7 +29,7 @@ extension LibraryStore {
           ).save(db)
           // Queued by `subscribe` for the first sync and not begun: sync will not take it now,
           // so `status` should not show it waiting.
-          try forgetDownloads(
+          try rows.forget(
             .episode(url: episode.enclosure.url, feedURL: feedURL, key: key), as: .unstarted, db)
           continue
         }
@@ -43,8 +50,8 @@ extension LibraryStore {
   }
 
   /// Every mark, by episode key.
-  public func marks() throws -> [String: EpisodeMark.State] {
-    try read { db in
+  public func all() throws -> [String: EpisodeMark.State] {
+    try store.read { db in
       Dictionary(
         try Array(EpisodeMarkRow.fetchCursor(db).map { ($0.mark.key, $0.mark.state) }),
         uniquingKeysWith: { first, _ in first })

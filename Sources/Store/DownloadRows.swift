@@ -7,20 +7,27 @@ import Model
   import Glibc
 #endif
 
-/// The download rows as the downloader and the listings use them. Every write here throws:
-/// a library that cannot record a download must say so, not download it again next time.
-extension LibraryStore {
+/// The library's downloads, one row per episode (see `DownloadKey`), as the downloader moves
+/// them (see `DownloadTransition`) and `podcast status` lists them. Every write here throws: a
+/// library that cannot record a download must say so, not download it again next time.
+public struct DownloadRows: Sendable {
+  let store: LibraryStore
+
+  public init(store: LibraryStore) {
+    self.store = store
+  }
+
   /// Shows `downloads` as queued (see `DownloadTransition.queue`): new ones are added;
   /// failed, paused or abandoned ones wait again, under the feed's current link. A row that is
   /// done, or being downloaded by a live process, is left alone. Returns the key of each one's
   /// row: the partial file and every later write of the download go by it.
   ///
-  /// Relaxed (see `relaxedWrite`): a queued row vouches for no bytes, and one lost to a power
+  /// Relaxed (see `LibraryStore.relaxedWrite`): a queued row vouches for no bytes, and one lost to a power
   /// cut is queued again by the next run. A full commit would cost a WAL sync per feed of a
   /// sync, on the one writer every download waits for.
-  package func queueDownloads(_ downloads: [QueuedDownload]) throws -> [DownloadKey] {
+  package func queue(_ downloads: [QueuedDownload]) throws -> [DownloadKey] {
     guard !downloads.isEmpty else { return [] }
-    return try relaxedWrite { db in try downloads.map { try queue($0, db) } }
+    return try store.relaxedWrite { db in try downloads.map { try queue($0, db) } }
   }
 
   /// How `start` found a download.
@@ -34,8 +41,8 @@ extension LibraryStore {
 
   /// The download keyed `key` starts in this process (`owner`, holding its partial file with
   /// `bytesOnDisk` bytes): begun (see `DownloadTransition.begin`, `wanted` being the job as
-  /// queued), unless the episode turns out to be here already, found as `finishedDownload`
-  /// finds it (another process may have finished it since it was queued). One transaction for
+  /// queued), unless the episode turns out to be here already, found as
+  /// `FinishedDownloads.find` finds it (another process may have finished it since it was queued). One transaction for
   /// the check and the move, which reads the row once (see `transition`): relaxed, as every
   /// move of a running download, unless the begin lowers the row's durable length (the file
   /// is shorter than the row says is synced), which must be on disk before the bytes it no
@@ -43,12 +50,12 @@ extension LibraryStore {
   package func start(
     _ key: DownloadKey, _ wanted: QueuedDownload, owner: ProcessOwner, bytesOnDisk: Int64
   ) throws -> Start {
-    let relaxed = try relaxedWrite { db in
+    let relaxed = try store.relaxedWrite { db in
       try start(key, wanted, owner: owner, bytesOnDisk: bytesOnDisk, lowering: false, db)
     }
     if let relaxed { return relaxed }
     guard
-      let durable = try write({ db in
+      let durable = try store.write({ db in
         try start(key, wanted, owner: owner, bytesOnDisk: bytesOnDisk, lowering: true, db)
       })
     else { throw LibraryError.illegalDownloadMove(url: key.text, move: "begin", from: nil) }
@@ -65,7 +72,7 @@ extension LibraryStore {
     if let current, Self.hasFile(current), let file = current.file {
       return .alreadyHere(current, file: file)
     }
-    if let finished = try Self.finishedDownload(
+    if let finished = try FinishedDownloads.find(
       db, url: wanted.url, keys: wanted.identityKeys, feedURL: wanted.feedURL),
       let file = finished.file
     {
@@ -85,17 +92,17 @@ extension LibraryStore {
   }
 
   /// The download keyed `key`, if any.
-  public func download(key: DownloadKey) throws -> DownloadRecord? {
-    try lookup { db in try DownloadRecordRow.find(db, key: key)?.record }
+  public func find(key: DownloadKey) throws -> DownloadRecord? {
+    try store.lookup { db in try DownloadRecordRow.find(db, key: key)?.record }
   }
 
   /// One move of the row keyed `key` (see `DownloadTransition`); returns the row after it.
   /// What a running download writes (its start, head, progress, how it stopped) is relaxed
-  /// (see `relaxedWrite`): none of it vouches for bytes that are durable, and a row that lost
+  /// (see `LibraryStore.relaxedWrite`): none of it vouches for bytes that are durable, and a row that lost
   /// its latest save to a power cut is one the downloader already copes with (an older or
   /// missing validator restarts the file or makes the server send it whole, a `downloading`
   /// row of a dead process is paused, bytes past `durableBytes` are not trusted after a
-  /// reboot). So is a queue, which vouches for no bytes either (see `queueDownloads`). Every
+  /// reboot). So is a queue, which vouches for no bytes either (see `queue(_:)`). Every
   /// other move is a full write: a checkpoint vouches for synced bytes, the finish
   /// (`recordFinished`) is what lets the partial file go, and the fsync of each also makes
   /// every earlier relaxed save durable, in order. `durably` makes any move a full write: one
@@ -110,28 +117,8 @@ extension LibraryStore {
     case .queue, .begin, .progress, .pause, .fail: relaxed = !durably
     case .checkpoint, .finish, .relink, .forget: relaxed = false
     }
-    if relaxed { return try relaxedWrite { db in try perform(transition, key: key, db) } }
-    return try write { db in try perform(transition, key: key, db) }
-  }
-
-  /// The finished download of this episode whose file is still there: by its URL, else by
-  /// any of `keys` (the episode's identity) within the same feed, so a publisher's new URL is
-  /// not a new episode (and another feed's GUID "1" is not this one's).
-  public func finishedDownload(url: String, keys: [String], feedURL: String?) throws
-    -> DownloadRecord?
-  {
-    try lookup { db in try Self.finishedDownload(db, url: url, keys: keys, feedURL: feedURL) }
-  }
-
-  static func finishedDownload(_ db: Database, url: String, keys: [String], feedURL: String?)
-    throws -> DownloadRecord?
-  {
-    var candidates = try DownloadRecordRow.all(db, url: url).map { $0.record }
-    if let feedURL, !keys.isEmpty {
-      candidates += try DownloadRecordRow.finished(db, feedURL: feedURL, keys: keys)
-        .map { $0.record }
-    }
-    return candidates.first(where: hasFile)
+    if relaxed { return try store.relaxedWrite { db in try perform(transition, key: key, db) } }
+    return try store.write { db in try perform(transition, key: key, db) }
   }
 
   /// The episode's link changed: the row keyed `key` (and the subscription's episode `seen`,
@@ -140,10 +127,10 @@ extension LibraryStore {
   /// whether it is the same file. Returns the row after it: at its old link still when another
   /// process is fetching it now, or it is done.
   @discardableResult
-  public func relinkDownload(_ key: DownloadKey, to url: String, seen: SeenEpisode? = nil)
+  public func relink(_ key: DownloadKey, to url: String, seen: SeenEpisode? = nil)
     throws -> DownloadRecord?
   {
-    try write { db in
+    try store.write { db in
       let moved = try perform(.relink(url: url), key: key, db)
       if let seen, moved?.url == url {
         try SeenEpisodeRow.filter(
@@ -151,14 +138,6 @@ extension LibraryStore {
         ).updateAll(db, Column("enclosureURL").set(to: url))
       }
       return moved
-    }
-  }
-
-  /// Whether a finished download other than the one keyed `key` owns the file at `path`.
-  public func isFileOfAnotherDownload(_ path: String, key: DownloadKey) throws -> Bool {
-    try lookup { db in
-      try db.cachedStatement(sql: "SELECT 1 FROM downloads WHERE file = ? AND key != ? LIMIT 1")
-        .first([.text(path), .text(key.text)]) { _ in true } != nil
     }
   }
 
@@ -170,7 +149,7 @@ extension LibraryStore {
     _ key: DownloadKey, file: String, bytes: Int64, progress: DownloadProgress? = nil,
     episode: SubscriptionEpisode?
   ) throws -> DownloadRecord? {
-    try write { db in
+    try store.write { db in
       try finish(
         FinishedDownload(
           key: key, file: file, bytes: bytes, progress: progress, episode: episode), db)
@@ -185,10 +164,11 @@ extension LibraryStore {
   package func recordFinished(_ downloads: [FinishedDownload]) throws -> [Result<
     DownloadRecord?, LibraryError
   >] {
-    try write { db in
+    try store.write { db in
       downloads.map { download in
         do {
-          return .success(try guarded { try db.savepoint { (try finish(download, db), true) } })
+          return .success(
+            try store.guarded { try db.savepoint { (try finish(download, db), true) } })
         } catch {
           return .failure(LibraryError(error))
         }
@@ -213,7 +193,7 @@ extension LibraryStore {
     _ finished: DownloadRecord, episode: SubscriptionEpisode?, superseding key: DownloadKey
   ) throws {
     guard episode != nil || finished.key != key, let file = finished.file else { return }
-    try write { db in
+    try store.write { db in
       try Self.setDownloadedFile(file, of: episode, db)
       if finished.key != key { try perform(.forget(.superseded), key: key, db) }
     }
@@ -229,100 +209,11 @@ extension LibraryStore {
     ).run([.text(file), .integer(episode.subscriptionId), .text(episode.key)])
   }
 
-  /// Every download as it stands, for `podcast status`, computed without writing: a row a dead
-  /// process left `downloading` (or queued) is paused, with the bytes its partial file holds;
-  /// a finished download whose file was pruned or deleted is no longer a download.
-  public func downloadsForDisplay() throws -> [DownloadRecord] {
-    try allDownloads().compactMap { record in
-      var shown = record
-      switch record.state {
-      case .done:
-        guard let file = record.file, FileManager.default.fileExists(atPath: file) else {
-          return nil
-        }
-      case .downloading, .queued:
-        // Rows sync queued for a later run have no process; ones a live process holds stay.
-        let abandoned =
-          record.state == .downloading
-          ? record.owner?.isAlive != true
-          : record.owner.map { !$0.isAlive } ?? false
-        guard abandoned else { break }
-        shown.state = .paused
-        shown.owner = nil
-        if let onDisk = partialSize(of: record) { shown.bytes = onDisk }
-      case .paused, .failed:
-        if let onDisk = partialSize(of: record) { shown.bytes = onDisk }
-      }
-      return shown
-    }
-  }
-
   /// Forgets the finished downloads of files that were pruned or deleted.
-  public func forgetFinishedDownloads(files: [String]) throws {
+  public func forgetFinished(files: [String]) throws {
     guard !files.isEmpty else { return }
-    try write { db in
-      try forgetDownloads(.files(files), as: .finished, db)
-    }
-  }
-
-  /// Files of finished downloads listed in the feed at `feedURL` (`download` and `sync`).
-  public func finishedFiles(feedURL: String) throws -> [String] {
-    try read { db in
-      try Array(
-        DownloadRecordRow.filter(
-          Column("feedURL") == feedURL && Column("state") == DownloadState.done.rawValue
-        ).fetchCursor(db).compactMap(\.record.file))
-    }
-  }
-
-  /// Finished downloads whose file is somewhere under `folder` (at any depth), whether or not
-  /// the file is still there.
-  public func finishedDownloads(under folder: String) throws -> [DownloadRecord] {
-    try finishedDownloads(under: [folder])[0]
-  }
-
-  /// `finishedDownloads(under:)` of each of `folders`, in their order, read together: a run
-  /// asks it of every podcast folder it touched.
-  public func finishedDownloads(under folders: [String]) throws -> [[DownloadRecord]] {
-    // A range on the indexed path rather than LIKE, whose % and _ a folder name may contain:
-    // "0" is the character after "/", so the range is exactly the paths that start "folder/".
-    try lookup { db in
-      let statement = try db.cachedStatement(
-        sql: """
-          SELECT \(DownloadRecordRow.selection) FROM downloads
-          WHERE file > ? AND file < ? AND state = ?
-          """)
-      return try folders.map { folder in
-        try statement.all(
-          [.text(folder + "/"), .text(folder + "0"), .text(DownloadState.done.rawValue)],
-          DownloadRecordRow.init
-        ).map(\.record)
-      }
-    }
-  }
-
-  /// The bytes the download's partial file holds: under its key's name, else under the
-  /// URL's name an older version gave it (until a run takes it over, see `PartialSweep`).
-  public func partialSize(of record: DownloadRecord) -> Int64? {
-    var info = stat()
-    for path in [paths.partial(forKey: record.key), paths.partial(for: record.url)] {
-      if stat(path, &info) == 0 { return Int64(info.st_size) }
-    }
-    return nil
-  }
-}
-
-extension LibraryStore {
-  /// The key and URL of every download not finished: the rows whose partial files
-  /// `PartialSweep` keeps.
-  public func unfinishedDownloads() throws -> [(key: DownloadKey, url: String)] {
-    try read { db in
-      let rows = try Row.fetchCursor(
-        db, sql: "SELECT key, url FROM downloads WHERE state != ?",
-        arguments: [DownloadState.done.rawValue])
-      var found: [(key: DownloadKey, url: String)] = []
-      while let row = try rows.next() { found.append((DownloadKey(text: row[0]), row[1])) }
-      return found
+    try store.write { db in
+      try forget(.files(files), as: .finished, db)
     }
   }
 }

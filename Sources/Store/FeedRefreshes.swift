@@ -3,27 +3,71 @@ import Foundation
 internal import GRDB
 import Model
 
-/// What a sync reads and writes per feed: the subscription's stored episodes before it plans,
-/// and the feed's record after (`FeedRecord`).
-extension LibraryStore {
-  /// The subscription's episodes as stored now, oldest first, with the version a plan made
-  /// from them is written against.
-  package func storedEpisodes(subscriptionId: Int64) throws -> StoredEpisodes {
-    try lookup { db in
-      let statement = try db.cachedStatement(
-        sql: "SELECT \(SeenEpisodeRow.selection) FROM episodes WHERE subscriptionId = ? ORDER BY id"
-      )
-      return StoredEpisodes(
-        episodes: try statement.all([.integer(subscriptionId)]) { SeenEpisodeRow($0).episode })
+/// What a sync reads of the library once per run, before it plans (`Snapshot`), and writes
+/// once per feed, after (`FeedRecord`).
+public struct FeedRefreshes: Sendable {
+  private let store: LibraryStore
+
+  public init(store: LibraryStore) {
+    self.store = store
+  }
+
+  /// The library as a sync run starts: every subscription's settings, every mark, and the URLs
+  /// of downloads an earlier run left unfinished, read in one snapshot.
+  public struct Snapshot: Sendable {
+    public var settings: [Int64: SubscriptionSettings] = [:]
+    public var marks: [String: EpisodeMark.State] = [:]
+    /// The downloads an earlier run left unfinished, by key.
+    public var unfinished: [DownloadKey: Unfinished] = [:]
+    /// The keys of those downloads, by their URL (for rows no episode key finds).
+    public var unfinishedURLs: [String: DownloadKey] = [:]
+    /// What each kept copy of a feed was fetched with (`KeptFeeds`), by subscription.
+    public var keptValidators: [Int64: LibraryStore.KeptValidators] = [:]
+
+    /// Where an unfinished download's row points now, and its kept `DownloadDetails`.
+    public struct Unfinished: Sendable {
+      public var key: DownloadKey
+      public var url: String
+      public var details: String?
+    }
+
+    public init() {}
+
+    /// The unfinished download of the episode `episodeKey` of `feedURL` last linked at `url`.
+    public func unfinishedDownload(feedURL: String, episodeKey: String, url: String)
+      -> Unfinished?
+    {
+      unfinished[DownloadKey(feedURL: feedURL, episodeKey: episodeKey, url: url)]
+        ?? unfinishedURLs[url].flatMap { unfinished[$0] }
     }
   }
 
-  /// Writes each feed's record, all in one relaxed transaction (see `relaxedWrite`: nothing
-  /// here is a finished file) and each in a savepoint of its own, so one that is stale,
-  /// refused or fails leaves the others written. An answer for each, in order; throws when the
+  public func snapshot() throws -> Snapshot {
+    var snapshot = Snapshot()
+    snapshot.settings = try SavedSettings(store: store).all()
+    snapshot.marks = try EpisodeMarks(store: store).all()
+    let waiting: [DownloadState] = [.queued, .downloading, .paused, .failed]
+    try store.read { db in
+      let rows = try Row.fetchCursor(
+        db, sql: "SELECT key, url, details FROM downloads WHERE state IN (?, ?, ?, ?)",
+        arguments: StatementArguments(waiting.map(\.rawValue)))
+      while let row = try rows.next() {
+        let key = DownloadKey(text: row[0])
+        let url: String = row[1]
+        snapshot.unfinished[key] = .init(key: key, url: url, details: row[2])
+        snapshot.unfinishedURLs[url] = key
+      }
+      snapshot.keptValidators = try store.keptValidators(db)
+    }
+    return snapshot
+  }
+
+  /// Writes each feed's record, all in one relaxed transaction (see
+  /// `LibraryStore.relaxedWrite`: nothing here is a finished file) and each in a savepoint of
+  /// its own, so one that is stale, refused or fails leaves the others written. An answer for each, in order; throws when the
   /// transaction itself fails, and then none is written.
   package func record(_ records: [FeedRecord]) throws -> [FeedRecord.Outcome] {
-    try relaxedWrite { db in
+    try store.relaxedWrite { db in
       try records.map { record in
         // A record of the subscription alone (a 304, a failure) needs no savepoint: a refusal
         // changes nothing, and a confirmed copy that could not be noted is only older.
@@ -82,8 +126,8 @@ extension LibraryStore {
       return .refused(.duplicateFeed(url: subscription.feedURL, name: other ?? ""))
     }
     if db.changesCount == 0 { return .refused(.unknownSubscription(id: id)) }
-    if record.confirmsCopy { try Self.confirmCopy(subscriptionId: id, db) }
-    if let copy = record.copy { try Self.keep(copy, subscriptionId: id, db) }
+    if record.confirmsCopy { try LibraryStore.confirmCopy(subscriptionId: id, db) }
+    if let copy = record.copy { try LibraryStore.keep(copy, subscriptionId: id, db) }
     guard let planned = record.planned else { return .recorded(keys: [], alreadyHad: []) }
     let stored = try db.cachedStatement(
       sql: "SELECT count(*), max(id) FROM episodes WHERE subscriptionId = ?"
@@ -99,10 +143,11 @@ extension LibraryStore {
     }
     var alreadyHad: Set<String> = []
     var keys: [DownloadKey] = []
+    let rows = DownloadRows(store: store)
     for wanted in record.queued {
-      let known = try Self.known(db, wanted)
+      let known = try DownloadRows.known(db, wanted)
       if known.finished != nil { alreadyHad.insert(wanted.url) }
-      keys.append(try queue(wanted, in: known.row, db))
+      keys.append(try rows.queue(wanted, in: known.row, db))
     }
     return .recorded(keys: keys, alreadyHad: alreadyHad)
   }

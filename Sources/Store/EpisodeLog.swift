@@ -3,17 +3,25 @@ import Foundation
 internal import GRDB
 import Model
 
-/// The episodes each subscription's feed has shown, so sync can tell what is new.
-extension LibraryStore {
+/// The episodes each subscription's feed has shown, so sync can tell what is new, and which
+/// of them has its file here.
+public struct EpisodeLog: Sendable {
+  private let store: LibraryStore
+
+  public init(store: LibraryStore) {
+    self.store = store
+  }
+
   /// Records the feed's episodes and returns those never seen before, in the given order, in one
   /// transaction. An episode counts as seen when its key is stored, or when it is a stored
   /// episode re-listed under a new GUID or URL (see `RelistedEpisodes`); such a stored row takes
   /// the new identity so it keeps its downloaded file.
   ///
-  /// The transaction is a relaxed one (see `relaxedWrite`): nothing here is a finished file.
+  /// The transaction is a relaxed one (see `LibraryStore.relaxedWrite`): nothing here is a
+  /// finished file.
   @discardableResult
-  public func recordSeen(subscriptionId: Int64, episodes: [SeenEpisode]) throws -> [SeenEpisode] {
-    try relaxedWrite { db in
+  public func record(subscriptionId: Int64, episodes: [SeenEpisode]) throws -> [SeenEpisode] {
+    try store.relaxedWrite { db in
       try insertSeen(db, subscriptionId: subscriptionId, episodes: episodes).added
     }
   }
@@ -24,10 +32,11 @@ extension LibraryStore {
     // A finished one whose file is gone (`firstRefresh` found none) is fetched again, as sync
     // fetches a new episode whose old file was deleted; one unfinished already (a `download`
     // run was killed) waits for sync to resume it, gaining the details when it had none.
-    for wanted in refresh.queued { try queue(wanted, db) }
+    let rows = DownloadRows(store: store)
+    for wanted in refresh.queued { try rows.queue(wanted, db) }
   }
 
-  /// Undoes `record(_:)` for a subscription never synced, so its first sync reads the whole
+  /// Undoes `record(_:_:subscriptionId:)` for a subscription never synced, so its first sync reads the whole
   /// feed and decides afresh: its episodes, its downloads queued and not begun, its validators.
   func forgetFirstRefresh(_ db: Database, subscriptionId: Int64) throws {
     guard
@@ -36,14 +45,14 @@ extension LibraryStore {
         arguments: [subscriptionId])
     else { return }
     try SeenEpisodeRow.filter(Column("subscriptionId") == subscriptionId).deleteAll(db)
-    try forgetDownloads(.feed(feedURL), as: .unstarted, db)
+    try DownloadRows(store: store).forget(.feed(feedURL), as: .unstarted, db)
     try SubscriptionRow.filter(key: subscriptionId).updateAll(
       db, Column("etag").set(to: nil), Column("lastModified").set(to: nil))
   }
 
   /// Whether the subscription has recorded any episode (`subscribe` records what it saw).
-  public func hasSeenEpisodes(subscriptionId: Int64) throws -> Bool {
-    try read { db in
+  public func hasAny(subscriptionId: Int64) throws -> Bool {
+    try store.read { db in
       let any = try db.cachedStatement(
         sql: "SELECT 1 FROM episodes WHERE subscriptionId = ? LIMIT 1")
       return try Int.fetchOne(any, arguments: [subscriptionId]) != nil
@@ -78,7 +87,7 @@ extension LibraryStore {
 
   /// Which of `incoming` a subscription that has `stored` has never seen (`added`), and the
   /// stored rows that some of the others re-list under a new GUID or URL, with that identity
-  /// taken over (`relisted`; see `RelistedEpisodes`). What `recordSeen` writes and what
+  /// taken over (`relisted`; see `RelistedEpisodes`). What `record(subscriptionId:episodes:)` writes and what
   /// `sync --dry-run` reports both come from here, so the two never disagree.
   package static func classify(_ incoming: [SeenEpisode], stored: [SeenEpisode])
     -> (added: [SeenEpisode], relisted: [SeenEpisode])
@@ -100,8 +109,8 @@ extension LibraryStore {
   }
 
   /// Oldest first: the order they were first seen in.
-  public func seenEpisodes(subscriptionId: Int64) throws -> [SeenEpisode] {
-    try read { db in
+  public func episodes(subscriptionId: Int64) throws -> [SeenEpisode] {
+    try store.read { db in
       try Array(
         SeenEpisodeRow.filter(Column("subscriptionId") == subscriptionId).order(Column("id"))
           .fetchCursor(db).map { $0.episode })
@@ -109,8 +118,8 @@ extension LibraryStore {
   }
 
   /// Records where the episode's file is; nil when the file was pruned.
-  public func markEpisodeDownloaded(subscriptionId: Int64, key: String, file: String?) throws {
-    try write { db in
+  public func markDownloaded(subscriptionId: Int64, key: String, file: String?) throws {
+    try store.write { db in
       try Self.setDownloadedFile(file, subscriptionId: subscriptionId, key: key, in: db)
     }
   }
@@ -118,9 +127,9 @@ extension LibraryStore {
   /// A pruned file, forgotten in one transaction: the episode has no file any more and the
   /// finished download of it goes, so a kill never leaves one of the two saying otherwise.
   package func forgetPrunedFile(_ file: String, subscriptionId: Int64, key: String) throws {
-    try write { db in
+    try store.write { db in
       try Self.setDownloadedFile(nil, subscriptionId: subscriptionId, key: key, in: db)
-      try forgetDownloads(.files([file]), as: .finished, db)
+      try DownloadRows(store: store).forget(.files([file]), as: .finished, db)
     }
   }
 
@@ -134,9 +143,31 @@ extension LibraryStore {
     if changed == 0 { throw LibraryError.unknownEpisode(key: key) }
   }
 
+  /// Seen episodes of the subscription that have no file yet (sync's unfinished work).
+  public func undownloaded(subscriptionId: Int64) throws -> [SeenEpisode] {
+    try store.read { db in
+      try Array(
+        SeenEpisodeRow.filter(
+          Column("subscriptionId") == subscriptionId && Column("downloadedFile") == nil
+        ).order(Column("id")).fetchCursor(db).map { $0.episode })
+    }
+  }
+
+  /// The subscription's episodes as stored now, oldest first, with the version a plan made
+  /// from them is written against (see `FeedRefreshes.record(_:)`).
+  package func stored(subscriptionId: Int64) throws -> StoredEpisodes {
+    try store.lookup { db in
+      let statement = try db.cachedStatement(
+        sql: "SELECT \(SeenEpisodeRow.selection) FROM episodes WHERE subscriptionId = ? ORDER BY id"
+      )
+      return StoredEpisodes(
+        episodes: try statement.all([.integer(subscriptionId)]) { SeenEpisodeRow($0).episode })
+    }
+  }
+
   /// How many episodes each subscription has seen, by subscription id.
-  public func episodeCounts() throws -> [Int64: Int] {
-    try read { db in
+  public func counts() throws -> [Int64: Int] {
+    try store.read { db in
       let rows = try Row.fetchAll(
         db, sql: "SELECT subscriptionId, COUNT(*) AS count FROM episodes GROUP BY subscriptionId")
       var counts: [Int64: Int] = [:]

@@ -1,5 +1,4 @@
 import Basics
-import Downloads
 import Fetching
 
 /// What a front end hears while a use case downloads: each batch's live progress, each
@@ -19,7 +18,9 @@ public protocol RunReporter: Sendable {
 
 extension RunReporter {
   /// Runs `jobs` on `manager` as one batch, telling this reporter as it goes.
-  func download(_ jobs: [DownloadJob], on manager: DownloadManager) async -> [DownloadResult] {
+  package func download(_ jobs: [DownloadJob], on manager: DownloadManager) async
+    -> [DownloadResult]
+  {
     batchStarted(manager.progress)
     let results = await manager.download(jobs) { downloadEnded($0) }
     batchEnded()

@@ -1,6 +1,6 @@
 import Basics
 import Downloads
-import Sync
+import Model
 
 /// What one sync did: the plan it made, each download's result, what was pruned and what was
 /// completed beside earlier episodes. Failures were said on stderr as they happened; this
@@ -14,8 +14,11 @@ public struct SyncOutcome: Sendable {
   public var sideFiles = SideFileCompletion()
   /// False when the run's playlist could not be written.
   public var playlistWritten = true
-  /// What the exchange with the library's sync-server account did; nil without one.
+  /// What the exchange with the library's sync-server account did; nil without one (the use
+  /// case exchanges around the run and says so here).
   public var account: AccountExchangeReport?
+
+  public init() {}
 
   public var pruned: [String] { pruning.removed }
 

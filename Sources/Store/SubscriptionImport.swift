@@ -3,10 +3,16 @@ import Foundation
 internal import GRDB
 import Model
 
-/// `podcast import`: many subscriptions added at once.
-extension LibraryStore {
+/// `podcast import`: many subscriptions added at once, from the entries of an OPML file.
+public struct SubscriptionImport: Sendable {
+  private let store: LibraryStore
+
+  public init(store: LibraryStore) {
+    self.store = store
+  }
+
   /// What became of one OPML entry.
-  public enum ImportOutcome: Sendable {
+  public enum Outcome: Sendable {
     case added(Subscription)
     /// Its feed is subscribed already (before the import, or by an earlier entry of the file).
     case alreadySubscribed
@@ -18,10 +24,10 @@ extension LibraryStore {
   /// One transaction for the whole file, with the taken names and feeds read once, so an
   /// import costs the same per entry at 10 subscriptions or 10,000; each entry is its own
   /// savepoint, so one that fails leaves nothing of itself and the others still go in.
-  public func importSubscriptions(_ entries: [OPMLEntry]) throws -> [ImportOutcome] {
-    try write { db in
+  public func add(_ entries: [OPMLEntry]) throws -> [Outcome] {
+    try store.write { db in
       var feeds = Set(try String.fetchAll(db, sql: "SELECT feedURL FROM subscriptions"))
-      var names = try Self.takenNameKeys(db)
+      var names = try Subscriptions.takenNameKeys(db)
       return entries.map { entry in
         guard !feeds.contains(entry.feedURL) else { return .alreadySubscribed }
         do {
@@ -54,7 +60,7 @@ extension LibraryStore {
       let subscription = try SubscriptionRow.insert(
         db, name: name, feedURL: entry.feedURL, title: entry.title, keep: entry.keep)
       if !entry.settings.isEmpty {
-        try save(db, entry.settings, subscriptionId: subscription.id)
+        try SavedSettings.save(db, entry.settings, subscriptionId: subscription.id)
       }
       return (subscription, keep: true)
     }

@@ -1,0 +1,104 @@
+import Basics
+import Foundation
+internal import GRDB
+import Model
+
+/// The downloads the library finished: which episode is here already, which file is whose,
+/// and what each podcast folder holds (its playlist and feed are made from these).
+public struct FinishedDownloads: Sendable {
+  private let store: LibraryStore
+
+  public init(store: LibraryStore) {
+    self.store = store
+  }
+
+  /// The finished download of this episode whose file is still there: by its URL, else by
+  /// any of `keys` (the episode's identity) within the same feed, so a publisher's new URL is
+  /// not a new episode (and another feed's GUID "1" is not this one's).
+  public func find(url: String, keys: [String], feedURL: String?) throws -> DownloadRecord? {
+    try store.lookup { db in try Self.find(db, url: url, keys: keys, feedURL: feedURL) }
+  }
+
+  static func find(_ db: Database, url: String, keys: [String], feedURL: String?) throws
+    -> DownloadRecord?
+  {
+    var candidates = try DownloadRecordRow.all(db, url: url).map { $0.record }
+    if let feedURL, !keys.isEmpty {
+      candidates += try DownloadRecordRow.finished(db, feedURL: feedURL, keys: keys)
+        .map { $0.record }
+    }
+    return candidates.first(where: DownloadRows.hasFile)
+  }
+
+  /// Whether a finished download other than the one keyed `key` owns the file at `path`.
+  public func isFileOfAnother(_ path: String, key: DownloadKey) throws -> Bool {
+    try store.lookup { db in
+      try db.cachedStatement(sql: "SELECT 1 FROM downloads WHERE file = ? AND key != ? LIMIT 1")
+        .first([.text(path), .text(key.text)]) { _ in true } != nil
+    }
+  }
+
+  /// Files of finished downloads listed in the feed at `feedURL` (`download` and `sync`).
+  public func files(feedURL: String) throws -> [String] {
+    try store.read { db in
+      try Array(
+        DownloadRecordRow.filter(
+          Column("feedURL") == feedURL && Column("state") == DownloadState.done.rawValue
+        ).fetchCursor(db).compactMap(\.record.file))
+    }
+  }
+
+  /// Finished downloads whose file is somewhere under `folder` (at any depth), whether or not
+  /// the file is still there.
+  public func under(_ folder: String) throws -> [DownloadRecord] {
+    try under([folder])[0]
+  }
+
+  /// `under(_:)` of each of `folders`, in their order, read together: a run asks it of every
+  /// podcast folder it touched.
+  public func under(_ folders: [String]) throws -> [[DownloadRecord]] {
+    // A range on the indexed path rather than LIKE, whose % and _ a folder name may contain:
+    // "0" is the character after "/", so the range is exactly the paths that start "folder/".
+    try store.lookup { db in
+      let statement = try db.cachedStatement(
+        sql: """
+          SELECT \(DownloadRecordRow.selection) FROM downloads
+          WHERE file > ? AND file < ? AND state = ?
+          """)
+      return try folders.map { folder in
+        try statement.all(
+          [.text(folder + "/"), .text(folder + "0"), .text(DownloadState.done.rawValue)],
+          DownloadRecordRow.init
+        ).map(\.record)
+      }
+    }
+  }
+
+  /// The folders the library's finished downloads are in.
+  package func folders() throws -> Set<String> {
+    try store.read { db in
+      var folders: Set<String> = []
+      let files = try String.fetchCursor(
+        db, sql: "SELECT file FROM downloads WHERE state = ? AND file IS NOT NULL",
+        arguments: [DownloadState.done.rawValue])
+      while let file = try files.next() {
+        folders.insert((file as NSString).deletingLastPathComponent)
+      }
+      return folders
+    }
+  }
+
+  /// The files of the downloads recorded done since `date`, with the feeds that listed them.
+  package func files(since date: Date) throws -> [(file: String, feedURL: String?)] {
+    try store.read { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT file, feedURL FROM downloads
+          WHERE state = ? AND file IS NOT NULL AND updatedAt >= ?
+          """,
+        arguments: [DownloadState.done.rawValue, StoredDate(date)]
+      ).map { (file: $0["file"], feedURL: $0["feedURL"]) }
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Model
+import Store
+import StoreTestSupport
+import XCTest
+
+/// What a sync reads of the library once per run and writes once per feed.
+final class FeedRefreshesTests: XCTestCase {
+  private var library: TemporaryLibrary!
+  private var store: LibraryStore!
+
+  override func setUpWithError() throws {
+    library = try TemporaryLibrary()
+    store = try library.store()
+  }
+
+  func testRecordedRefreshesKeepNamesAndRetentionChangedMeanwhile() throws {
+    var refreshed = try Subscriptions(store: store).add(
+      name: "one", feedURL: "https://a.example/1", title: nil, keep: nil)
+    var gone = try Subscriptions(store: store).add(
+      name: "gone", feedURL: "https://a.example/2", title: nil, keep: nil)
+    let taken = try Subscriptions(store: store).add(
+      name: "taken", feedURL: "https://a.example/3", title: nil, keep: nil)
+    // Another process renames it while the sync runs.
+    var renamed = refreshed
+    renamed.name = "renamed"
+    renamed.keep = 4
+    try Subscriptions(store: store).update(renamed)
+    refreshed.etag = "\"v2\""
+    refreshed.title = "One"
+    refreshed.lastChecked = Date(timeIntervalSince1970: 1_714_557_600)
+    try Subscriptions(store: store).remove(id: gone.id)
+    gone.etag = "\"x\""
+    var moved = taken
+    moved.feedURL = "https://a.example/1"
+    let outcomes = try FeedRefreshes(store: store).record(
+      [refreshed, gone, moved].map { FeedRecord(subscription: $0) })
+    XCTAssertEqual(
+      outcomes,
+      [
+        .recorded(keys: [], alreadyHad: []),
+        .refused(.unknownSubscription(id: gone.id)),
+        .refused(.duplicateFeed(url: "https://a.example/1", name: "renamed")),
+      ])
+    let stored = try Subscriptions(store: store).matching("renamed")
+    XCTAssertEqual(stored.keep, 4)
+    XCTAssertEqual(stored.etag, "\"v2\"")
+    XCTAssertEqual(stored.title, "One")
+    XCTAssertEqual(stored.lastChecked, refreshed.lastChecked)
+    XCTAssertEqual(try Subscriptions(store: store).matching("taken").feedURL, "https://a.example/3")
+  }
+
+  /// A plan made from the episodes stored before another process added one is not written:
+  /// the planner reads and plans again instead of recording a stale choice.
+  func testARecordPlannedFromEpisodesThatChangedSinceWritesNothing() throws {
+    var subscription = try Subscriptions(store: store).add(
+      name: "one", feedURL: "https://a.example/1", title: nil, keep: nil)
+    let id = subscription.id
+    let episode = { (guid: String) in
+      SeenEpisode(
+        subscriptionId: id, guid: guid, enclosureURL: "https://a.example/\(guid).mp3",
+        title: guid, published: nil)
+    }
+    try EpisodeLog(store: store).record(subscriptionId: id, episodes: [episode("a")])
+    let read = try EpisodeLog(store: store).stored(subscriptionId: id)
+    try EpisodeLog(store: store).record(subscriptionId: id, episodes: [episode("b")])
+
+    subscription.lastChecked = Date(timeIntervalSince1970: 1_714_557_600)
+    var record = FeedRecord(subscription: subscription, planned: read.version)
+    record.added = [episode("c")]
+    record.queued = [QueuedDownload(url: "https://a.example/c.mp3", identityKeys: ["guid:c"])]
+    XCTAssertEqual(try FeedRefreshes(store: store).record([record]), [.stale])
+    XCTAssertEqual(
+      try EpisodeLog(store: store).episodes(subscriptionId: id).map(\.guid), ["a", "b"])
+    XCTAssertNil(try Subscriptions(store: store).matching("one").lastChecked)
+    XCTAssertNil(try DownloadRows(store: store).find(url: "https://a.example/c.mp3"))
+
+    record.planned = try EpisodeLog(store: store).stored(subscriptionId: id).version
+    guard case .recorded(let keys, _) = try FeedRefreshes(store: store).record([record]).first
+    else {
+      return XCTFail("a record made from what is stored is written")
+    }
+    XCTAssertEqual(keys.count, 1)
+    XCTAssertEqual(
+      try EpisodeLog(store: store).episodes(subscriptionId: id).map(\.guid), ["a", "b", "c"])
+    XCTAssertEqual(
+      try DownloadRows(store: store).find(url: "https://a.example/c.mp3")?.state, .queued)
+  }
+
+  func testSyncSnapshotListsOnlyUnfinishedDownloads() throws {
+    for (url, state) in [
+      ("https://a.example/q", DownloadState.queued), ("https://a.example/d", .done),
+      ("https://a.example/f", .failed), ("https://a.example/p", .paused),
+    ] {
+      try store.seed(
+        DownloadRecord(
+          url: url, podcastTitle: "", episodeTitle: "", state: state, partialPath: "",
+          file: state == .done ? "/e/d.mp3" : nil))
+    }
+    XCTAssertEqual(
+      Set(try FeedRefreshes(store: store).snapshot().unfinishedURLs.keys),
+      ["https://a.example/q", "https://a.example/f", "https://a.example/p"])
+  }
+}
