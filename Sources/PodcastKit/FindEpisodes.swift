@@ -101,7 +101,7 @@ public struct FindEpisodes: Sendable {
     }
     var filter = FindIndex.Filter(fields: options.fields, downloaded: options.downloaded)
     if let podcast = options.podcast {
-      filter.subscriptionId = try store.subscription(matching: podcast).id
+      filter.subscriptionId = try Subscriptions(store: store).matching(podcast).id
     }
     let now = Date()
     filter.since = try options.since.map { try DateBound.resolve($0, setting: "since", now: now) }
@@ -135,9 +135,9 @@ public struct FindEpisodes: Sendable {
     init(store: LibraryStore) throws {
       self.store = store
       subscriptions = Dictionary(
-        try store.subscriptions().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-      downloads = try store.allDownloads()
-      marks = try store.marks()
+        try Subscriptions(store: store).all().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+      downloads = try DownloadRows(store: store).all()
+      marks = try EpisodeMarks(store: store).all()
       plays = try store.playStates()
     }
 
@@ -153,6 +153,10 @@ public struct FindEpisodes: Sendable {
           FileManager.default.fileExists(atPath: file)
           ? EpisodeDownloadStatus(state: .downloaded, progress: 1, file: file)
           : EpisodeDownloadStatus(state: .deleted, progress: 0, file: nil)
+      }
+      // Pruned by retention, the library no longer knows it had the file; the index does.
+      if download.state == .new, hit.pruned {
+        download = EpisodeDownloadStatus(state: .deleted, progress: 0, file: nil)
       }
       let status = ListedStatus(
         download: download, mark: marks[episode.key],
@@ -194,7 +198,7 @@ public struct FindEpisodes: Sendable {
       guard let copy = try KeptFeeds(store: store).copy(subscriptionId: subscription.id) else {
         return [:]
       }
-      let allPages = try store.settings(subscriptionId: subscription.id).pages != false
+      let allPages = try SavedSettings(store: store).of(subscriptionId: subscription.id).pages != false
       let feed =
         allPages && copy.feed.pages.count > 1
         ? try PagedFeedLoader.merged(copy.feed.pageFeeds()) ?? copy.feed.feed()

@@ -134,7 +134,8 @@ extension FindIndex {
     guard (try? db.tableExists("findTextOld_content")) == true else { return nil }
     return try? db.cachedStatement(
       sql: """
-        SELECT c.c0, c.c1, c.c2, c.c3, s.digest, s.chapterTimes, s.transcriptTimes, s.sideFiles
+        SELECT c.c0, c.c1, c.c2, c.c3, s.digest, s.chapterTimes, s.transcriptTimes, s.sideFiles,
+          s.pruned
         FROM findTextOld_content c LEFT JOIN findSourcesOld s ON s.episodeId = c.id
         WHERE c.id = ?
         """
@@ -145,8 +146,8 @@ extension FindIndex {
       }
       return IndexRow(
         episodeId: episodeId, title: row.text(0) ?? "", notes: row.text(2) ?? "",
-        digest: row.integer(4), sideFiles: row.integer(7), chapters: passages(1, 5),
-        transcript: passages(3, 6))
+        digest: row.integer(4), sideFiles: row.integer(7), pruned: row.integer(8) == 1,
+        chapters: passages(1, 5), transcript: passages(3, 6))
     } ?? nil
   }
 
@@ -183,6 +184,7 @@ extension FindIndex {
         listed[episode.key]
         ?? episode.identityKeys.lazy.compactMap { listed[$0] }.first
       var row = IndexRow(episodeId: id, title: "", notes: "", digest: nil)
+      row.pruned = previous?.pruned ?? false
       row.feedIndex = places.flatMap { places in
         places[episode.key] ?? episode.identityKeys.lazy.compactMap { places[$0] }.first
       }

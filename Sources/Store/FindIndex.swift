@@ -81,16 +81,25 @@ public struct FindIndex: Sendable {
     public var score: Double
     /// Its index as `episodes` numbers it, when the index keeps it for its subscription.
     public var index: FeedIndex
+    /// Retention removed its file: the library had it.
+    public var pruned: Bool
     /// The title with the query's words marked, when it holds any.
     public var title: Snippet?
     /// Up to three places the words are, best first by field and time (`MomentFinder.pick`).
     public var moments: [Moment]
   }
 
-  /// Each field's weight in the ranking (title, chapters, notes, transcripts): at equal
-  /// relevance a title hit ranks above a chapter's, a chapter's above the notes', the notes'
-  /// above a transcript's.
-  static let weights = "bm25(10.0, 5.0, 2.0, 1.0)"
+  /// The ranking: BM25 of each field on its own, weighted (title 10, chapters 5, notes 2,
+  /// transcripts 1) and added up. FTS5's `bm25()` with weights multiplies each field's count
+  /// of a word before saturating it, so a word said 300 times in an hour of transcript outscored
+  /// a title that is that word; each field saturated on its own, a title hit ranks above
+  /// a chapter's, a chapter's above the notes', the notes' above a transcript's at equal
+  /// relevance. Negative, as `bm25()` is: lower is better.
+  static let score: String = [("10.0", 0), ("5.0", 1), ("2.0", 2), ("1.0", 3)].map {
+    (weight: String, column: Int) -> String in
+    let weights = (0..<4).map { $0 == column ? "1.0" : "0.0" }.joined(separator: ", ")
+    return weight + " * bm25(findText, " + weights + ")"
+  }.joined(separator: " + ")
 
   /// The best `limit` episodes for `query`, best first, each with its moments. Read in one
   /// snapshot. An empty query finds nothing.
@@ -101,11 +110,11 @@ public struct FindIndex: Sendable {
       // part; the episode's row is then one lookup by id.
       var sql = """
         SELECT e.id, e.subscriptionId, e.key, e.guid, e.enclosureURL, e.title, e.published,
-          e.firstSeen, e.downloadedFile, findText.rank, s.feedIndex, f.listed
+          e.firstSeen, e.downloadedFile, \(Self.score) AS score, s.feedIndex, f.listed, s.pruned
         FROM findText CROSS JOIN episodes e ON e.id = findText.rowid
         LEFT JOIN findSources s ON s.episodeId = e.id
         LEFT JOIN findFeeds f ON f.subscriptionId = e.subscriptionId
-        WHERE findText MATCH ? AND findText.rank MATCH '\(Self.weights)'
+        WHERE findText MATCH ?
         """
       var values: [SQLValue] = [.text(expression)]
       if let id = filter.subscriptionId {
@@ -129,17 +138,19 @@ public struct FindIndex: Sendable {
             WHERE d.episodeKey = e.key AND d.feedURL = s.feedURL AND d.state = 'done'))
           """
       }
-      sql += " ORDER BY findText.rank LIMIT ?"
+      sql += " ORDER BY score LIMIT ?"
       values.append(.integer(Int64(limit)))
       let found = try db.makeStatement(sql: sql).all(values) { row in
         (
           SeenEpisodeRow(row).episode, -(row.double(9) ?? 0),
           row.integer(11) == 1
-            ? FeedIndex.known(row.integer(10).map { Int($0) }) : FeedIndex.unknown
+            ? FeedIndex.known(row.integer(10).map { Int($0) }) : FeedIndex.unknown,
+          row.integer(12) == 1
         )
       }
-      return try found.map { episode, score, index in
-        var hit = Hit(episode: episode, score: score, index: index, title: nil, moments: [])
+      return try found.map { episode, score, index, pruned in
+        var hit = Hit(
+          episode: episode, score: score, index: index, pruned: pruned, title: nil, moments: [])
         if let id = episode.id {
           (hit.title, hit.moments) = try moments(of: id, expression: expression, db)
         }
@@ -201,23 +212,33 @@ public struct FindIndex: Sendable {
   /// index. Part of the transaction that records the feed's episodes.
   static func record(_ feed: FeedTexts, subscriptionId: Int64, _ db: Database) throws {
     guard try keepsIndex(subscriptionId: subscriptionId, db) else { return }
-    var indexed: [String: (id: Int64, digest: Int64?, hasRow: Bool, index: Int64?)] = [:]
+    struct Known {
+      var id: Int64
+      var title: String?
+      var digest: Int64?
+      var hasRow: Bool
+      var index: Int64?
+    }
+    var indexed: [String: Known] = [:]
     try db.cachedStatement(
       sql: """
-        SELECT e.key, e.id, s.digest, s.episodeId IS NOT NULL, s.feedIndex FROM episodes e
+        SELECT e.key, e.id, e.title, s.digest, s.episodeId IS NOT NULL, s.feedIndex FROM episodes e
         LEFT JOIN findSources s ON s.episodeId = e.id WHERE e.subscriptionId = ?
         """
     ).run([.integer(subscriptionId)]) { row in
-      indexed[row.text(0) ?? ""] = (
-        row.rowID(1), row.integer(2), row.integer(3) == 1, row.integer(4)
-      )
+      indexed[row.text(0) ?? ""] = Known(
+        id: row.rowID(1), title: row.text(2), digest: row.integer(3), hasRow: row.integer(4) == 1,
+        index: row.integer(5))
     }
+    let isListing = feed.isListing && !feed.texts.isEmpty
     var places: [String: Int64] = [:]
-    for (offset, text) in feed.texts.enumerated() {
-      if places[text.key] == nil { places[text.key] = Int64(offset + 1) }
+    if isListing {
+      for (offset, text) in feed.texts.enumerated() where places[text.key] == nil {
+        places[text.key] = Int64(offset + 1)
+      }
     }
     for text in feed.texts {
-      guard let known = indexed[text.key] else { continue }
+      guard var known = indexed[text.key] else { continue }
       let digest = text.digest
       guard known.digest != digest || !known.hasRow else { continue }
       let title = IndexedText.clean(text.title ?? "", keepingLines: false)
@@ -228,23 +249,36 @@ public struct FindIndex: Sendable {
           .run([.integer(digest), .integer(known.id)])
       } else {
         var row = IndexRow(episodeId: known.id, title: title, notes: text.notesText, digest: digest)
-        row.feedIndex = feed.isListing ? places[text.key] : nil
+        row.feedIndex = places[text.key]
         try insert(row, db)
+        known.index = row.feedIndex
       }
-      // Once per key: a feed listing an episode twice indexes it once. The index it has now.
-      indexed[text.key] = (
-        known.id, digest, true,
-        known.hasRow ? known.index : feed.isListing ? places[text.key] : nil
-      )
+      // Once per key: a feed listing an episode twice indexes it once.
+      known.digest = digest
+      known.hasRow = true
+      indexed[text.key] = known
     }
+    // Episodes recorded without their feed's words (or before a build reached them): their
+    // titles, so that every episode is found by its title at least; the next time their feed
+    // is read gives them the rest.
+    for (key, known) in indexed where !known.hasRow {
+      try insert(
+        IndexRow(
+          episodeId: known.id, title: IndexedText.clean(known.title ?? "", keepingLines: false),
+          notes: "", digest: nil, feedIndex: places[key]), db)
+      indexed[key]?.hasRow = true
+      indexed[key]?.index = places[key]
+    }
+    guard !feed.texts.isEmpty else { return }
     try db.cachedStatement(
       sql: "INSERT OR REPLACE INTO findFeeds (subscriptionId, listed) VALUES (?, ?)"
-    ).run([.integer(subscriptionId), .integer(feed.isListing ? 1 : 0)])
-    guard feed.isListing else { return }
-    // The places that moved (one new episode moves every other one down).
+    ).run([.integer(subscriptionId), .integer(isListing ? 1 : 0)])
+    guard isListing else { return }
+    // The places that moved (one new episode moves every other one down); gone from the feed,
+    // no place.
     let move = try db.cachedStatement(
       sql: "UPDATE findSources SET feedIndex = ? WHERE episodeId = ?")
-    for (key, known) in indexed where known.hasRow && known.index != places[key] {
+    for (key, known) in indexed where known.index != places[key] {
       try move.run([SQLValue(places[key]), .integer(known.id)])
     }
   }
@@ -307,6 +341,18 @@ public struct FindIndex: Sendable {
     }
   }
 
+  /// Notes that retention removed the file of the subscription's episode keyed `key`: it is
+  /// listed as `deleted` from then on. Part of the transaction that forgets the file.
+  static func recordPruned(subscriptionId: Int64, key: String, _ db: Database) throws {
+    guard try hasIndex(db) else { return }
+    try db.cachedStatement(
+      sql: """
+        UPDATE findSources SET pruned = 1
+        WHERE episodeId = (SELECT id FROM episodes WHERE subscriptionId = ? AND key = ?)
+        """
+    ).run([.integer(subscriptionId), .text(key)])
+  }
+
   /// The episode row `episode` names, else the one of the subscription to `feedURL` that one
   /// of `identityKeys` is the key of.
   private static func episode(
@@ -367,6 +413,8 @@ public struct FindIndex: Sendable {
     /// The episode's index as `episodes` numbers it; nil when the feed no longer lists it, or
     /// the subscription's indexes are not kept (`findFeeds`).
     var feedIndex: Int64?
+    /// Retention removed its file.
+    var pruned = false
     var chapters: PassageText?
     var transcript: PassageText?
 
@@ -381,7 +429,7 @@ public struct FindIndex: Sendable {
     try db.cachedStatement(
       sql: """
         SELECT f.title, f.chapters, f.notes, f.transcripts, s.digest, s.chapterTimes,
-          s.transcriptTimes, s.sideFiles, s.feedIndex
+          s.transcriptTimes, s.sideFiles, s.feedIndex, s.pruned
         FROM findText f LEFT JOIN findSources s ON s.episodeId = f.rowid WHERE f.rowid = ?
         """
     ).first([.integer(episodeId)]) { row in
@@ -392,7 +440,7 @@ public struct FindIndex: Sendable {
       return IndexRow(
         episodeId: episodeId, title: row.text(0) ?? "", notes: row.text(2) ?? "",
         digest: row.integer(4), sideFiles: row.integer(7), feedIndex: row.integer(8),
-        chapters: passages(1, 5), transcript: passages(3, 6))
+        pruned: row.integer(9) == 1, chapters: passages(1, 5), transcript: passages(3, 6))
     }
   }
 
@@ -408,12 +456,13 @@ public struct FindIndex: Sendable {
     try db.cachedStatement(
       sql: """
         INSERT OR REPLACE INTO findSources
-          (episodeId, digest, sideFiles, feedIndex, chapterTimes, transcriptTimes)
-        VALUES (?, ?, ?, ?, ?, ?)
+          (episodeId, digest, sideFiles, feedIndex, pruned, chapterTimes, transcriptTimes)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
         """
     ).run([
       .integer(row.episodeId), SQLValue(row.digest), SQLValue(row.sideFiles),
-      SQLValue(row.feedIndex), Self.timeline(row.chapters), Self.timeline(row.transcript),
+      SQLValue(row.feedIndex), .integer(row.pruned ? 1 : 0), Self.timeline(row.chapters),
+      Self.timeline(row.transcript),
     ])
   }
 

@@ -16,7 +16,8 @@ extension LibrarySchema {
   /// timelines of the chapters and the transcript (`PassageText`), which turn a match back
   /// into a moment of the audio, and the episode's index as `episodes` numbers it from the
   /// feed the library keeps (`feedIndex`, null when the feed no longer lists it), where
-  /// `findFeeds` says the subscription's indexes are known (`listed`; a paged feed read in
+  /// whether retention removed its file (`pruned`: a pruned episode is listed as `deleted`),
+  /// `findFeeds` saying the subscription's indexes are known (`listed`; a paged feed read in
   /// part leaves them to be counted from its kept copy). `findState` says whether the index
   /// covers the library:
   /// a new library's does; a library from before this version is indexed at its first
@@ -49,7 +50,7 @@ extension LibrarySchema {
           title, chapters, notes, transcripts, tokenize = 'unicode61 remove_diacritics 2');
         CREATE TABLE findSources (
           episodeId INTEGER PRIMARY KEY, digest INTEGER, sideFiles INTEGER, feedIndex INTEGER,
-          chapterTimes BLOB, transcriptTimes BLOB);
+          pruned INTEGER NOT NULL DEFAULT 0, chapterTimes BLOB, transcriptTimes BLOB);
         CREATE TRIGGER findForgetEpisode AFTER DELETE ON episodes
         BEGIN
           DELETE FROM findText WHERE rowid = OLD.id;

@@ -140,7 +140,10 @@ final class FindCommandTests: LibraryTestCase {
     XCTAssertEqual(titles(try find("cornw*")), ["Copper mining"])
     XCTAssertEqual(Set(titles(try find("copper"))), ["Copper mining", "Brass festival"])
     XCTAssertEqual(titles(try find("copper -festival")), ["Copper mining"])
-    XCTAssertEqual(titles(try find("--", "copper", "-festival")), ["Copper mining"])
+    let afterDashes = try binary.run(["find", "--json", "--", "copper", "-festival"])
+    XCTAssertEqual(afterDashes.status, 0, afterDashes.stderr)
+    XCTAssertEqual(
+      titles(try XCTUnwrap(try afterDashes.json() as? [[String: Any]])), ["Copper mining"])
     XCTAssertEqual(titles(try find(#"copper -"brass bands""#)), ["Copper mining"])
     XCTAssertEqual(titles(try find("pluto", "moons")), ["Listener mail"], "every word must match")
   }
