@@ -170,7 +170,7 @@ let package = Package(
     .testTarget(
       name: "StoreTests",
       dependencies: [
-        "Basics", "Feeds", "Model", "Store", "StoreTestSupport",
+        "Basics", "Feeds", "FullText", "Model", "Store", "StoreTestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     .testTarget(name: "FetchingTests", dependencies: ["Transfer", "Fetching"]),
