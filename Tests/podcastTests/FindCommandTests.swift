@@ -304,6 +304,19 @@ final class FindCommandTests: LibraryTestCase {
     XCTAssertEqual(moments(found.first).first?["time"] as? Int, 30)
   }
 
+  /// `download NAME N` of a subscription's episode indexes its transcript as sync's downloads do.
+  func testADownloadOfASubscribedEpisodeIndexesItsTranscript() throws {
+    try syncAll(space, first: "none")
+    XCTAssertEqual(titles(try find("carry")), [])
+    XCTAssertEqual(try find("voyager").first?["state"] as? String, "new")
+    let downloaded = try podcast("download", "space", "1")
+    XCTAssertEqual(downloaded.status, 0, downloaded.stderr)
+    XCTAssertEqual(try time("transcripts", for: "carry") as? Int, 2472)
+    XCTAssertEqual(try find("carry").first?["state"] as? String, "downloaded")
+    XCTAssertEqual(titles(try find("episode", "--downloaded")), [])
+    XCTAssertEqual(titles(try find("voyager", "--downloaded")), ["The Voyager probes"])
+  }
+
   /// A library from before the index gets it at its first `find`, with progress on a terminal.
   func testALibraryFromBeforeTheIndexIsIndexedAtItsFirstFind() throws {
     try syncAll(space)
