@@ -46,7 +46,8 @@ public struct DownloadProgressReader: Sendable {
   /// damaged database must not make downloaded episodes look new.
   public init(store: LibraryStore?, feedURL: String) throws {
     self.init(
-      store: store, feedURL: feedURL, rows: try store.map { try DownloadRows(store: $0).all() } ?? [])
+      store: store, feedURL: feedURL,
+      rows: try store.map { try DownloadRows(store: $0).all() } ?? [])
   }
 
   /// `rows`: the library's downloads (`allDownloads`), read once for readers of several feeds.

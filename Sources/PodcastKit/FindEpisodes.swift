@@ -135,7 +135,8 @@ public struct FindEpisodes: Sendable {
     init(store: LibraryStore) throws {
       self.store = store
       subscriptions = Dictionary(
-        try Subscriptions(store: store).all().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        try Subscriptions(store: store).all().map { ($0.id, $0) },
+        uniquingKeysWith: { first, _ in first })
       downloads = try DownloadRows(store: store).all()
       marks = try EpisodeMarks(store: store).all()
       plays = try store.playStates()
@@ -198,7 +199,8 @@ public struct FindEpisodes: Sendable {
       guard let copy = try KeptFeeds(store: store).copy(subscriptionId: subscription.id) else {
         return [:]
       }
-      let allPages = try SavedSettings(store: store).of(subscriptionId: subscription.id).pages != false
+      let allPages =
+        try SavedSettings(store: store).of(subscriptionId: subscription.id).pages != false
       let feed =
         allPages && copy.feed.pages.count > 1
         ? try PagedFeedLoader.merged(copy.feed.pageFeeds()) ?? copy.feed.feed()

@@ -37,7 +37,8 @@ public struct EpisodeLog: Sendable {
   func record(_ refresh: FirstRefresh, _ db: Database, subscriptionId: Int64) throws {
     try insertSeen(db, subscriptionId: subscriptionId, episodes: refresh.episodes)
     // Found by `find` from the moment the subscription is: the same transaction.
-    try FindIndex.record(FeedTexts(refresh.listing, isListing: true), subscriptionId: subscriptionId, db)
+    try FindIndex.record(
+      FeedTexts(refresh.listing, isListing: true), subscriptionId: subscriptionId, db)
     // A finished one whose file is gone (`firstRefresh` found none) is fetched again, as sync
     // fetches a new episode whose old file was deleted; one unfinished already (a `download`
     // run was killed) waits for sync to resume it, gaining the details when it had none.
