@@ -296,8 +296,8 @@ invariants=(integrity find-index done-has-file nothing-torn recovery-exit every-
   side-files transcripts-indexed nothing-left-over resume-from-durable range-after-checkpoint)
 declare -A inv_text=(
   [integrity]="PRAGMA integrity_check"
-  [find-index]="the find index consistent with the rows (FTS5 integrity-check, a row per episode)"
-  [transcripts-indexed]="each downloaded episode's transcript in the find index (after recovery)"
+  [find-index]="the find index as the rows (FTS5 integrity-check, a row per episode)"
+  [transcripts-indexed]="downloaded episodes' transcripts in the find index (after recovery)"
   [done-has-file]="no done record without its exact, durable file (after the cut)"
   [nothing-torn]="nothing torn or foreign under Episodes (after the cut)"
   [recovery-exit]="the recovery run exits 0"
