@@ -12,7 +12,8 @@ writes OUT/feed-NNNNN.xml (enclosures and transcripts under {{base}}/PREFIX/, fo
 podcast-testserver serving OUT at /PREFIX), OUT/ep.mp3 (BYTES bytes), OUT/t-NNNNN.vtt,
 OUT/library.opml (feed URLs under BASE/PREFIX/, for the caller to fill in; the first DOWNLOADED
 feeds' first sync takes their newest episode, the others' none) and OUT/query (two words of
-middling frequency: the query the bench times).
+middling frequency: the query the bench times; the transcripts also say "the voyager probes
+carry a golden record" once each, 41:12 in).
 """
 import itertools
 import os
@@ -71,7 +72,9 @@ for feed in range(1, feeds + 1):
                 start, end = cue * 4, cue * 4 + 3.9
                 cues.append(f"{start // 3600:02d}:{start % 3600 // 60:02d}:{start % 60:02d}.000 --> "
                             f"{int(end) // 3600:02d}:{int(end) % 3600 // 60:02d}:{end % 60:06.3f}")
-                cues.append(" ".join(words(10)))
+                # One cue in each transcript says what no notes say: the bench's query for
+                # moments in transcripts (41:12, as the README's example).
+                cues.append(" ".join(words(10)) if cue != 618 else "the voyager probes carry a golden record")
                 cues.append("")
             with open(os.path.join(folder, f"t-{name}.vtt"), "w") as transcript:
                 transcript.write("\n".join(cues))
