@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # starts with about 6 MB less resident memory.
 RELEASE := -c release --static-swift-stdlib
 
-.PHONY: all deps wan-deps sync-phone build debug test install uninstall deb package-test bench bench-wan demo fuzz soak powercut format clean
+.PHONY: all deps wan-deps sync-phone browser build debug lint test install uninstall deb package-test bench bench-wan demo fuzz soak powercut format clean
 
 all: build
 
@@ -57,6 +57,21 @@ sync-phone:
 	  { /usr/bin/python3 -m venv $(SYNC_PHONE) && $(SYNC_PHONE)/bin/pip install -q $(MYGPOCLIENT); } \
 	    || { rm -rf $(SYNC_PHONE); echo "could not make the sync tests' phone ($(MYGPOCLIENT) in a venv)"; }; }
 
+# The browser of the archive pages' tests (Scripts/page-browser.py): Debian's Chromium and its
+# chromedriver, with Selenium and axe-selenium-python from PyPI in a venv under .build. Made
+# once; a failure fails nothing here: the browser tests then say what is missing (and fail in
+# CI, where it must be there). Debian 12's Python takes axe-selenium-python 2.x, whose axe-core
+# is 3.x: enough for the rules the tests check.
+BROWSER_DEB_PACKAGES := chromium chromium-driver
+BROWSER_VENV := .build/browser
+BROWSER_PYPI := selenium==4.51.0 axe-selenium-python==2.1.6
+browser:
+	@$(call apt-install,$(BROWSER_DEB_PACKAGES)) || echo "could not install $(BROWSER_DEB_PACKAGES)"
+	@[ -x $(BROWSER_VENV)/bin/python ] && $(BROWSER_VENV)/bin/python -c 'import selenium, axe_selenium_python' 2>/dev/null || { \
+	  rm -rf $(BROWSER_VENV); \
+	  { /usr/bin/python3 -m venv $(BROWSER_VENV) && $(BROWSER_VENV)/bin/pip install -q $(BROWSER_PYPI); } \
+	    || { rm -rf $(BROWSER_VENV); echo "could not make the browser tests' venv ($(BROWSER_PYPI))"; }; }
+
 # The release binary, checked to start without the Swift toolchain (Scripts/check-static.sh),
 # and its man page. A command plugin such as `swift package generate-manual` builds every
 # product in release without --static-swift-stdlib into .build, and SwiftPM's next static build
@@ -64,7 +79,8 @@ sync-phone:
 # when the check finds such a binary, the plan is dropped and the build runs again.
 # The man page comes from swift-argument-parser's generate-manual tool, run on the release
 # binary itself (it reads the binary's --experimental-dump-help); the tool is built once in its
-# own scratch folder, so nothing but this static build ever writes to .build/release.
+# own scratch folder, so nothing but this static build ever writes to .build/release. Its
+# ENVIRONMENT, FILES, CONFIGURATION and EXIT STATUS come from Packaging/podcast.1.sections.
 RELEASE_BIN := .build/release/podcast
 MANUAL_SCRATCH := .build-manual
 MANPAGE := $(MANUAL_SCRATCH)/podcast.1
@@ -77,15 +93,24 @@ build: deps
 	  --scratch-path "$(CURDIR)/$(MANUAL_SCRATCH)" --product generate-manual
 	"$(MANUAL_SCRATCH)/debug/generate-manual" $(RELEASE_BIN) --output-directory $(MANUAL_SCRATCH) \
 	  --date "$$(git log -1 --format=%as 2>/dev/null || date +%F)"
+	bash Scripts/manpage.sh $(MANPAGE) Packaging/podcast.1.sections
 
 debug: deps
 	$(SWIFT) build
 
+# swift-format's lint over everything it formats, strict (a warning fails it), so the tree
+# stays as `make format` leaves it; `make test` (and so CI) runs it first.
+LINTED := Sources Tests Fuzz Package.swift
+lint:
+	$(SWIFT) format lint --strict --recursive $(LINTED)
+
 # PODCAST_SYNC_PHONE: the phone's python for the sync-server tests (PODCAST_OPODSYNC, the
-# server's folder, comes from .ci/run or the caller).
-test: deps sync-phone
+# server's folder, comes from .ci/run or the caller); PODCAST_BROWSER: the python that drives
+# Chromium in the archive pages' tests.
+test: deps sync-phone browser lint
 	$(SWIFT) build --build-tests
-	PODCAST_SYNC_PHONE=$(CURDIR)/$(SYNC_PHONE)/bin/python $(SWIFT) test --skip-build
+	PODCAST_SYNC_PHONE=$(CURDIR)/$(SYNC_PHONE)/bin/python \
+	  PODCAST_BROWSER=$(CURDIR)/$(BROWSER_VENV)/bin/python $(SWIFT) test --skip-build
 
 # The long versions of the reliability checks: crash-resume for SOAK_ROUNDS rounds (default 100).
 # Each test prints its random seed; `make soak SOAK_SEED=N` repeats a run's kill moments.
@@ -189,7 +214,7 @@ fuzz: deps
 	  -artifact_prefix=Fuzz/crashes/ -print_final_stats=1 $(FUZZ_SCRATCH)/corpus
 
 format:
-	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+	$(SWIFT) format --in-place --recursive $(LINTED)
 
 clean:
 	rm -rf .build $(MANUAL_SCRATCH) .build-package-test .demo bench-out

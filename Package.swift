@@ -6,7 +6,6 @@ let package = Package(
   products: [
     .library(name: "PodcastKit", targets: ["PodcastKit"]),
     .executable(name: "podcast", targets: ["podcast"]),
-    .executable(name: "podcast-testserver", targets: ["podcast-testserver"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -96,12 +95,18 @@ let package = Package(
         "Store", "Tags", "Transfer",
       ]
     ),
+    // What the user's own files say: config.toml (read into the flags it gives defaults for,
+    // each value checked as its flag would be) and ~/.netrc.
+    .target(
+      name: "Config",
+      dependencies: ["Basics", "Model", "Search", "Selection", "SideFiles", "Transfer"]),
     // The use cases: one type per thing a user does.
     .target(
       name: "PodcastKit",
       dependencies: [
-        "Basics", "Downloads", "Feeds", "Fetching", "FullText", "Model", "Privacy", "Search",
-        "Selection", "SideFiles", "Source", "Store", "Sync", "SyncServer", "Tags", "Transfer",
+        "Basics", "Config", "Downloads", "Feeds", "Fetching", "FullText", "Model", "Privacy",
+        "Search", "Selection", "SideFiles", "Source", "Store", "Sync", "SyncServer", "Tags",
+        "Transfer",
       ]
     ),
     .executableTarget(
@@ -111,13 +116,18 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    // The loopback HTTP server the tests, `make demo` and `make bench` use. Not shipped.
-    .target(name: "LoopbackServer", dependencies: ["CZlib"]),
-    .executableTarget(name: "podcast-testserver", dependencies: ["LoopbackServer"]),
+    // Test tooling, kept beside the tests and declared as no product (SwiftPM still builds
+    // each executable by its name: `swift build --product podcast-testserver`). Not shipped.
+    // The loopback HTTP server the tests, `make demo` and `make bench` use, and its command.
+    .target(name: "LoopbackServer", dependencies: ["CZlib"], path: "Tests/LoopbackServer"),
+    .executableTarget(
+      name: "podcast-testserver", dependencies: ["LoopbackServer"],
+      path: "Tests/podcast-testserver"),
     // The libFuzzer target for the feed parser: `make fuzz` builds it with `-sanitize=fuzzer
-    // -D FUZZING`; the ordinary build makes a replayer for saved inputs instead. Not shipped.
-    .systemLibrary(name: "CLibFuzzer"),
-    .executableTarget(name: "FeedFuzzer", dependencies: ["PodcastKit", "CLibFuzzer"]),
+    // -D FUZZING`; the ordinary build makes a replayer for saved inputs instead.
+    .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+    .executableTarget(
+      name: "FeedFuzzer", dependencies: ["Feeds", "CLibFuzzer"], path: "Fuzz/FeedFuzzer"),
     // Helpers that more than one test target uses, each as high as what it needs, so the
     // tests of a layer can use it only when it stands below that layer. Not shipped.
     .target(name: "FeedsTestSupport", dependencies: ["Feeds"], path: "Tests/FeedsTestSupport"),
@@ -202,6 +212,8 @@ let package = Package(
         "StoreTestSupport",
         "DirectoryTestSupport",
       ]),
+    .testTarget(
+      name: "ConfigTests", dependencies: ["Config"]),
     .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer"]),
     // The end-to-end tests: the real binary, run as a user runs it.
     .testTarget(

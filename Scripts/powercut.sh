@@ -19,7 +19,8 @@
 #   partial    ... at an fsync of a partial download
 #   staged     ... at the fsync or link of a staged copy under Episodes (split layout)
 #   side       ... at a side file's temporary (its fsync, or its rename into place)
-#   playlist   ... at the playlist's temporary (its fsync, or its rename into place)
+#   playlist   ... at the temporary of the playlist or of a page (--write-page: the folder's
+#              index.html and the Episodes index; its fsync, or its rename into place)
 #   torn       the 20 MiB episode's partial torn: once a smaller episode of the batch is done,
 #              two later writes are kept and the ones before them lost (lazyfs::torn-seq)
 # (an exact cut is armed at a random moment, so it hits a random occurrence of that call),
@@ -31,7 +32,8 @@
 # Checked right after the cut: the database passes integrity_check; the full-text index is
 # consistent with the rows (FTS5's integrity-check, a row of it for every episode and none for
 # another); every download recorded done has its file, byte-exact; nothing under Episodes is
-# torn or foreign (a leftover temporary is allowed until the recovery run). Checked after the recovery run: it exits 0;
+# torn or foreign (a leftover temporary is allowed until the recovery run); every page is whole
+# and lists only episode files that are on disk. Checked after the recovery run: it exits 0;
 # integrity_check and the index's consistency, and every transcript beside a downloaded
 # episode in the index; every episode exactly once and byte-exact, the Episodes tree exactly the one
 # an uncut run makes (nothing foreign, nothing left over), nothing left in .podcast/ either;
@@ -238,8 +240,8 @@ hand_pid() {
 
 # --- one library on LazyFS ------------------------------------------------------------------
 
-run_args() { # COMMAND: the run under test
-  if [ "$1" = download ]; then echo "download $feed --all"; else echo "sync"; fi
+run_args() { # COMMAND: the run under test, writing pages too
+  if [ "$1" = download ]; then echo "download $feed --all --write-page"; else echo "sync --write-page"; fi
 }
 prepare() { # COMMAND BOOT: what a sync needs before it runs (subscribe is durable when it returns)
   [ "$1" = sync ] || return 0
@@ -292,17 +294,19 @@ echo "uncut runs: download ${wall[download]} ms, sync ${wall[sync]} ms; $(tree "
 # --- checks ---------------------------------------------------------------------------------
 
 declare -A inv_checked inv_failed kind_trials kind_triggered kind_clean
-invariants=(integrity find-index done-has-file nothing-torn recovery-exit every-episode-once
-  side-files transcripts-indexed nothing-left-over resume-from-durable range-after-checkpoint)
+invariants=(integrity find-index done-has-file nothing-torn page-whole recovery-exit
+  every-episode-once side-files transcripts-indexed nothing-left-over resume-from-durable
+  range-after-checkpoint)
 declare -A inv_text=(
   [integrity]="PRAGMA integrity_check"
   [find-index]="the find index as the rows (FTS5 integrity-check, a row per episode)"
   [transcripts-indexed]="downloaded episodes' transcripts in the find index (after recovery)"
   [done-has-file]="no done record without its exact, durable file (after the cut)"
   [nothing-torn]="nothing torn or foreign under Episodes (after the cut)"
+  [page-whole]="every page whole, listing only files on disk (after the cut)"
   [recovery-exit]="the recovery run exits 0"
   [every-episode-once]="every episode exactly once, byte-exact, recorded done"
-  [side-files]="transcripts, chapters, cover and playlist as an uncut run leaves them"
+  [side-files]="side files, playlist and pages as an uncut run leaves them"
   [nothing-left-over]="nothing foreign or left over (Episodes, .podcast)"
   [resume-from-durable]="a resume asks Range only from a durable length"
   [range-after-checkpoint]="a cut after 12 MiB resumes with Range from >= 8 MiB"
@@ -373,15 +377,19 @@ check_done_records() {
 }
 zeros() { tr -d '\000' <"$1" | wc -c | awk -v all="$(stat -c %s "$1")" '{ print all - $1 }'; }
 # Right after the cut: every file under Episodes is one the uncut run has, byte-exact (a
-# playlist may list fewer episodes; it must be whole), or a temporary the next run removes.
+# playlist or a page may list fewer episodes; it must be whole), or a temporary the next run
+# removes.
 check_nothing_torn() {
-  local command="$1" bad="" size path
+  local command="$1" bad="" pages="" size path
   while read -r size path; do
     [ -n "$path" ] || continue
     case "${path##*/}" in
     .podcast-*.tmp) continue ;;
     *.m3u8)
       head -n1 "$PODCAST_EPISODES_DIR/$path" | grep -q '^#EXTM3U' || bad+=" $path is not a whole playlist;"
+      ;;
+    index.html)
+      pages+="$(page_problems "$path")"
       ;;
     *)
       if [ ! -f "$w/expected-$command-$lay/$path" ]; then
@@ -394,6 +402,21 @@ check_nothing_torn() {
   done < <(tree "$PODCAST_EPISODES_DIR")
   [ -z "$bad" ]
   check nothing-torn $? "$bad"
+  [ -z "$pages" ]
+  check page-whole $? "$pages"
+}
+# page_problems PATH: what is wrong with a page under Episodes (nothing when it is whole: from
+# its doctype to its closing tag, every episode file it offers on disk).
+page_problems() {
+  local page="$PODCAST_EPISODES_DIR/$1" folder encoded file
+  folder="$(dirname "$page")"
+  head -c 15 "$page" | grep -q '^<!DOCTYPE html>' && [ "$(tail -c 8 "$page")" = "</html>" ] ||
+    { echo " $1 is not a whole page;"; return; }
+  while read -r encoded; do
+    [ -n "$encoded" ] || continue
+    printf -v file '%b' "${encoded//%/\\x}"
+    [ -f "$folder/$file" ] || echo " $1 lists $file, not on disk;"
+  done < <(grep -o ' data-file="[^"]*"' "$page" | sed 's/^ data-file="//; s/"$//')
 }
 check_after_recovery() {
   local command="$1" bad="" sides="" leftover="" actual done_count size path
@@ -542,7 +565,7 @@ for trial in $(seq 1 "$cuts"); do
     partial) what="op=fsync::from_rgx=/partial/" ;;
     staged) pick what "op=fsync::from_rgx=/\.podcast-.*\.part-" "op=link::from_rgx=/::to_rgx=Episodes/" ;;
     side) pick what "op=fsync::from_rgx=/\.podcast-side-" "op=rename::from_rgx=/::to_rgx=\.(vtt|json|png)$" ;;
-    playlist) pick what "op=fsync::from_rgx=/\.podcast-playlist-" "op=rename::from_rgx=/::to_rgx=\.m3u8$" ;;
+    playlist) pick what "op=fsync::from_rgx=/\.podcast-playlist-" "op=rename::from_rgx=/::to_rgx=\.(m3u8|html)$" ;;
     esac
     detail="crash $timing ${what//::/ }"
     fault "lazyfs::crash::timing=$timing::$what"

@@ -25,5 +25,6 @@ extension DownloadJob {
       published: episode.published,
       archive: archive ? ArchivedEpisode(podcast: podcast, episode: episode) : nil,
       info: info ? EpisodeInfo(episode: episode, podcast: podcast) : nil)
+    show = ShowIdentity.key(podcast)
   }
 }

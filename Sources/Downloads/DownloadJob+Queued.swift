@@ -16,6 +16,6 @@ extension DownloadJob {
       identityKeys: identityKeys, published: published,
       details: withDetails ? DownloadDetails(of: self).encoded : nil,
       archive: withDetails ? archive?.encoded : nil,
-      owner: owner)
+      owner: owner, show: show)
   }
 }

@@ -19,6 +19,10 @@ public struct DownloadJob: Sendable, Hashable {
   public var declaredLength: Int64?
   /// The feed that lists the episode (a URL, or a local file's path).
   public var feedURL: String?
+  /// Which show that feed is (`ShowIdentity`): an episode of the same show downloaded from
+  /// another feed URL is this one where their identity keys agree. Nil: matched within its
+  /// feed only.
+  public var show: String?
   /// Every identity key the episode answers to, its own first (see `EpisodeIdentity`), minus
   /// any the feed shares between several episodes: a finished download under any of them is
   /// this episode, whatever URL it had then.

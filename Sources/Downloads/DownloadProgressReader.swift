@@ -42,16 +42,23 @@ public struct DownloadProgressReader: Sendable {
   private let listedByKey: [String: DownloadRecord]
 
   /// `store` nil: there is no library yet, every episode is new. `feedURL`: the listed feed,
-  /// within which identity keys are matched. Throws when the library cannot be read: a
+  /// within which identity keys are matched, and within the other feeds of its show (`show`,
+  /// see `ShowIdentity`) for what they finished. Throws when the library cannot be read: a
   /// damaged database must not make downloaded episodes look new.
-  public init(store: LibraryStore?, feedURL: String) throws {
+  public init(store: LibraryStore?, feedURL: String, show: String? = nil) throws {
     self.init(
       store: store, feedURL: feedURL,
-      rows: try store.map { try DownloadRows(store: $0).all() } ?? [])
+      rows: try store.map { try DownloadRows(store: $0).all() } ?? [],
+      sameShow: try store.map {
+        try FinishedDownloads(store: $0).feedsOfSameShow(as: feedURL, show: show)
+      } ?? [])
   }
 
-  /// `rows`: the library's downloads (`allDownloads`), read once for readers of several feeds.
-  package init(store: LibraryStore?, feedURL: String, rows: [DownloadRecord]) {
+  /// `rows`: the library's downloads (`DownloadRows.all`), read once for readers of several
+  /// feeds; `sameShow`: the show's other feeds (`FinishedDownloads.feedsOfSameShow`).
+  package init(
+    store: LibraryStore?, feedURL: String, rows: [DownloadRecord], sameShow: Set<String>
+  ) {
     self.store = store
     self.feedURL = feedURL
     byURL = Dictionary(rows.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
@@ -59,10 +66,13 @@ public struct DownloadProgressReader: Sendable {
     listedByKey = Dictionary(
       rows.compactMap { row in row.feedURL == feedURL ? row.episodeKey.map { ($0, row) } : nil },
       uniquingKeysWith: { first, _ in first })
+    // This feed's own first, then those of the show's other feeds.
+    let finished = rows.filter { $0.state == .done }
+    let own = finished.filter { $0.feedURL == feedURL }
+    let others = finished.filter { $0.feedURL.map(sameShow.contains) == true }
     finishedByKey = Dictionary(
-      rows.compactMap { row in
-        row.state == .done && row.feedURL == feedURL ? row.episodeKey.map { ($0, row) } : nil
-      }, uniquingKeysWith: { first, _ in first })
+      (own + others).compactMap { row in row.episodeKey.map { ($0, row) } },
+      uniquingKeysWith: { first, _ in first })
   }
 
   /// Whether there is a library to read: without one every episode is new.

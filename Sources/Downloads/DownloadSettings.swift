@@ -25,6 +25,9 @@ public struct DownloadSettings: Sendable {
   public var writeFeed = false
   /// `--feed-base-url`: where the Episodes directory is served, for those feeds' links.
   public var feedBaseURL: FeedBaseURL?
+  /// `--write-page`: each podcast folder this run touches gets its `index.html`, and the
+  /// Episodes directory its index of them.
+  public var writePage = false
   /// `--info-json`: each episode gets `<episode>.info.json` beside it.
   public var infoJSON = false
 

@@ -9,6 +9,9 @@ public enum FeedError: SentenceError, Equatable {
   case notAFeed(rootElement: String)
   case malformed(line: Int, reason: String)
   case unreadable(path: String, reason: String)
+  /// The document stops before its root element closes: cut short on the way or at the
+  /// server. Taken as it is, it would hide every episode after the cut.
+  case truncated(bytes: Int, root: String)
 
   public var description: String {
     switch self {
@@ -21,6 +24,8 @@ public enum FeedError: SentenceError, Equatable {
     case .malformed(let line, let reason):
       return "the feed is not well-formed XML and has no readable items (line \(line): \(reason))"
     case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
+    case .truncated(let bytes, let root):
+      return "the feed ends after \(bytes) bytes, before its <\(root)> closes: it was cut short"
     }
   }
 }

@@ -183,6 +183,11 @@ public enum FeedParser {
     if !builder.sawChannel && builder.episodes.isEmpty, let error = pass.stream.firstError {
       throw FeedError.malformed(line: error.line, reason: error.reason)
     }
+    // A feed cut short lists only what came before the cut: taken as the truth, it would
+    // rename a show and drop its later episodes.
+    if pass.stream.sawError && !pass.stream.endsWithEndTag(of: root) {
+      throw FeedError.truncated(bytes: builder.bytesFed, root: root)
+    }
     return Feed(
       podcast: builder.podcast, episodes: newestFirst(builder.episodes),
       pageLinks: builder.pageLinks)

@@ -19,6 +19,11 @@ package final class FeedStream {
   /// inside attributes): `AmpersandRepair` on a second pass fixes all three.
   package private(set) var sawLooseReference = false
   package let builder: FeedBuilder
+  /// Whether libxml2 reported any error: a document cut short always gets one.
+  package private(set) var sawError = false
+  /// The document's last bytes, where its root element's end tag stands when it was whole.
+  private var tail: [UInt8] = []
+  private static let tailSize = 4 << 10
 
   private var context: xmlParserCtxtPtr?
   private var namespaces: [UnsafeRawPointer: FeedNamespace] = [:]
@@ -55,6 +60,8 @@ package final class FeedStream {
   /// the document has them, so libxml2 can detect UTF-16/32 from the BOM.
   package func feed(_ bytes: UnsafeRawBufferPointer) {
     builder.bytesFed += bytes.count
+    tail.append(contentsOf: bytes.suffix(Self.tailSize))
+    if tail.count > 2 * Self.tailSize { tail.removeFirst(tail.count - Self.tailSize) }
     let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
     guard let context else {
       start(first: base, count: Int32(bytes.count))
@@ -76,6 +83,17 @@ package final class FeedStream {
     if context == nil { start(first: nil, count: 0) }
     if let context { xmlParseChunk(context, nil, 0, 1) }
     builder.finishTruncated()
+  }
+
+  /// Whether the document ends with the end tag of its root element `root` (`</rss>`,
+  /// `</rdf:RDF>`), perhaps followed by comments or white space. A document whose elements
+  /// do not nest (a stray `<b>`) still ends with it; one cut short in transfer does not.
+  package func endsWithEndTag(of root: String) -> Bool {
+    let text = String(decoding: tail.suffix(Self.tailSize), as: UTF8.self)
+    let endTag =
+      "</([A-Za-z_][A-Za-z0-9_.-]*:)?"
+      + NSRegularExpression.escapedPattern(for: root) + "\\s*>"
+    return text.range(of: endTag, options: [.regularExpression, .caseInsensitive]) != nil
   }
 
   /// Stops reading: the root element already told us this is not a feed.
@@ -142,6 +160,7 @@ package final class FeedStream {
       sawEncodingError = true
     }
     if Self.referenceErrors.contains(code) { sawLooseReference = true }
+    if error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue { sawError = true }
     guard firstError == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
     let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
     firstError = (Int(error.pointee.line), message.trimmingCharacters(in: .whitespacesAndNewlines))

@@ -38,6 +38,19 @@ public struct FileNamer: Sendable {
       throw FileNameError.badTemplate(
         template, reason: "it must be relative to the Episodes directory")
     }
+    // A template names a file inside the podcast's folder: with no file name, an episode
+    // would take the folder's own name, beside the other podcasts' folders.
+    let names = template.split(separator: "/", omittingEmptySubsequences: false)
+    guard let file = names.last, !String(file).trimmingWhitespace.isEmpty else {
+      throw FileNameError.badTemplate(
+        template,
+        reason:
+          "it must end in a file name inside the podcast's folder, such as \(Self.defaultTemplate)")
+    }
+    guard !names.contains(where: { $0 == "." || $0 == ".." }) else {
+      throw FileNameError.badTemplate(
+        template, reason: "it must stay inside the podcast's folder (no . or .. in it)")
+    }
     self.template = template
     components = template.split(separator: "/", omittingEmptySubsequences: true).map {
       Self.parts(of: $0)

@@ -36,6 +36,7 @@ package enum OPMLSettings {
       ("first", settings.first?.description),
       ("writeFeed", settings.feed.map { $0 ? "true" : "false" }),
       ("feedBaseURL", settings.feedBaseURL),
+      ("writePage", settings.page.map { $0 ? "true" : "false" }),
       ("infoJSON", settings.info.map { $0 ? "true" : "false" }),
       ("pages", settings.pages.map { $0 ? "true" : "false" }),
       ("deletePlayed", settings.deletePlayed),
@@ -77,6 +78,7 @@ package enum OPMLSettings {
     settings.chapters = flag("chapters")
     settings.first = attributes["first"].flatMap { try? FirstSyncPolicy(parsing: $0) }
     settings.feed = flag("writefeed")
+    settings.page = flag("writepage")
     settings.pages = flag("pages")
     settings.feedBaseURL = attributes["feedbaseurl"].flatMap {
       $0.hasPrefix("http://") || $0.hasPrefix("https://") ? $0 : nil

@@ -12,6 +12,8 @@ package struct QueuedDownload: Sendable, Equatable {
   package var episodeTitle: String?
   /// The feed that lists the episode (a URL, or a local file's path).
   package var feedURL: String?
+  /// Which show that feed is (`ShowIdentity`); nil when it says too little to tell.
+  package var show: String?
   /// Every `EpisodeIdentity` key the episode answers to, its own first.
   package var identityKeys: [String]
   package var published: Date?
@@ -28,8 +30,10 @@ package struct QueuedDownload: Sendable, Equatable {
   package init(
     url: String, podcastTitle: String? = nil, episodeTitle: String? = nil,
     feedURL: String? = nil, identityKeys: [String] = [], published: Date? = nil,
-    details: String? = nil, archive: String? = nil, owner: ProcessOwner? = nil
+    details: String? = nil, archive: String? = nil, owner: ProcessOwner? = nil,
+    show: String? = nil
   ) {
+    self.show = show
     self.url = url
     self.podcastTitle = podcastTitle
     self.episodeTitle = episodeTitle

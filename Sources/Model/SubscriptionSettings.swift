@@ -26,6 +26,9 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
   public var feed: Bool?
   /// `--feed-base-url`: the URL the Episodes directory is served at, for that feed's links.
   public var feedBaseURL: String?
+  /// True once `--write-page`: sync keeps `index.html`, a page to browse and play the
+  /// downloaded episodes, in this subscription's folder (and the Episodes directory's index).
+  public var page: Bool?
   /// True once `--info-json`: sync keeps `<episode>.info.json` beside this subscription's
   /// episodes.
   public var info: Bool?
@@ -57,7 +60,7 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
   public static let optionNames = [
     "keep", "match", "exclude", "match-in", "since", "until", "min-duration", "max-duration",
     "type", "name-template", "episodes-dir", "concurrency", "limit-rate", "first", "tags",
-    "cover", "transcripts", "chapters", "write-feed", "feed-base-url",
+    "cover", "transcripts", "chapters", "write-feed", "feed-base-url", "write-page",
     "info-json", "pages", "delete-played", "share-with-account",
   ]
 
@@ -83,6 +86,7 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
     case "chapters", "no-chapters": chapters = nil
     case "write-feed", "feed": feed = nil
     case "feed-base-url": feedBaseURL = nil
+    case "write-page", "page": page = nil
     case "info-json": info = nil
     case "pages", "no-pages": pages = nil
     case "delete-played": deletePlayed = nil
@@ -107,6 +111,7 @@ public struct SubscriptionSettings: Codable, Sendable, Equatable {
     merged.first = other.first ?? first
     merged.feed = other.feed ?? feed
     merged.feedBaseURL = other.feedBaseURL ?? feedBaseURL
+    merged.page = other.page ?? page
     merged.info = other.info ?? info
     merged.pages = other.pages ?? pages
     merged.deletePlayed = other.deletePlayed ?? deletePlayed

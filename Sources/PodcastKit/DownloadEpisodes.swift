@@ -58,7 +58,7 @@ public struct DownloadEpisodes: Sendable {
         of: DownloadJob(
           episode: episodes[index - 1], podcast: podcast, index: index, namer: namer,
           feedURL: resolved.location, identityKeys: keys[index - 1],
-          archive: settings.writeFeed, info: settings.infoJSON))
+          archive: settings.writeFeed || settings.writePage, info: settings.infoJSON))
     }
   }
 
@@ -76,7 +76,7 @@ public struct DownloadEpisodes: Sendable {
       refresher: LinkRefresher(loader: FeedLoader(http: http)))
     let results = await reporter.download(jobs, on: manager)
     // With this run's folders, those a run that died may have left behind.
-    let request = FolderRequest(feed: settings.feedRequest)
+    let request = FolderRequest(feed: settings.feedRequest, page: settings.writePage)
     for failure in FolderViews.update(
       results.touchedFiles { _ in request }
         + mark.finishedByDeadRuns.map { TouchedFile($0, .changed) },

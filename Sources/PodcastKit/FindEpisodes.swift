@@ -178,7 +178,10 @@ public struct FindEpisodes: Sendable {
 
     private mutating func reader(feedURL: String) -> DownloadProgressReader {
       if let reader = readers[feedURL] { return reader }
-      let reader = DownloadProgressReader(store: store, feedURL: feedURL, rows: downloads)
+      // The show's other feeds too, as `episodes` reads them (a moved feed's downloads).
+      let sameShow = (try? FinishedDownloads(store: store).feedsOfSameShow(as: feedURL)) ?? []
+      let reader = DownloadProgressReader(
+        store: store, feedURL: feedURL, rows: downloads, sameShow: sameShow)
       readers[feedURL] = reader
       return reader
     }

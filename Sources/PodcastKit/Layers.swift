@@ -1,8 +1,10 @@
 // What a front end names besides the use cases: the model's values and rules, the feeds and
-// filters they are made of, and the values the use cases take and return. Nothing of the
-// store, the transfer engine or the directory clients: a front end reaches those only
-// through a use case.
+// filters they are made of, the user's config file and ~/.netrc, and the values the use cases
+// take and return. Nothing of the store, the transfer engine or the directory clients: a
+// front end reaches those only through a use case (Tests/podcastTests/PackageLayoutTests
+// fails when it names one).
 @_exported import Basics
+@_exported import Config
 @_exported import Feeds
 @_exported import Model
 @_exported import Privacy

@@ -18,6 +18,10 @@ public struct Library: Sendable {
     self.store = store
   }
 
+  /// The pid of the sync that holds this library's lock, as it wrote it; nil when none is
+  /// named. For saying whom a `sync --wait` waits for.
+  public var syncHolder: Int32? { LibraryLock.holder(paths: paths) }
+
   /// The store of the library at `paths` when one exists; nil, creating nothing, when none
   /// does. For commands and lookups that only read. A library folder that is a file is an
   /// error all the same: the user pointed at the wrong thing, and an empty answer would hide it.

@@ -135,7 +135,8 @@ public struct ListEpisodes: Sendable {
     if let limit { indexes = Array(indexes.prefix(limit)) }
     // Every state is read before the listing is returned: a library that cannot be read is
     // one error, not a listing that calls downloaded episodes new.
-    let downloads = try DownloadProgressReader(store: store, feedURL: resolved.location)
+    let downloads = try DownloadProgressReader(
+      store: store, feedURL: resolved.location, show: ShowIdentity.key(resolved.feed.podcast))
     let marks = try store.map { try EpisodeMarks(store: $0).all() } ?? [:]
     let plays = try store?.playStates() ?? [:]
     var dropped: [DroppedEpisode] = []

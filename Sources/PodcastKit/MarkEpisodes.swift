@@ -2,6 +2,7 @@ import Feeds
 import Foundation
 import Model
 import Selection
+import SideFiles
 import Source
 import Store
 
@@ -35,6 +36,8 @@ public struct MarkEpisodes: Sendable {
     public var marked: Int
     /// The subscription FEED is, whose first-sync queue and seen episodes the marks changed.
     public var subscription: Subscription?
+    /// Folder pages that could not be brought up to date with the plays: notes only.
+    public var pageFailures: [PlaylistError] = []
   }
 
   private let resolver: FeedResolver
@@ -56,6 +59,7 @@ public struct MarkEpisodes: Sendable {
     let store = try LibraryStore(paths: paths)
     let subscription = try Self.subscription(feed, resolved: resolved, store: store)
     let chosen = selection.indexes.map { episodes[$0 - 1] }
+    var outcome = Outcome(marked: selection.indexes.count, subscription: subscription)
     switch choice {
     case .played, .unplayed:
       let feedURL = subscription?.feedURL ?? resolved.location
@@ -71,11 +75,21 @@ public struct MarkEpisodes: Sendable {
             : PlayState(key: key, feedURL: feedURL, total: episode.duration, actedAt: now)
           return (state, episode.enclosure.url, episode.guid)
         })
+      // The pages of the folders this feed's episodes are in say what was played.
+      let finished = FinishedDownloads(store: store)
+      let files = Set(
+        try finished.files(feedURL: feedURL) + finished.files(feedURL: resolved.location))
+      let roots =
+        [store.paths.episodes]
+        + (try SavedSettings(store: store).all()).values.compactMap(\.episodesDir)
+      outcome.pageFailures = FolderViews.update(
+        files.sorted().map { TouchedFile($0, .changed) }, episodesDirectories: roots,
+        store: store)
     case .skip, .downloaded, .new:
       try EpisodeMarks(store: store).mark(
         chosen, as: choice.state, feedURL: resolved.location, subscriptionId: subscription?.id)
     }
-    return Outcome(marked: selection.indexes.count, subscription: subscription)
+    return outcome
   }
 
   /// The subscription FEED names, or whose feed it is: marking an episode `new` must also

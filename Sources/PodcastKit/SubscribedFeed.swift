@@ -109,7 +109,7 @@ public struct SubscribedFeed: Sendable {
   /// The copy as a resolved feed, located where its page one came from (as a fetch of it
   /// would be, so downloads recorded from it are matched): page one, or with `allPages` every
   /// page it holds, put together as a paged read puts them.
-  private static func parse(_ copy: KeptFeed, allPages: Bool = false) throws -> ResolvedFeed {
+  static func parse(_ copy: KeptFeed, allPages: Bool = false) throws -> ResolvedFeed {
     var feed =
       allPages ? try PagedFeedLoader.merged(copy.pageFeeds()) ?? copy.feed() : try copy.feed()
     let location = copy.pages.first?.url ?? copy.feedURL

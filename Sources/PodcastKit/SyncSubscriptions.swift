@@ -80,7 +80,8 @@ public struct SyncSubscriptions: Sendable {
     let run = syncRun
     let downloaded = try await run.download(subscriptions, reporter: reporter)
     let accountReport = await account?.actions(continuing: exchanged)
-    var outcome = await run.finish(downloaded, reporter: reporter)
+    var outcome = await run.finish(
+      downloaded, playsChanged: (accountReport?.playsRecorded ?? 0) > 0, reporter: reporter)
     outcome.account = accountReport
     outcome.subscriptions = subscriptions.count
     return outcome

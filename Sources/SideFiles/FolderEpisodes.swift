@@ -8,9 +8,15 @@ package struct FolderEpisodes: Sendable {
   /// The podcast folder, standardized.
   package var folder: String
   package var records: [DownloadRecord]
+  /// The library's play states by episode key (for the page's "played"); empty where the
+  /// views looked at need none (the finish round's).
+  package var playStates: [String: PlayState]
 
-  package init(folder: String, records: [DownloadRecord]) {
+  package init(
+    folder: String, records: [DownloadRecord], playStates: [String: PlayState] = [:]
+  ) {
     self.folder = folder
     self.records = records
+    self.playStates = playStates
   }
 }

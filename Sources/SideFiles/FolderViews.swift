@@ -18,8 +18,11 @@ import Synchronization
 /// are in place whatever happens here.
 public enum FolderViews {
   /// Every view a podcast folder can have, in the order they are looked at and told about.
-  /// The feed goes first: a folder left empty goes with its last view.
-  package static let all: [any FolderView.Type] = [FolderFeed.self, FolderPlaylist.self]
+  /// The feed goes first: a folder left empty goes with its last view; the page last, as it
+  /// links the feed and the playlist when the folder has them.
+  package static let all: [any FolderView.Type] = [
+    FolderFeed.self, FolderPlaylist.self, FolderPage.self,
+  ]
 
   /// Folders looked at per read of the library, so what is read for them stays the same size
   /// however many there are.
@@ -111,8 +114,14 @@ public enum FolderViews {
       [[Int: Result<FolderViewChange, PlaylistError>]](
         repeating: [:], count: folders.count))
     let writes = Mutex([(folder: Int, view: Int, write: Write)]())
-    // Every folder's downloads in one read; a read that fails is each view's failure.
-    let recorded = Result { try FinishedDownloads(store: store).under(folders.map(\.path)) }
+    // Every folder's downloads in one read, with the plays the pages show; a read that fails
+    // is each view's failure.
+    let recorded = Result {
+      (
+        try FinishedDownloads(store: store).under(folders.map(\.path)),
+        try store.playStates()
+      )
+    }
     let lanes = min(folders.count, 4)
     DispatchQueue.concurrentPerform(iterations: lanes) { lane in
       for index in stride(from: lane, to: folders.count, by: lanes) {
@@ -125,9 +134,10 @@ public enum FolderViews {
               all[view].cannotWrite(
                 path: all[view].path(inFolder: path), reason: String(describing: error)))
           }
-        case .success(let byFolder):
+        case .success(let (byFolder, playStates)):
           TemporaryName.removeAbandoned(in: path, prefix: Playlist.temporaryPrefix)
-          let episodes = FolderEpisodes(folder: path, records: byFolder[index])
+          let episodes = FolderEpisodes(
+            folder: path, records: byFolder[index], playStates: playStates)
           var removed = false
           for view in folder.views.sorted() {
             do throws(PlaylistError) {
@@ -171,14 +181,16 @@ public enum FolderViews {
     let staging = store.paths.stateDirectory
     TemporaryName.removeAbandoned(in: staging, prefix: Playlist.temporaryPrefix)
     let records: [DownloadRecord]
+    let playStates: [String: PlayState]
     do {
       records = try FinishedDownloads(store: store).under(folder)
+      playStates = try store.playStates()
     } catch {
       throw view.cannotWrite(path: path, reason: String(describing: error))
     }
     TemporaryName.removeAbandoned(in: folder, prefix: Playlist.temporaryPrefix)
-    switch try look(view, at: FolderEpisodes(folder: folder, records: records), request: request)
-    {
+    let episodes = FolderEpisodes(folder: folder, records: records, playStates: playStates)
+    switch try look(view, at: episodes, request: request) {
     case .unchanged: return .unchanged
     case .removed:
       rmdir(folder)

@@ -112,6 +112,9 @@ extension DownloadRows {
   {
     let key = row?.key ?? wanted.key
     try perform(.queue(wanted), on: row, key: key, db)
+    if let show = wanted.show, let feedURL = wanted.feedURL {
+      try FinishedDownloads.recordShow(show, of: feedURL, db)
+    }
     return key
   }
 

@@ -73,7 +73,7 @@ public struct DownloadRows: Sendable {
       return .alreadyHere(current, file: file)
     }
     if let finished = try FinishedDownloads.find(
-      db, url: wanted.url, keys: wanted.identityKeys, feedURL: wanted.feedURL),
+      db, url: wanted.url, keys: wanted.identityKeys, feedURL: wanted.feedURL, show: wanted.show),
       let file = finished.file
     {
       return .alreadyHere(finished, file: file)

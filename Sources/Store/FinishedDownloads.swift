@@ -14,20 +14,62 @@ public struct FinishedDownloads: Sendable {
 
   /// The finished download of this episode whose file is still there: by its URL, else by
   /// any of `keys` (the episode's identity) within the same feed, so a publisher's new URL is
-  /// not a new episode (and another feed's GUID "1" is not this one's).
-  public func find(url: String, keys: [String], feedURL: String?) throws -> DownloadRecord? {
-    try store.lookup { db in try Self.find(db, url: url, keys: keys, feedURL: feedURL) }
-  }
-
-  static func find(_ db: Database, url: String, keys: [String], feedURL: String?) throws
+  /// not a new episode (and another feed's GUID "1" is not this one's), else within another
+  /// feed of the same show (`show`, else what the feed's downloads recorded it to be): one
+  /// show under two feed URLs is one set of episodes.
+  public func find(url: String, keys: [String], feedURL: String?, show: String? = nil) throws
     -> DownloadRecord?
   {
+    try store.lookup { db in try Self.find(db, url: url, keys: keys, feedURL: feedURL, show: show) }
+  }
+
+  static func find(
+    _ db: Database, url: String, keys: [String], feedURL: String?, show: String? = nil
+  ) throws -> DownloadRecord? {
     var candidates = try DownloadRecordRow.all(db, url: url).map { $0.record }
     if let feedURL, !keys.isEmpty {
       candidates += try DownloadRecordRow.finished(db, feedURL: feedURL, keys: keys)
         .map { $0.record }
     }
-    return candidates.first(where: DownloadRows.hasFile)
+    if let found = candidates.first(where: DownloadRows.hasFile) { return found }
+    guard let feedURL, !keys.isEmpty, let show = try show ?? Self.show(of: feedURL, db) else {
+      return nil
+    }
+    for other in try Self.feeds(of: show, db) where other != feedURL {
+      let rows = try DownloadRecordRow.finished(db, feedURL: other, keys: keys)
+      if let found = rows.map(\.record).first(where: DownloadRows.hasFile) { return found }
+    }
+    return nil
+  }
+
+  /// The other feed URLs of the show the feed at `feedURL` is (`show`, else what its
+  /// downloads recorded it to be): their finished downloads are this feed's episodes too,
+  /// where the identity keys agree.
+  public func feedsOfSameShow(as feedURL: String, show: String? = nil) throws -> Set<String> {
+    try store.lookup { db in
+      guard let show = try show ?? Self.show(of: feedURL, db) else { return [] }
+      return Set(try Self.feeds(of: show, db)).subtracting([feedURL])
+    }
+  }
+
+  /// Notes which show the feed at `feedURL` is, as a download from it is queued.
+  static func recordShow(_ show: String, of feedURL: String, _ db: Database) throws {
+    try db.cachedStatement(
+      sql: """
+        INSERT INTO feedShows (feedURL, show) VALUES (?, ?)
+        ON CONFLICT (feedURL) DO UPDATE SET show = excluded.show WHERE show != excluded.show
+        """
+    ).run([.text(feedURL), .text(show)])
+  }
+
+  private static func show(of feedURL: String, _ db: Database) throws -> String? {
+    try db.cachedStatement(sql: "SELECT show FROM feedShows WHERE feedURL = ?")
+      .first([.text(feedURL)]) { $0.text(0) } ?? nil
+  }
+
+  private static func feeds(of show: String, _ db: Database) throws -> [String] {
+    try db.cachedStatement(sql: "SELECT feedURL FROM feedShows WHERE show = ? ORDER BY feedURL")
+      .all([.text(show)]) { $0.text(0) ?? "" }
   }
 
   /// Whether a finished download other than the one keyed `key` owns the file at `path`.

@@ -46,6 +46,15 @@ public final class LibraryLock: Sendable {
     return LibraryLock(path: file, descriptor: descriptor)
   }
 
+  /// The pid the lock's holder wrote into the lock file (`recordOwner`); nil when it names
+  /// none. Only a hint: the holder may have ended since.
+  public static func holder(paths: LibraryPaths) -> Int32? {
+    guard let text = try? String(contentsOfFile: paths.lockFile, encoding: .utf8) else {
+      return nil
+    }
+    return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+
   /// Lets a person looking at the lock file see which process holds it.
   private static func recordOwner(_ descriptor: Int32) {
     let text = Array("\(getpid())\n".utf8)

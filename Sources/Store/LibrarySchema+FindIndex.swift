@@ -3,7 +3,7 @@ internal import GRDB
 import Model
 
 extension LibrarySchema {
-  /// "v11-find-index": the full-text index `find` searches (`FindIndex`).
+  /// "v12-find-index": the full-text index `find` searches (`FindIndex`).
   ///
   /// `findText` is an FTS5 table with a row per episode of a subscription, its rowid the
   /// episode's row id: the title, the chapter titles, the show notes and a transcript, as text

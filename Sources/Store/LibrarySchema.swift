@@ -22,7 +22,8 @@ package enum LibrarySchema {
     migrator.registerMigration("v9-kept-feeds", migrate: addKeptFeeds)
     migrator.registerMigration("v9-update-index-dropped", migrate: dropUpdateIndex)
     migrator.registerMigration("v10-owners-and-checkpoints", migrate: addOwnersAndCheckpoints)
-    migrator.registerMigration("v11-find-index", migrate: addFindIndex)
+    migrator.registerMigration("v11-feed-shows", migrate: addFeedShows)
+    migrator.registerMigration("v12-find-index", migrate: addFindIndex)
     return migrator
   }
 

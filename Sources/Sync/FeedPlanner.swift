@@ -190,10 +190,13 @@ struct FeedPlanner {
     key: String, otherKeys: [String] = [], namer: FileNamer, archive: Bool = false,
     info: Bool = false
   ) -> DownloadJob {
-    var podcast = podcast
-    if podcast.title == nil { podcast.title = fallbackTitle }
-    return DownloadJob(
-      episode: episode, podcast: podcast, index: index, namer: namer, feedURL: feedURL,
+    var titled = podcast
+    if titled.title == nil { titled.title = fallbackTitle }
+    var job = DownloadJob(
+      episode: episode, podcast: titled, index: index, namer: namer, feedURL: feedURL,
       identityKeys: [key] + otherKeys.filter { $0 != key }, archive: archive, info: info)
+    // The show as its feed names it, not by the stand-in title.
+    job.show = ShowIdentity.key(podcast)
+    return job
   }
 }

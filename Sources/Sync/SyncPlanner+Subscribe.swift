@@ -36,7 +36,7 @@ extension SyncPlanner {
       let episode = feed.episodes[offset]
       let url = episode.enclosure.url
       if let had = try FinishedDownloads(store: store).find(
-        url: url, keys: [keys[offset]], feedURL: feedURL),
+        url: url, keys: [keys[offset]], feedURL: feedURL, show: ShowIdentity.key(feed.podcast)),
         let file = had.file
       {
         refresh.episodes[offset].downloadedFile = file

@@ -246,7 +246,7 @@ public struct SyncPlanner: Sendable {
             let job = news.planned[index].job
             news.planned[index].alreadyHad =
               try FinishedDownloads(store: store).find(
-                url: job.url, keys: job.identityKeys, feedURL: job.feedURL) != nil
+                url: job.url, keys: job.identityKeys, feedURL: job.feedURL, show: job.show) != nil
           }
         }
         let fresh = news.planned

@@ -13,7 +13,7 @@ package struct SyncRules: Sendable {
   /// How many episodes the first sync takes; nil is all.
   package let firstCount: Int?
   /// Whether this subscription's downloads keep what the feed says of their episodes, for the
-  /// folder's `feed.xml` (its `--write-feed`, or the run's).
+  /// folder's `feed.xml` or page (its `--write-feed` or `--write-page`, or the run's).
   package var writesFeed: Bool
   /// Whether this subscription's downloads get `<episode>.info.json` beside them (its
   /// `--info-json`, or the run's).
@@ -26,7 +26,7 @@ package struct SyncRules: Sendable {
     marks: [String: EpisodeMark.State], defaultNamer: FileNamer, now: Date = Date(),
     runWritesFeed: Bool = false, runWritesInfo: Bool = false
   ) throws {
-    writesFeed = runWritesFeed || settings.feed == true
+    writesFeed = runWritesFeed || settings.feed == true || settings.page == true
     writesInfo = runWritesInfo || settings.info == true
     predicates = [runFilter, try settings.filter.predicate(now: now)].compactMap { $0 }
     self.marks = marks

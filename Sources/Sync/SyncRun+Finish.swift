@@ -8,8 +8,11 @@ extension SyncRun {
   /// What follows the downloads, in this order: prune, side files beside earlier episodes,
   /// the podcast folders' views (with those of the files dead runs finished, see `RunMark`),
   /// `--playlist`. A view or playlist that cannot be written is told, not the run's failure:
-  /// the episodes are in place all the same.
-  package func finish(_ downloaded: Downloaded, reporter: some RunReporter) async -> SyncOutcome {
+  /// the episodes are in place all the same. `playsChanged`: the account's exchange recorded
+  /// plays, which the synced subscriptions' pages show.
+  package func finish(
+    _ downloaded: Downloaded, playsChanged: Bool = false, reporter: some RunReporter
+  ) async -> SyncOutcome {
     let plan = downloaded.plan
     let results = downloaded.results
     let allSettings = downloaded.allSettings
@@ -24,12 +27,12 @@ extension SyncRun {
     let finishedByDeadRuns = downloaded.mark.finishedByDeadRuns
     let touched =
       results.touchedFiles { result in
-        FolderRequest(
-          feed: feedRequest(
-            subscriptionId: result.job.subscriptionEpisode?.subscriptionId,
-            allSettings: allSettings))
+        let subscriptionId = result.job.subscriptionEpisode?.subscriptionId
+        return FolderRequest(
+          feed: feedRequest(subscriptionId: subscriptionId, allSettings: allSettings),
+          page: pageAsked(subscriptionId: subscriptionId, allSettings: allSettings))
       } + pruning.removed.map { TouchedFile($0, .changed) }
-      + askedFeeds(plan, allSettings: allSettings)
+      + askedViews(plan, allSettings: allSettings, playsChanged: playsChanged)
       + finishedByDeadRuns.map { TouchedFile($0, .changed) }
     for failure in FolderViews.update(
       touched, episodesDirectories: episodesDirectories, store: store)
@@ -46,19 +49,23 @@ extension SyncRun {
     return outcome
   }
 
-  /// The files each synced subscription that asks for a feed has, with that request: its
-  /// feed is written on the run after `set NAME --write-feed` whether or not anything is new,
-  /// and follows a changed base URL.
-  private func askedFeeds(_ plan: SyncPlan, allSettings: [Int64: SubscriptionSettings])
-    -> [TouchedFile]
-  {
+  /// The files each synced subscription that asks for a feed or a page has, with that
+  /// request: its feed and page are written on the run after `set NAME --write-feed` or
+  /// `--write-page` whether or not anything is new, and the feed follows a changed base URL.
+  /// When the account's server changed what was played, every synced subscription's files
+  /// are looked at, so the pages there show it.
+  private func askedViews(
+    _ plan: SyncPlan, allSettings: [Int64: SubscriptionSettings], playsChanged: Bool
+  ) -> [TouchedFile] {
     plan.feeds.flatMap { feed -> [TouchedFile] in
       let subscription = feed.subscription
-      guard let request = feedRequest(subscriptionId: subscription.id, allSettings: allSettings)
-      else { return [] }
+      let request = FolderRequest(
+        feed: feedRequest(subscriptionId: subscription.id, allSettings: allSettings),
+        page: pageAsked(subscriptionId: subscription.id, allSettings: allSettings))
+      guard request != FolderRequest() || playsChanged else { return [] }
       let files =
         (try? FinishedDownloads(store: store).files(feedURL: subscription.feedURL)) ?? []
-      return files.map { TouchedFile($0, .asked, request: FolderRequest(feed: request)) }
+      return files.map { TouchedFile($0, playsChanged ? .changed : .asked, request: request) }
     }
   }
 

@@ -161,7 +161,8 @@ package struct SyncRun: Sendable {
     var planner = SyncPlanner(
       store: store, loader: FeedLoader(http: http), namer: try settings.namer(),
       dryRun: dryRun, filter: filter)
-    planner.writesFeed = settings.writeFeed
+    // What the feed says of each episode is kept for a folder's feed and for its page alike.
+    planner.writesFeed = settings.writeFeed || settings.writePage
     planner.writesInfo = settings.infoJSON
     planner.readsPages = readsPages
     return planner
@@ -219,9 +220,9 @@ package struct SyncRun: Sendable {
     // `set NAME --no-tags` and the like, as they are now (not when it was queued).
     var job = allSettings[download.subscriptionId, default: SubscriptionSettings()].sideFiles(
       of: settings.sideFiles(of: download.job))
-    if feedRequest(
-      subscriptionId: job.subscriptionEpisode?.subscriptionId, allSettings: allSettings)
-      == nil
+    let subscriptionId = job.subscriptionEpisode?.subscriptionId
+    if feedRequest(subscriptionId: subscriptionId, allSettings: allSettings) == nil
+      && !pageAsked(subscriptionId: subscriptionId, allSettings: allSettings)
     {
       job.archive = nil
     }
@@ -237,5 +238,11 @@ package struct SyncRun: Sendable {
     guard settings.writeFeed || own?.feed == true else { return nil }
     return FeedRequest(
       baseURL: settings.feedBaseURL ?? own?.feedBaseURL.flatMap { try? FeedBaseURL($0) })
+  }
+
+  /// Whether `sync --write-page` or the subscription's `set --write-page` asks for its folder's
+  /// page.
+  func pageAsked(subscriptionId: Int64?, allSettings: [Int64: SubscriptionSettings]) -> Bool {
+    settings.writePage || subscriptionId.flatMap { allSettings[$0]?.page } == true
   }
 }

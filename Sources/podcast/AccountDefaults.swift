@@ -8,7 +8,7 @@ enum AccountDefaults {
     var options = AccountSync()
     options.exchanges = exchanges
     guard let file = Configuration.file else { return options }
-    options.keep = file.integer(of: "keep", for: "subscribe")
+    options.keep = file.number(of: "keep", for: "subscribe")
     options.settings.first = file.text(of: "first", for: "subscribe").flatMap {
       try? FirstSyncPolicy(parsing: $0)
     }

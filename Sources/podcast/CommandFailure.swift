@@ -6,13 +6,17 @@ import PodcastKit
 /// line on stderr) and, when it ends the command, the exit status README.md's "Exit codes" gives it. Commands and
 /// PodcastKit throw typed errors; nothing else picks words or exit codes for them.
 enum CommandFailure {
-  /// Ends the command for `error`: argument-parser's own errors (usage, `--help`, an exit
-  /// status already chosen) go the parser's way; every other error is one line and its code.
+  /// Ends the command for `error`: what a command throws to end the way argument-parser ends
+  /// (a usage error, `--help`, an exit status already chosen) goes the parser's way; every
+  /// other error is one line and its code. Parsing errors never come here: `PodcastCommand`
+  /// hands them to argument-parser where parsing fails.
   static func exit(_ error: Error, command: ParsableCommand.Type) -> Never {
     if let error = error as? ValidationError, command != PodcastCommand.self {
       exitForUsage(error, command: command)
     }
-    if isParsers(error) { command.exit(withError: error) }
+    if error is ExitCode || error is CleanExit || error is ValidationError {
+      command.exit(withError: error)
+    }
     Console.error(error)
     Foundation.exit(exitCode(for: error).rawValue)
   }
@@ -45,17 +49,10 @@ enum CommandFailure {
     switch error {
     case let code as ExitCode: return code
     case CommandError.syncBusy, LibraryError.busy: return ExitCode(75)
-    case is ConfigError, is ConfigReason: return ExitCode(64)
+    case is ConfigError: return ExitCode(64)
     // Podcast Index named (`podcastindex:ID`, `guid:GUID`) without the user's key.
     case SearchError.podcastIndexKeyMissing: return ExitCode(64)
     default: return .failure
     }
-  }
-
-  /// Errors argument-parser knows how to end with: its public ones, and its internal ones
-  /// (a bare `podcast --help` runs the root command, which asks for help by throwing one).
-  private static func isParsers(_ error: Error) -> Bool {
-    error is ExitCode || error is CleanExit || error is ValidationError
-      || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
   }
 }

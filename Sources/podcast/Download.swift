@@ -22,7 +22,9 @@ struct Download: AsyncParsableCommand {
   @Argument(help: "Episode indexes: 3, 2-5, 1,4,9.")
   var selection: [String] = []
 
-  @Option(help: "Download the newest N episodes.")
+  // A number option takes the next word whatever it looks like, so `--latest -1` is
+  // refused for its value, not taken for an unknown option and a missing value.
+  @Option(parsing: .unconditional, help: "Download the newest N episodes.")
   var latest: Int?
 
   @Flag(help: "Download every episode.")
@@ -78,7 +80,9 @@ struct Download: AsyncParsableCommand {
       return
     }
     let results = await download.perform(
-      jobs, library: library, network: context.network, reporter: DownloadRun(json: json))
+      jobs, library: library, network: context.network,
+      reporter: DownloadRun(json: json, root: context.paths.root))
+    Interrupt.waitForExitIfStopping()
     if json {
       Console.print(DownloadRun.document(results).rendered())
     } else if jobs.count > 1 {
@@ -94,9 +98,8 @@ struct Download: AsyncParsableCommand {
 
   private func startInBackground(_ library: Library) throws {
     do {
-      let pid = try backgroundOptions.detach(logDirectory: library.paths.stateDirectory)
-      Console.print("Downloading in the background (pid \(pid)); follow it with `podcast status`.")
-      Console.print("Log: \(library.paths.stateDirectory)/background.log")
+      let started = try backgroundOptions.detach(logDirectory: library.paths.stateDirectory)
+      BackgroundOptions.announce(started, doing: "Downloading", json: json)
     } catch {
       throw CommandError.cannotStartInBackground(reason: CommandFailure.message(for: error))
     }

@@ -4,12 +4,14 @@ import PodcastKit
 /// How episodes are fetched and named; shared by `download` and `sync`.
 struct DownloadSettingsOptions: ParsableArguments {
   @Option(
+    parsing: .unconditional,
     help:
       "Downloads at once (default: \(ParallelDownloads.defaultConcurrency), or a subscription's own setting in sync)."
   )
   var concurrency: Int?
 
   @Option(
+    parsing: .unconditional,
     help:
       "Downloads at once from any one server, so none is hammered (three times this over HTTP/2, as streams on one connection)."
   )
@@ -63,6 +65,11 @@ struct DownloadSettingsOptions: ParsableArguments {
   var feedBaseURL: String?
 
   @Flag(
+    name: .customLong("write-page"),
+    help: "Keep index.html in each podcast folder and in Episodes: pages to browse and play them.")
+  var writePage = false
+
+  @Flag(
     name: .customLong("info-json"),
     help: "Keep <episode>.info.json beside each episode: what the feed says of it and its podcast.")
   var infoJSON = false
@@ -95,6 +102,7 @@ struct DownloadSettingsOptions: ParsableArguments {
     settings.noChapters = noChapters
     settings.writeFeed = writeFeed
     settings.feedBaseURL = try feedBaseURL.map(FeedBaseURL.init)
+    settings.writePage = writePage
     settings.infoJSON = infoJSON
     return settings
   }

@@ -6,9 +6,9 @@ struct Episodes: AsyncParsableCommand {
     commandName: "episodes",
     abstract: "List a feed's episodes, newest first; the number shown is the index to download.",
     discussion: """
-      For a subscription, the library's copy of its feed is listed when the server says it is
-      unchanged, or (with one line on stderr saying how old it is) when the feed cannot be
-      had. Episodes this library downloaded or marked that the feed no longer lists follow
+      For a subscription, the library's copy of its feed is listed when the server says it is \
+      unchanged, or (with one line on stderr saying how old it is) when the feed cannot be \
+      had. Episodes this library downloaded or marked that the feed no longer lists follow \
       the feed's own, marked `gone`, without a number.
       """
   )
@@ -20,7 +20,7 @@ struct Episodes: AsyncParsableCommand {
     completion: SubscriptionCompletion.names)
   var feed: String
 
-  @Option(help: "Show at most N episodes.")
+  @Option(parsing: .unconditional, help: "Show at most N episodes.")
   var limit: Int?
 
   @OptionGroup(title: "Filters") var filterOptions: FilterOptions

@@ -36,6 +36,15 @@ enum Interrupt {
     }
   }()
 
+  /// Called where a command would report what its run did: once a signal arrived, what the
+  /// run did is the interruption's (transfers it stopped end as failures), and the handler
+  /// is about to say so and exit 130. This thread waits for that exit instead of reporting
+  /// those as failed episodes and exiting 1 first.
+  static func waitForExitIfStopping() {
+    guard isStopping else { return }
+    while true { sleep(60) }
+  }
+
   static func install(message: String, beforeExit: @escaping @Sendable () -> Void = {}) {
     _ = installOnce
     handler.withLock { $0 = Handler(message: message, beforeExit: beforeExit) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PodcastKit
 
 /// Where the library lives; accepted by every command that touches it.
 struct LibraryOptions: ParsableArguments {
@@ -23,11 +24,9 @@ struct LibraryOptions: ParsableArguments {
     return homeDirectory + "/Podcasts"
   }
 
-  /// `$HOME` as every Unix tool reads it; the password database only when it is unset
-  /// (Foundation's `homeDirectoryForCurrentUser` ignores `$HOME`).
+  /// `$HOME` as every Unix tool reads it (the password database only when it is unset).
   static var homeDirectory: String {
-    if let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty { return home }
-    return FileManager.default.homeDirectoryForCurrentUser.path
+    ConfigFile.home(environment: ProcessInfo.processInfo.environment)
   }
 
   var episodesPath: String? {

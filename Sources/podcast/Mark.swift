@@ -73,6 +73,7 @@ struct Mark: AsyncParsableCommand {
       case .unplayed: "as unplayed"
       }
     Console.print("Marked \(count) episode\(count == 1 ? "" : "s") \(word).")
+    for failure in outcome.pageFailures { Console.error(String(describing: failure)) }
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PodcastKit
 
 #if canImport(Glibc)
   import Glibc

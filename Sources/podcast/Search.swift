@@ -76,8 +76,14 @@ struct Search: AsyncParsableCommand {
     } else if !outcome.results.isEmpty {
       Console.print(SearchTable.text(outcome.results, width: Console.width))
       if Console.isTerminal {
+        let next =
+          "Next: podcast episodes FEED (the URL under a show), then podcast download FEED 1"
         Console.print(
-          "\nNext: podcast episodes FEED (the URL under a show), then podcast download FEED 1")
+          "\n"
+            + (TerminalText.width(next) < Console.width
+              ? next
+              : "Next: podcast episodes URL\nthen: podcast download URL 1")
+        )
       }
     }
     for failure in outcome.failures {

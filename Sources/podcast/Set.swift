@@ -22,7 +22,7 @@ struct SetCommand: ParsableCommand {
     help: "Subscription name, name prefix or number.", completion: SubscriptionCompletion.names)
   var name: String
 
-  @Option(help: "Keep only the newest N downloaded episodes when syncing.")
+  @Option(parsing: .unconditional, help: "Keep only the newest N downloaded episodes when syncing.")
   var keep: Int?
 
   @OptionGroup var settingsOptions: SettingsOptions
@@ -32,6 +32,16 @@ struct SetCommand: ParsableCommand {
 
   func validate() throws {
     if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
+    // `--unset keep --keep 3` says two things of one setting: refused, not one of them dropped.
+    let given = SettingsView.flags(
+      keep: keep, try settingsOptions.settings(episodesDir: libraryOptions.episodesDir))
+    for option in unset {
+      if let (flag, value) = given.first(where: { Self.setting($0.0) == Self.setting(option) }) {
+        let clash = value.map { "--\(flag) \($0)" } ?? "--\(flag)"
+        throw ValidationError(
+          "--unset \(Self.bare(option)) and \(clash) name one setting; give one")
+      }
+    }
     for option in unset {
       var probe = SubscriptionSettings()
       do {
@@ -55,5 +65,13 @@ struct SetCommand: ParsableCommand {
   /// `--match` and `match` both name the setting.
   private static func bare(_ option: String) -> String {
     String(option.drop { $0 == "-" })
+  }
+
+  /// The setting a flag or `--unset` name changes: `no-tags` and `tags` are one, as are
+  /// `write-feed` and `feed`.
+  private static func setting(_ option: String) -> String {
+    let name = bare(option)
+    let positive = name.hasPrefix("no-") ? String(name.dropFirst(3)) : name
+    return positive == "feed" ? "write-feed" : positive
   }
 }

@@ -11,7 +11,7 @@ struct SettingsOptions: ParsableArguments {
     help: "File name template for this subscription's episodes (see `podcast download --help`).")
   var nameTemplate: String?
 
-  @Option(help: "Downloads at once for this subscription.")
+  @Option(parsing: .unconditional, help: "Downloads at once for this subscription.")
   var concurrency: Int?
 
   @Option(help: "Bandwidth for this subscription's downloads, in bytes per second (500k, 2M).")
@@ -45,6 +45,12 @@ struct SettingsOptions: ParsableArguments {
       "The URL the Episodes folder is served at, for the links in this subscription's feed.xml.",
       valueName: "url"))
   var feedBaseURL: String?
+
+  @Flag(
+    help:
+      "Keep index.html in this subscription's folder (and Episodes/index.html): a page to browse and play it."
+  )
+  var writePage = false
 
   @Option(
     help: ArgumentHelp(
@@ -91,6 +97,7 @@ struct SettingsOptions: ParsableArguments {
     if noTranscripts { settings.transcripts = false }
     if noChapters { settings.chapters = false }
     if writeFeed { settings.feed = true }
+    if writePage { settings.page = true }
     if infoJSON { settings.info = true }
     if noPages { settings.pages = false }
     settings.deletePlayed = deletePlayed

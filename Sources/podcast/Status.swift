@@ -28,25 +28,27 @@ struct Status: AsyncParsableCommand {
       Console.print("No downloads yet.")
       return
     }
+    // At 80 columns the episode keeps at least 20; on a narrower terminal the time goes
+    // first, then the sizes, then the percentage.
     var table = Table(columns: [
-      .init(title: "STATE"), .init(title: "PROGRESS", alignment: .right),
-      .init(title: "SIZE", alignment: .right),
-      .init(title: "UPDATED"), .init(title: "EPISODE", flexible: true),
+      .init(title: "STATE"), .init(title: "PROGRESS", alignment: .right, dropOrder: 3),
+      .init(title: "SIZE", alignment: .right, dropOrder: 2),
+      .init(title: "UPDATED", dropOrder: 1),
+      .init(title: "EPISODE", flexible: true, fit: ShowAndTitle.fitted),
     ])
     for record in records {
-      let size = [Format.bytes(record.bytes), record.total.map(Format.bytes)].compactMap { $0 }
-        .filter { !$0.isEmpty }
-      let title = [record.podcastTitle, record.episodeTitle].filter { !$0.isEmpty }.joined(
-        separator: ": ")
-      var episode = title.isEmpty ? record.url : title
+      let bytes = Format.bytes(record.bytes)
+      let total = record.total.map(Format.bytes) ?? ""
+      let size = [bytes, total == bytes ? "" : total].filter { !$0.isEmpty }
+      var title = Format.singleLine(record.episodeTitle.isEmpty ? record.url : record.episodeTitle)
       if let error = record.error, record.state == .failed {
-        episode += " (\(error))"
+        title += " (\(Format.singleLine(error)))"
       }
       table.rows.append([
         record.state.rawValue, record.progress.map(Format.percent) ?? "",
         size.joined(separator: " / "),
         Format.time(record.updatedAt),
-        Format.singleLine(episode),
+        ShowAndTitle.cell(show: Format.singleLine(record.podcastTitle), title: title),
       ])
     }
     for line in table.render(width: Console.isTerminal ? Console.width : 100_000) {

@@ -21,7 +21,7 @@ struct Subscribe: AsyncParsableCommand {
   @Option(help: "Short name to refer to the subscription (default: from the feed's title).")
   var name: String?
 
-  @Option(help: "Keep only the newest N downloaded episodes when syncing.")
+  @Option(parsing: .unconditional, help: "Keep only the newest N downloaded episodes when syncing.")
   var keep: Int?
 
   @Option(

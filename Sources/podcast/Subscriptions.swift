@@ -24,7 +24,9 @@ struct Subscriptions: ParsableCommand {
     } else if entries.isEmpty {
       Console.print("No subscriptions yet. Add one with `podcast subscribe FEED`.")
     } else {
-      Self.table(entries).forEach(Console.print)
+      for line in Self.table(entries, width: Console.isTerminal ? Console.width : 100_000) {
+        Console.print(line)
+      }
     }
   }
 
@@ -52,25 +54,43 @@ struct Subscriptions: ParsableCommand {
     ])
   }
 
-  static func table(_ entries: [ListSubscriptions.Entry]) -> [String] {
-    let rows = entries.map { entry in
+  /// One row per subscription (number, name, episodes, when last checked, title), then, each
+  /// on its own indented line, the feed URL (never cut, so it can be copied), the settings
+  /// that differ from the defaults, and the last sync's failure, if the feed failed.
+  static func table(_ entries: [ListSubscriptions.Entry], width: Int) -> [String] {
+    var table = Table(columns: [
+      .init(title: "#", alignment: .right), .init(title: "NAME"),
+      .init(title: "EPISODES", alignment: .right, dropOrder: 2),
+      .init(title: "LAST CHECKED", dropOrder: 1), .init(title: "TITLE", flexible: true),
+    ])
+    table.flexibleMinimum = 16
+    for entry in entries {
       let subscription = entry.subscription
-      return [
-        "\(entry.number)", subscription.name, "\(entry.episodeCount)",
+      table.rows.append([
+        "\(entry.number)", Format.singleLine(subscription.name), "\(entry.episodeCount)",
         subscription.lastChecked.map(Format.time) ?? "never",
-        SettingsView.summary(keep: subscription.keep, entry.settings),
-        subscription.title.map { "\($0)  \(subscription.feedURL)" } ?? subscription.feedURL,
-      ]
+        Format.singleLine(subscription.title ?? ""),
+      ])
     }
-    let header = ["#", "NAME", "EPISODES", "LAST CHECKED", "SETTINGS", "FEED"]
-    let widths = (0..<header.count - 1).map { column in
-      ([header] + rows).map { $0[column].count }.max() ?? 0
-    }
-    return ([header] + rows).map { row in
-      zip(row, widths).map { cell, width in
-        cell.padding(toLength: width, withPad: " ", startingAt: 0)
+    let rendered = table.render(width: width)
+    let indent = String(repeating: " ", count: String(entries.count).count + 2)
+    var lines = [rendered[0]]
+    for (entry, row) in zip(entries, rendered.dropFirst()) {
+      let subscription = entry.subscription
+      lines.append(row)
+      lines.append(indent + subscription.feedURL)
+      let settings = SettingsView.summary(keep: subscription.keep, entry.settings)
+      if settings != "defaults" {
+        lines.append(TerminalText.truncated(indent + Format.singleLine(settings), to: width))
       }
-      .joined(separator: "  ") + "  " + (row.last ?? "")
+      if let error = subscription.lastError {
+        // The URL is on the line above: the reason comes first.
+        let url = subscription.feedURL + ": "
+        let reason = error.hasPrefix(url) ? String(error.dropFirst(url.count)) : error
+        lines.append(
+          TerminalText.truncated(indent + "failing: " + Format.singleLine(reason), to: width))
+      }
     }
+    return lines
   }
 }

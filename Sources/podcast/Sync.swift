@@ -12,7 +12,8 @@ struct Sync: AsyncParsableCommand {
       --first setting says), as chosen when `subscribe` read the feed.
       A paged feed (rel="next") is read to its last page on a first sync; later syncs \
       follow its pages only while a page holds nothing seen before.
-      With a sync account (`podcast account add`), each run also exchanges subscriptions       and episode actions with its server; a server that fails never stops the feeds.
+      With a sync account (`podcast account add`), each run also exchanges subscriptions \
+      and episode actions with its server; a server that fails never stops the feeds.
       Exits 75 when another sync is running on the same library (use --wait to queue).
       """
   )
@@ -73,27 +74,34 @@ struct Sync: AsyncParsableCommand {
     sync.filter = try filterOptions.predicate()
     sync.playlist = playlist
     sync.readsPages = !noPages
-    sync.waitsForLock = wait
-    let reporter = DownloadRun(json: json, quiet: quiet)
+    let reporter = DownloadRun(json: json, quiet: quiet, root: context.paths.root)
     do {
       if dryRun {
-        let preview = try await sync.preview(names, reporter: reporter)
-        if preview.subscriptions == 0 && preview.account == nil && !quiet && !json {
-          return showNoSubscriptions()
+        let preview = try await underLock(sync, library) {
+          try await $0.preview(names, reporter: reporter)
+        }
+        Interrupt.waitForExitIfStopping()
+        if preview.subscriptions == 0 && preview.account == nil {
+          showNoSubscriptions(library)
+          if !quiet && !json { return }
         }
         show(preview)
         if preview.feedsFailed || preview.account?.failed == true { throw ExitCode.failure }
         return
       }
-      let outcome = try await sync.run(names, reporter: reporter)
+      let outcome = try await underLock(sync, library) {
+        try await $0.run(names, reporter: reporter)
+      }
+      Interrupt.waitForExitIfStopping()
       if outcome.subscriptions == 0 && !quiet && !json {
         for line in outcome.account.map({ AccountReport.lines($0, summary: false) }) ?? [] {
           Console.print(line)
         }
-        showNoSubscriptions()
+        showNoSubscriptions(library)
         if outcome.failed { throw ExitCode.failure }
         return
       }
+      if outcome.subscriptions == 0 { showNoSubscriptions(library) }
       try show(outcome)
     } catch LibraryError.busy {
       throw CommandError.syncBusy(library: library.paths.root)
@@ -116,22 +124,54 @@ struct Sync: AsyncParsableCommand {
     if !completed || outcome.failed { throw ExitCode.failure }
   }
 
-  private func showNoSubscriptions() {
-    Console.print("No subscriptions yet. Add one with `podcast subscribe FEED`.")
+  /// Said even with --quiet or --json, on stderr then (exit 0): a cron job run as the wrong
+  /// user or with the wrong HOME finds no subscriptions, and someone should notice.
+  private func showNoSubscriptions(_ library: Library) {
+    if quiet || json {
+      Console.error(
+        "no subscriptions in \(library.paths.root): nothing to sync (add one with "
+          + "`podcast subscribe FEED`)")
+    } else {
+      Console.print("No subscriptions yet. Add one with `podcast subscribe FEED`.")
+    }
+  }
+
+  /// `body` on the library's sync lock; with --wait, a lock another sync holds is said once
+  /// (and whose it is), then waited for: a queued cron job does not look hung.
+  private func underLock<Result>(
+    _ sync: SyncSubscriptions, _ library: Library,
+    _ body: (SyncSubscriptions) async throws -> Result
+  ) async throws -> Result {
+    do {
+      return try await body(sync)
+    } catch LibraryError.busy where wait {
+      if !quiet {
+        Console.error(
+          "waiting for another sync of \(library.paths.root) to finish"
+            + (library.syncHolder.map { " (pid \($0))" } ?? ""))
+      }
+      var waiting = sync
+      waiting.waitsForLock = true
+      return try await body(waiting)
+    }
   }
 
   private func startInBackground(_ library: Library) throws {
-    let pid = try backgroundOptions.detach(logDirectory: library.paths.stateDirectory)
-    if !quiet {
-      Console.print("Syncing in the background (pid \(pid)); follow it with `podcast status`.")
+    let started: (pid: Int32, log: String)
+    do {
+      started = try backgroundOptions.detach(logDirectory: library.paths.stateDirectory)
+    } catch {
+      throw CommandError.cannotStartInBackground(reason: CommandFailure.message(for: error))
     }
+    if !quiet || json { BackgroundOptions.announce(started, doing: "Syncing", json: json) }
   }
 
   private func show(_ preview: SyncPreview) {
     if json {
       Console.print(preview.document.rendered())
     } else {
-      for line in preview.lines(quiet: quiet) { Console.print(line) }
+      let width = Console.isTerminal ? Console.width : .max
+      for line in preview.lines(quiet: quiet, width: width) { Console.print(line) }
     }
   }
 

@@ -59,14 +59,51 @@ final class FeedErrorTests: XCTestCase {
     }
   }
 
-  func testTruncatedFeedKeepsTheEpisodesReadSoFar() throws {
+  /// A document that stops before its root element closes was cut short (on the way, or by
+  /// the server): what came before the cut is not the feed, and would hide every later
+  /// episode, so it is an error, wherever the cut falls.
+  func testAFeedCutShortIsTruncatedWhereverTheCutFalls() throws {
     let full = S.rss(
-      S.item("One", date: "Sat, 01 Jan 2022 00:00:00 GMT")
-        + S.item("Two", date: "Sun, 02 Jan 2022 00:00:00 GMT"))
-    let marker = try XCTUnwrap(full.range(of: "<item><title>Two"))
-    let cut = String(full[..<marker.upperBound])
-    let feed = try S.parse(cut)
-    XCTAssertEqual(feed.episodes.map(\.title), ["One"])
+      (1...40).map { S.item("Episode \($0)", date: "Sat, 01 Jan 2022 00:00:00 GMT") }.joined())
+    XCTAssertEqual(try S.parse(full).episodes.count, 40)
+    for cut in [300, 1_000, full.utf8.count / 2, full.utf8.count - 20, full.utf8.count - 3] {
+      let prefix = String(decoding: Array(full.utf8.prefix(cut)), as: UTF8.self)
+      XCTAssertThrowsError(try S.parse(prefix), "cut at \(cut)") { error in
+        XCTAssertEqual(error as? FeedError, .truncated(bytes: cut, root: "rss"), "cut at \(cut)")
+      }
+    }
+    XCTAssertThrowsError(try S.parse("<rss><channel><title>x</title><item><title>bad")) {
+      XCTAssertEqual($0 as? FeedError, .truncated(bytes: 46, root: "rss"))
+    }
+    let atom = """
+      <feed xmlns="http://www.w3.org/2005/Atom"><title>A</title><entry><title>One</title>
+      <link rel="enclosure" href="https://e.com/1.mp3"/></entry><entry><title>Tw
+      """
+    XCTAssertThrowsError(try S.parse(atom)) {
+      guard case .truncated(_, "feed")? = $0 as? FeedError else { return XCTFail("\($0)") }
+    }
+    XCTAssertEqual(
+      FeedError.truncated(bytes: 200_000, root: "rss").description,
+      "the feed ends after 200000 bytes, before its <rss> closes: it was cut short")
+  }
+
+  /// Whole documents that are not well-formed stay readable: their root element's end tag is
+  /// there, whatever went wrong inside, and comments may follow it.
+  func testAWholeButBrokenDocumentIsNotTakenForACutOne() throws {
+    let stray = S.rss(
+      "<item><title>Broken <b>bold</title><enclosure url=\"https://e.com/1.mp3\"/></item>"
+        + S.item("Fine"))
+    XCTAssertTrue(try S.parse(stray).episodes.contains { $0.title == "Fine" })
+    let commented = S.rss(S.item("One")) + "\n<!-- served from cache -->\n"
+    XCTAssertEqual(try S.parse(commented).episodes.count, 1)
+    let shouting = S.rss(S.item("One")).replacingOccurrences(of: "</rss>", with: "</RSS >")
+    XCTAssertEqual(try S.parse(shouting).episodes.count, 1)
+    let rdf = """
+      <?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+      xmlns="http://purl.org/rss/1.0/"><channel><title>R</title></channel>
+      <item><title>One <i>x</title><enclosure url="https://e.com/1.mp3"/></item></rdf:RDF>
+      """
+    XCTAssertNoThrow(try S.parse(rdf))
   }
 
   func testStrayTagsStillYieldEpisodes() throws {

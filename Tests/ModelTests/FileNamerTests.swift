@@ -126,6 +126,17 @@ final class FileNamerTests: XCTestCase {
     XCTAssertThrowsError(try FileNamer(template: "/etc/{title}"))
   }
 
+  /// A template names a file inside the podcast's folder: not nothing, not a folder alone,
+  /// not a way out of it.
+  func testATemplateMustNameAFileInsideThePodcastsFolder() throws {
+    for template in ["", " \t", "{season}/", "{season}/ ", "../{title}.{ext}", "a/./{title}"] {
+      XCTAssertThrowsError(try FileNamer(template: template), template.debugDescription)
+    }
+    for template in ["{title}", "{season}/{title}.{ext}", "a//{title}.{ext}", "..{title}.{ext}"] {
+      XCTAssertNoThrow(try FileNamer(template: template), template)
+    }
+  }
+
   func testFolderFallsBackToTheFeedHost() {
     XCTAssertEqual(
       FileNamer.folderName(for: Podcast(feedURL: "https://feeds.example.org/x.xml")),

@@ -88,7 +88,7 @@ final class AccountJournalTests: XCTestCase {
     let one = try Subscriptions(store: store).add(
       name: "one", feedURL: "https://a.example/one?utm=x", title: nil, keep: nil)
     let id = one.id
-    let covered = try XCTUnwrapLast(try store.accountJournal()).id
+    let covered = try unwrapLast(try store.accountJournal()).id
     try Subscriptions(store: store).add(
       name: "two", feedURL: "https://a.example/two", title: nil, keep: nil)
 
@@ -167,7 +167,7 @@ final class AccountJournalTests: XCTestCase {
   }
 }
 
-private func XCTUnwrapLast<T>(_ items: [T], file: StaticString = #filePath, line: UInt = #line)
+private func unwrapLast<T>(_ items: [T], file: StaticString = #filePath, line: UInt = #line)
   throws -> T
 {
   try XCTUnwrap(items.last, file: file, line: line)

@@ -207,7 +207,7 @@ final class FindIndexTests: XCTestCase {
     let old = try TemporaryLibrary()
     try old.paths.prepare()
     let queue = try DatabaseQueue(path: old.paths.database)
-    try LibrarySchema.migrator.migrate(queue, upTo: "v10-owners-and-checkpoints")
+    try LibrarySchema.migrator.migrate(queue, upTo: "v11-feed-shows")
     try queue.write { db in
       try db.execute(
         sql: """

@@ -18,19 +18,19 @@ final class LibraryStoreTests: XCTestCase {
       XCTAssertEqual(
         try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
         [
-          "v1", "v10-owners-and-checkpoints", "v11-find-index", "v2-downloads", "v2-settings",
-          "v3-indexes", "v4-published", "v5-download-details", "v6-download-keys",
+          "v1", "v10-owners-and-checkpoints", "v11-feed-shows", "v12-find-index", "v2-downloads",
+          "v2-settings", "v3-indexes", "v4-published", "v5-download-details", "v6-download-keys",
           "v7-download-archive", "v8-account", "v9-kept-feeds", "v9-update-index-dropped",
         ])
       XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA journal_mode"), "wal")
       for table in [
         "subscriptions", "episodes", "downloads", "subscriptionSettings", "episodeMarks",
-        "keptFeeds", "findText", "findSources", "findState", "findFeeds",
+        "keptFeeds", "feedShows", "findText", "findSources", "findState", "findFeeds",
       ] {
         XCTAssertTrue(try db.tableExists(table), table)
       }
     }
-    XCTAssertEqual(LibraryStore.schemaVersion, 13)
+    XCTAssertEqual(LibraryStore.schemaVersion, 14)
     // Reopening an up-to-date library changes nothing and keeps the data.
     try Subscriptions(store: store).add(
       name: "one", feedURL: "https://a.example/feed", title: nil, keep: nil)

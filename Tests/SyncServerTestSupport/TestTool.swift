@@ -86,7 +86,7 @@ public enum TestTool {
     _ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> T
   ) -> T {
     let pointers = strings.map { strdup($0) } + [nil]
-    defer { pointers.forEach { free($0) } }
+    defer { for pointer in pointers { free(pointer) } }
     return body(pointers)
   }
 }

@@ -67,4 +67,52 @@ final class BackgroundTests: XCTestCase {
     XCTAssertEqual(result.status, 0, result.stderr)
     XCTAssertEqual(try String(contentsOfFile: marker, encoding: .utf8), "It's $HOME; rm -rf `x`")
   }
+
+  /// The pid `--background` prints is the process doing the work (in a session of its own),
+  /// not a wrapper that has already exited; with `--json` it comes as JSON, for `download`
+  /// and `sync` alike.
+  func testBackgroundPrintsTheWorkersPidAndSpeaksJSONWhenAsked() throws {
+    let server = try LoopbackServer()
+    defer { server.stop() }
+    var podcast = try PodcastBinary()
+    podcast.environment["PODCAST_TIMEOUT"] = "120"
+    func held(_ name: String) -> (feed: String, episode: FakeEpisode) {
+      let episodes = FeedFixture.episodes(1, size: 200_000, prefix: name)
+      let feed = FeedFixture.serve(episodes, title: name, at: "/\(name).xml", on: server) {
+        $0.stalling(after: 50_000, seconds: nil, times: 1)
+      }
+      return (feed, episodes[0])
+    }
+    let downloaded = held("Downloaded")
+    let synced = held("Synced")
+    XCTAssertEqual(try podcast.run(["subscribe", synced.feed, "--name", "synced"]).status, 0)
+
+    for (arguments, episode) in [
+      (["download", downloaded.feed, "1"], downloaded.episode), (["sync"], synced.episode),
+    ] {
+      let started = try podcast.run(arguments + ["--background", "--json"])
+      XCTAssertEqual(started.status, 0, started.stderr)
+      let document = try XCTUnwrap(try started.json() as? [String: Any], started.stdout)
+      let pid = try XCTUnwrap(document["pid"] as? Int, started.stdout)
+      XCTAssertEqual(document["log"] as? String, podcast.library + "/.podcast/background.log")
+      XCTAssertTrue(
+        server.wait { server.bodyBytesSent(for: episode.path) >= 50_000 },
+        "\(arguments): the worker did not start the download")
+      // The worker, alive while its download is held: podcast itself, leading its own session.
+      let command = try String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)
+        .split(separator: "\0").map(String.init)
+      XCTAssertEqual(
+        URL(fileURLWithPath: "/proc/\(pid)/exe").resolvingSymlinksInPath().path,
+        PodcastBinary.url.resolvingSymlinksInPath().path, "\(command)")
+      XCTAssertEqual(Array(command.dropFirst()), arguments + ["--json"])
+      let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+      let afterName = try XCTUnwrap(stat.range(of: ") "), stat).upperBound
+      XCTAssertEqual(Int(stat[afterName...].split(separator: " ")[3]), pid, "its own session")
+      server.releaseStalls()
+      XCTAssertTrue(
+        DownloadScenario.waitUntil(seconds: 60) { kill(pid_t(pid), 0) != 0 },
+        "\(arguments): the worker did not end")
+    }
+    XCTAssertEqual(podcast.episodeFiles().count, 2, "\(podcast.episodeFiles())")
+  }
 }

@@ -92,4 +92,70 @@ final class ConfigFileTests: LibraryTestCase {
     XCTAssertEqual(syntax.status, 64)
     XCTAssertTrue(syntax.stderr.contains("\(configPath):1:"), syntax.stderr)
   }
+
+  /// Every key README.md's table documents, with every form of value it documents, is taken
+  /// by the binary (`config.toml` is read and checked whatever the command).
+  func testTheBinaryTakesEveryDocumentedKeyInEveryDocumentedForm() throws {
+    let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../README.md").standardizedFileURL
+    let text = try String(contentsOf: readme, encoding: .utf8)
+    let table = try XCTUnwrap(text.range(of: "| key | for | value |"))
+    var tried = 0
+    for line in text[table.upperBound...].split(separator: "\n").dropFirst() {
+      guard line.hasPrefix("|") else { break }
+      let cells = line.split(separator: "|").map(String.init)
+      let spans = { (cell: String) in
+        cell.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+          .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+      }
+      for key in spans(cells[0]) {
+        for value in spans(cells[2]) {
+          try writeConfig("\(key) = \(value)\n")
+          let result = try podcast("subscriptions")
+          XCTAssertEqual(result.status, 0, "\(key) = \(value): \(result.stderr)")
+          XCTAssertEqual(result.stderr, "", "\(key) = \(value)")
+          tried += 1
+        }
+      }
+    }
+    XCTAssertGreaterThan(tried, 40, "README.md's table of keys was read")
+  }
+
+  /// One rule for numbers: `first = 2` and `first = "2"`, `keep = "1"`, `limit = "1"` and
+  /// `timeout = "30"` mean what the numbers mean.
+  func testNumbersWorkAsTOMLNumbersAndAsNumericStrings() throws {
+    let feedURL = MixedFeed().serve(on: server)
+    for (index, first) in ["2", "\"2\""].enumerated() {
+      try writeConfig(
+        """
+        timeout = "30"
+        first = \(first)
+        keep = "1"
+
+        [episodes]
+        limit = "1"
+        """)
+      let subscribed = try podcast("subscribe", feedURL, "--name", "mixed\(index)")
+      XCTAssertEqual(subscribed.status, 0, "first = \(first): \(subscribed.stderr)")
+      XCTAssertTrue(
+        subscribed.stdout.contains("The next `podcast sync` downloads 2 episodes"),
+        "first = \(first): \(subscribed.stdout)")
+      XCTAssertEqual(try indexes(try podcast("episodes", feedURL, "--json")), [1])
+      let listed = try XCTUnwrap(
+        try podcast("subscriptions", "--json").json() as? [[String: Any]])
+      XCTAssertEqual(listed.map { $0["keep"] as? Int }, [1])
+      XCTAssertEqual(try podcast("unsubscribe", "mixed\(index)").status, 0)
+    }
+  }
+
+  /// As in TOML, a table is opened once: a second `[sync]` is a mistake that names its line.
+  func testATableOpenedTwiceIsRefused() throws {
+    try writeConfig("[sync]\nquiet = true\n\n[sync]\nwait = true\n")
+    let result = try podcast("subscriptions")
+    XCTAssertEqual(result.status, 64, result.stderr)
+    XCTAssertEqual(
+      result.stderr,
+      "podcast: \(configPath):4: [sync] is opened again (first on line 1); keep its keys under one\n"
+    )
+  }
 }

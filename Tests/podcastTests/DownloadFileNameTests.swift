@@ -132,4 +132,49 @@ final class DownloadFileNameTests: XCTestCase {
     XCTAssertEqual(scenario.gets(scenario.episode(1)).count, 0)
     scenario.assertNothingUnderEpisodes()
   }
+
+  /// A template must name a file inside the podcast's folder: an empty one (which wrote the
+  /// episode as a file named after the podcast's folder, beside the other folders), one ending
+  /// in a folder, or one climbing out with `..` is a usage error on `download`, `subscribe`,
+  /// `set` and in config.toml, and nothing is fetched or stored.
+  func testATemplateThatNamesNoFileInsideThePodcastsFolderIsRefused() throws {
+    let scenario = try DownloadScenario(FeedFixture.episodes(2, size: 1_000))
+    let templates = ["", "  ", "{season}/", "../{title}.{ext}"]
+    for template in templates {
+      let result = try scenario.download("--name-template", template)
+      XCTAssertEqual(result.status, 64, "\(template.debugDescription): \(result.stderr)")
+      XCTAssertTrue(
+        result.stderr.contains("name template \"\(template)\": it must"),
+        "\(template.debugDescription): \(result.stderr)")
+    }
+    XCTAssertEqual(scenario.gets(scenario.episode(1)).count, 0)
+    scenario.assertNothingUnderEpisodes()
+
+    let binary = scenario.binary
+    XCTAssertEqual(
+      try binary.run(["subscribe", scenario.feedURL, "--name", "kept"]).status, 0)
+    for template in templates {
+      for arguments in [
+        ["set", "kept", "--name-template", template],
+        ["subscribe", scenario.feedURL, "--name", "other", "--name-template", template],
+      ] {
+        XCTAssertEqual(try binary.run(arguments).status, 64, "\(arguments)")
+      }
+    }
+    let listed = try binary.run(["subscriptions", "--json"])
+    let rows = try XCTUnwrap(try listed.json() as? [[String: Any]])
+    XCTAssertEqual(rows.count, 1)
+    XCTAssertTrue(
+      (rows.first?["settings"] as? [String: Any])?["nameTemplate"] is NSNull, "\(rows)")
+
+    let config = binary.library + "/xdg/podcast"
+    try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+    try "name-template = \"\"\n".write(
+      toFile: config + "/config.toml", atomically: true, encoding: .utf8)
+    var configured = binary
+    configured.environment["XDG_CONFIG_HOME"] = binary.library + "/xdg"
+    let refused = try configured.run(["subscriptions"])
+    XCTAssertEqual(refused.status, 64, refused.stderr)
+    XCTAssertTrue(refused.stderr.contains("config.toml:1: name-template:"), refused.stderr)
+  }
 }

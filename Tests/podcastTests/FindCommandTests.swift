@@ -327,7 +327,7 @@ final class FindCommandTests: LibraryTestCase {
         """
         DROP TRIGGER findForgetEpisode; DROP TRIGGER findForgetSubscription;
         DROP TABLE findText; DROP TABLE findSources; DROP TABLE findState; DROP TABLE findFeeds;
-        DELETE FROM grdb_migrations WHERE identifier = 'v11-find-index';
+        DELETE FROM grdb_migrations WHERE identifier = 'v12-find-index';
         """,
       ])
     // Under a terminal (script(1) gives it one), as a person runs it.

@@ -166,6 +166,21 @@ final class PackageLayoutTests: XCTestCase {
     XCTAssertTrue(plan.contains("s|@BINDIR@|/opt/pc/bin|"), "the service runs the installed binary")
   }
 
+  /// `make test` (and so CI) lints the whole tree, strictly, before it builds: a file
+  /// `make format` would change fails the run.
+  func testMakeTestLintsEveryFormattedFileBeforeItBuilds() throws {
+    try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/make"), "needs make")
+    let plan = try run(["make", "-n", "test"])
+    let lint = try XCTUnwrap(
+      plan.range(of: "swift format lint --strict --recursive Sources Tests Fuzz Package.swift"),
+      plan)
+    let build = try XCTUnwrap(plan.range(of: "swift build --build-tests"), plan)
+    XCTAssertLessThan(lint.lowerBound, build.lowerBound, plan)
+    XCTAssertTrue(
+      try run(["make", "-n", "format"]).contains(
+        "swift format --in-place --recursive Sources Tests Fuzz Package.swift"))
+  }
+
   /// Each target imports only what Package.swift says it depends on, source targets depend
   /// only on those listed before them, and each layer's tests only on that layer and below:
   /// read from `swift package dump-package`, SwiftPM's own reading of Package.swift.
@@ -229,6 +244,120 @@ final class PackageLayoutTests: XCTestCase {
         "LowTests depends on Lib, which nothing at or below Low uses, so LowTests may not use it",
         "Checks is not named after a target it tests (<Target>Tests)",
         "Tests/Stray is no target's folder: nothing compiles its files",
+      ])
+  }
+
+  /// The front end names no type of a layer PodcastKit keeps to itself; and the rule is found
+  /// from the sources, not listed: a file naming any public type of any hidden layer (a store
+  /// front, a directory or sync-server client written tomorrow) is caught.
+  func testTheFrontEndNamesNothingOfTheLayersPodcastKitKeepsToItself() throws {
+    let layout = try PackageLayout.load(root: root)
+    XCTAssertEqual(layout.frontEnds.map(\.name), ["podcast"])
+    let root = root
+    let sources = { (target: PackageLayout.Target) in
+      try PackageLayout.sources(of: target, root: root)
+    }
+    let violations = try layout.frontEndViolations(sources: sources)
+    XCTAssertEqual(violations, [], violations.joined(separator: "\n"))
+
+    var probed: [String] = []
+    let reexports = try sources(try XCTUnwrap(layout.target("PodcastKit")))
+      .map { PackageLayout.reexports(in: $0.text).types }.joined()
+    for layer in ["Store", "Transfer", "Search", "SyncServer", "Source", "Fetching", "Sync"] {
+      let target = try XCTUnwrap(layout.target(layer))
+      // Those PodcastKit re-exports one by one are the front end's to name.
+      let hidden = try sources(target).flatMap {
+        PackageLayout.declaredTypes(in: $0.text, topLevelPublicOnly: true)
+      }.sorted().filter { !reexports.contains($0) }
+      guard let name = hidden.first else { continue }
+      let probe = PackageLayout.SourceFile(
+        path: "Sources/podcast/Probe.swift", text: "func probe(_ value: \(name)?) {}\n")
+      let caught = try layout.frontEndViolations { target in
+        try sources(target) + (target.name == "podcast" ? [probe] : [])
+      }
+      XCTAssertEqual(caught.count, 1, "\(layer).\(name): \(caught)")
+      XCTAssertTrue(
+        caught.first?.hasPrefix("Sources/podcast/Probe.swift names \(name), a public type of ")
+          == true, "\(caught)")
+      probed.append(layer)
+    }
+    XCTAssertEqual(probed.count, 7, "every hidden layer has a public type to probe: \(probed)")
+  }
+
+  /// The front-end rule in a made-up package: names in code are caught, wherever they stand
+  /// (an interpolation is code); names in comments and text are not; what the library
+  /// re-exports, whole or one by one, and what the front end declares itself are its own.
+  func testTheFrontEndRuleCatchesNamesInCodeAndADependencyOnAHiddenLayer() throws {
+    let dump = #"""
+      {"targets": [
+        {"name": "Low", "type": "regular", "dependencies": []},
+        {"name": "Hidden", "type": "regular", "dependencies": [{"byName": ["Low", null]}]},
+        {"name": "Lib", "type": "regular",
+         "dependencies": [{"byName": ["Low", null]}, {"byName": ["Hidden", null]}]},
+        {"name": "app", "type": "executable", "dependencies": [{"byName": ["Lib", null]}]},
+        {"name": "tool", "type": "executable",
+         "dependencies": [{"byName": ["Lib", null]}, {"byName": ["Hidden", null]}]},
+        {"name": "server", "type": "executable", "dependencies": [{"byName": ["Low", null]}]}
+      ],
+      "products": [{"name": "Lib", "type": {"library": ["automatic"]}, "targets": ["Lib"]}]}
+      """#
+    let layout = try PackageLayout(dump: Data(dump.utf8))
+    XCTAssertEqual(layout.frontEnds.map(\.name), ["app", "tool"])
+    let files: [String: [PackageLayout.SourceFile]] = [
+      "Low": [.init(path: "Sources/Low/V.swift", text: "public struct Value {}\n")],
+      "Hidden": [
+        .init(
+          path: "Sources/Hidden/H.swift",
+          text: """
+            public final class Front {}
+            public struct Client {
+              public struct Nested {}
+            }
+            public enum Shown {}
+            struct Internal {}
+            package actor Keeper {}
+            public struct Value {}
+            public struct Mine {}
+            """)
+      ],
+      "Lib": [
+        .init(
+          path: "Sources/Lib/L.swift",
+          text:
+            "@_exported import Low\n@_exported import enum Hidden.Shown\npublic struct UseCase {}\n"
+        )
+      ],
+      "app": [
+        .init(
+          path: "Sources/app/A.swift",
+          text: #"""
+            import Lib
+            // Front and Client in a comment, /* Keeper */ too
+            let text = "Client \(UseCase()) Keeper"
+            let shown: Shown? = nil, value = Value(), nested = Nested()
+            struct Mine {}
+            let mine = Mine()
+            """#),
+        .init(
+          path: "Sources/app/B.swift",
+          text: ##"""
+            let front = Front()
+            let raw = #"\(Client) \#(Keeper())"#
+            let block = """
+              \(Internal()) Front
+              """
+            """##),
+      ],
+      "tool": [],
+    ]
+    let violations = layout.frontEndViolations { files[$0.name] ?? [] }
+    let tail = "that Lib does not re-export: a front end reaches it only through a use case"
+    XCTAssertEqual(
+      violations,
+      [
+        "Sources/app/B.swift names Front, a public type of Hidden \(tail)",
+        "Sources/app/B.swift names Keeper, a public type of Hidden \(tail)",
+        "tool depends on Hidden, a layer Lib does not re-export: a front end reaches it only through a use case",
       ])
   }
 

@@ -117,4 +117,65 @@ final class SettingsCommandTests: LibraryTestCase {
       XCTAssertEqual(newSettings, oldSettings, "\(old["name"] ?? "")")
     }
   }
+
+  /// `--unset keep --keep 3` says two things of one setting: a usage error that names both,
+  /// and the stored settings stay as they were (before, `--keep 3` was dropped in silence).
+  func testUnsettingAndSettingOneSettingAtOnceIsRefused() throws {
+    let show = Show("clash", episodes: 1, on: server)
+    try subscribe(show, keep: 5)
+    for (words, message) in [
+      (["--unset", "keep", "--keep", "3"], "--unset keep and --keep 3 name one setting; give one"),
+      (["--no-tags", "--unset", "tags"], "--unset tags and --no-tags name one setting; give one"),
+      (
+        ["--match", "x", "--unset", "match"],
+        "--unset match and --match x name one setting; give one"
+      ),
+    ] {
+      let result = try binary.run(["set", "clash"] + words)
+      XCTAssertEqual(result.status, 64, "\(words): \(result.stderr)")
+      XCTAssertTrue(result.stderr.contains("Error: \(message)"), "\(words): \(result.stderr)")
+    }
+    let stored = try settings("clash")
+    XCTAssertEqual(stored["keep"] as? Int, 5)
+    XCTAssertTrue(stored["match"] is NSNull)
+    XCTAssertTrue(stored["tags"] is NSNull)
+  }
+
+  /// A negative number is refused for its value, on every number option, not taken for an
+  /// unknown option with a missing value.
+  func testANegativeNumberIsRefusedForItsValue() throws {
+    let show = Show("negative", episodes: 2, on: server)
+    try subscribe(show)
+    for (arguments, message) in [
+      (["set", "negative", "--keep", "-1"], "--keep must be at least 1"),
+      (
+        ["subscribe", show.feedURL, "--name", "again", "--keep", "-1"], "--keep must be at least 1"
+      ),
+      (["download", "negative", "--latest", "-2"], "--latest must be at least 1"),
+      (["episodes", "negative", "--limit", "-1"], "--limit must be at least 1"),
+      (["sync", "--concurrency", "-1"], "concurrency"),
+      (["set", "negative", "--concurrency", "-3"], "concurrency"),
+    ] {
+      let result = try binary.run(arguments)
+      XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
+      XCTAssertFalse(result.stderr.contains("Missing value"), "\(arguments): \(result.stderr)")
+      XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+    }
+  }
+
+  /// What the table and `export` show of a subscription's feed.xml, `--json` shows too.
+  func testTheJSONShowsTheFeedSettingsTheTableShows() throws {
+    let show = Show("fed", episodes: 1, on: server)
+    try subscribe(show)
+    XCTAssertEqual(
+      try podcast("set", "fed", "--write-feed", "--feed-base-url", "https://home.example/p/")
+        .status, 0)
+    let stored = try settings("fed")
+    XCTAssertEqual(stored["writeFeed"] as? Bool, true)
+    XCTAssertEqual(stored["feedBaseURL"] as? String, "https://home.example/p/")
+    let table = try podcast("subscriptions").stdout
+    XCTAssertTrue(table.contains("write-feed, feed-base-url https://home.example/p/"), table)
+    XCTAssertEqual(try podcast("set", "fed", "--unset", "write-feed").status, 0)
+    XCTAssertTrue(try settings("fed")["writeFeed"] is NSNull)
+  }
 }

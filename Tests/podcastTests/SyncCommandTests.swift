@@ -224,6 +224,10 @@ final class SyncCommandTests: LibraryTestCase {
     XCTAssertEqual(first.status, 0, first.stderr)
     let queued = try waiting.wait()
     XCTAssertEqual(queued.status, 0, queued.stderr)
+    XCTAssertEqual(
+      queued.stderr,
+      "podcast: waiting for another sync of \(binary.library) to finish (pid \(running.pid))\n",
+      "one line says what it waits for")
     assertEpisodeFiles([show.newest])
     XCTAssertEqual(requestCount(show.newest), 1, "the queued sync downloaded the episode again")
   }
@@ -350,5 +354,38 @@ final class SyncCommandTests: LibraryTestCase {
     XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
     XCTAssertTrue(result.stderr.contains(blocker), result.stderr)
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: blocker)), Data("x".utf8))
+  }
+
+  /// A cron job that finds no subscriptions (run as the wrong user, or with the wrong HOME)
+  /// says so on stderr even with --quiet or --json; exit 0 all the same.
+  func testSyncWithNoSubscriptionsSaysSoEvenQuietly() throws {
+    for arguments in [["sync", "--quiet"], ["sync", "--json"], ["sync", "--dry-run", "--quiet"]] {
+      let result = try binary.run(arguments)
+      XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+      XCTAssertEqual(
+        result.stderr,
+        "podcast: no subscriptions in \(binary.library): nothing to sync (add one with "
+          + "`podcast subscribe FEED`)\n", "\(arguments)")
+    }
+    let json = try binary.run(["sync", "--json"])
+    XCTAssertNotNil(try json.json() as? [String: Any], "the document still comes: \(json.stdout)")
+    let plain = try binary.run(["sync"])
+    XCTAssertEqual(plain.stdout, "No subscriptions yet. Add one with `podcast subscribe FEED`.\n")
+    XCTAssertEqual(plain.stderr, "")
+  }
+
+  /// A feed that keeps failing shows it in `subscriptions`, not only in `--json`'s lastError,
+  /// until a sync reads it again.
+  func testAFailingFeedIsMarkedInTheSubscriptionsTable() throws {
+    let show = Show("flaky", episodes: 1, on: server)
+    try subscribe(show)
+    server.set(show.feedPath, .status(404))
+    XCTAssertEqual(try podcast("sync").status, 1)
+    let failing = try podcast("subscriptions").stdout
+    XCTAssertTrue(failing.contains("\n   failing: "), failing)
+    XCTAssertTrue(failing.contains("404"), failing)
+    show.serve()
+    XCTAssertEqual(try podcast("sync").status, 0)
+    XCTAssertFalse(try podcast("subscriptions").stdout.contains("failing"))
   }
 }

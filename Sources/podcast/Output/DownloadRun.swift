@@ -8,14 +8,17 @@ final class DownloadRun: RunReporter, @unchecked Sendable {
   let json: Bool
   /// Only failures are printed (sync --quiet).
   let quiet: Bool
+  /// The library's folder: on a terminal, files under it are shown relative to it.
+  let root: String?
   private let lock = NSLock()
   /// The live view of the batch running now, on a terminal.
   private var view: ProgressView?
   private var drawing: Task<Void, Never>?
 
-  init(json: Bool, quiet: Bool = false) {
+  init(json: Bool, quiet: Bool = false, root: String? = nil) {
     self.json = json
     self.quiet = quiet
+    self.root = root
   }
 
   func batchStarted(_ progress: ProgressBuffer) {
@@ -43,18 +46,20 @@ final class DownloadRun: RunReporter, @unchecked Sendable {
       return
     }
     if quiet && !failed { return }
-    let line = DownloadRun.line(for: result)
     guard let view = lock.withLock({ view }) else {
-      Console.print(line)
+      let width = Console.isTerminal ? Console.width : nil
+      for line in DownloadRun.lines(for: result, width: width, root: root) { Console.print(line) }
       if case .failed(let failure) = result.outcome { Console.error(failure) }
       return
     }
-    // Everything on the terminal goes through the view, or a redraw would leave garbage.
+    // Everything on the terminal goes through the view, or a redraw would leave garbage:
+    // the episode's line (which names it: the failure alone names only its URL), then why.
+    for line in DownloadRun.lines(for: result, width: Console.stderrWidth, root: root) {
+      view.announce(Console.shown(line))
+    }
     if case .failed(let failure) = result.outcome {
       // Masked and made safe for the terminal, as `Console.error` does it without a view.
       view.announce(Console.errorLine(CommandFailure.message(for: failure)))
-    } else {
-      view.announce(line)
     }
   }
 
@@ -78,18 +83,55 @@ final class DownloadRun: RunReporter, @unchecked Sendable {
     view.announce(line)
   }
 
-  static func line(for result: DownloadResult) -> String {
+  /// What one episode's outcome says: in a pipe (`width` nil) one line, the file's full path
+  /// in it, for scripts; on a terminal lines that fit `width`, the file on its own line,
+  /// relative to the library (`root`) when it is in it.
+  static func lines(for result: DownloadResult, width: Int?, root: String?) -> [String] {
     let title = Format.singleLine(result.job.title ?? result.job.url)
+    let head: String
+    let file: String?
+    var detail: String
     switch result.outcome {
-    case .downloaded(let file, let bytes, let tags):
-      let note = notes([tags.note].compactMap { $0 } + tags.sideFileNotes.map(\.description))
-      return "downloaded  \(title)  (\(Format.bytes(bytes))) -> \(file)\(note)"
-    case .alreadyDownloaded(let file):
+    case .downloaded(let path, let bytes, let tags):
+      head = "downloaded  "
+      file = path
+      detail = "(\(Format.bytes(bytes)))"
+      let noted = notes([tags.note].compactMap { $0 } + tags.sideFileNotes.map(\.description))
+      if width == nil { return [head + title + "  " + detail + " -> \(path)" + noted] }
+      detail += noted
+    case .alreadyDownloaded(let path):
+      head = "skipped     "
+      file = path
       let added = result.sideFiles.files.map { ", added \($0)" }.joined()
-      return "skipped     \(title)  (already downloaded: \(file)\(added))"
-        + notes(result.sideFiles.sideFileNotes.map(\.description))
-    case .failed: return "failed      \(title)"
+      let noted = notes(result.sideFiles.sideFileNotes.map(\.description))
+      if width == nil {
+        return [head + title + "  (already downloaded: \(path)\(added))" + noted]
+      }
+      detail = "(already downloaded\(added))" + noted
+    case .failed:
+      head = "failed      "
+      file = nil
+      detail = ""
     }
+    guard let width else { return [head + title] }
+    // The title gets what the detail leaves, and at least two thirds of the line.
+    let room = width - 1 - head.count
+    let detailRoom = min(TerminalText.width(detail), room / 3)
+    let cutDetail = detailRoom < 4 ? "" : "  " + TerminalText.truncated(detail, to: detailRoom)
+    var lines = [
+      head + TerminalText.truncatedInMiddle(title, to: room - TerminalText.width(cutDetail))
+        + cutDetail
+    ]
+    if let file {
+      lines.append(String(repeating: " ", count: head.count) + "-> " + shown(file, root))
+    }
+    return lines
+  }
+
+  /// `file` relative to the library's folder when it is in it.
+  private static func shown(_ file: String, _ root: String?) -> String {
+    guard let root, file.hasPrefix(root + "/") else { return file }
+    return String(file.dropFirst(root.count + 1))
   }
 
   /// The notes of one episode in one parenthesis: the line stays one line.

@@ -11,21 +11,31 @@ enum EpisodeTable {
   ) {
     let heading = [podcast.title, podcast.author.map { "by \($0)" }].compactMap { $0 }.joined(
       separator: " ")
-    if !heading.isEmpty { Console.print(Format.singleLine(heading)) }
+    let width = Console.isTerminal ? Console.width : 100_000
+    if !heading.isEmpty {
+      Console.print(TerminalText.truncated(Format.singleLine(heading), to: width))
+    }
     guard !indexes.isEmpty || !dropped.isEmpty else {
       Console.print(filtered ? "No episodes match." : "No episodes.")
       return
     }
     // A PLAYED column only where something was listened to (`mark --played`, the account).
     let heard = statuses.contains { $0.play != nil } || dropped.contains { $0.status.play != nil }
+    // On a narrow terminal the length goes first, then the size, what was played and the
+    // date: the number, the state and the title stay.
     var table = Table(
       columns: [
         .init(title: "#", alignment: .right),
-        .init(title: "DATE"),
-        .init(title: "LENGTH", alignment: .right),
-        .init(title: "SIZE", alignment: .right),
+        .init(title: "DATE", dropOrder: 4),
+        .init(title: "LENGTH", alignment: .right, dropOrder: 1),
+        .init(title: "SIZE", alignment: .right, dropOrder: 2),
         .init(title: "STATE"),
-      ] + (heard ? [.init(title: "PLAYED")] : []) + [.init(title: "TITLE", flexible: true)])
+      ] + (heard ? [.init(title: "PLAYED", dropOrder: 3)] : []) + [
+        // Cut in the middle: one show's titles differ at their start ("Show 70 - ...") or
+        // at their end ("... Part 2").
+        .init(title: "TITLE", flexible: true, fit: TerminalText.truncatedInMiddle)
+      ])
+    table.flexibleMinimum = 16
     for (offset, index) in indexes.enumerated() {
       let episode = episodes[index - 1]
       let status = statuses[offset]
@@ -41,7 +51,7 @@ enum EpisodeTable {
         ["gone", Format.day(episode.published), "", "", label(gone.status)]
           + (heard ? [played(gone.status)] : []) + [Format.singleLine(episode.title)])
     }
-    for line in table.render(width: Console.isTerminal ? Console.width : 100_000) {
+    for line in table.render(width: width) {
       Console.print(line)
     }
     if filtered {

@@ -79,23 +79,29 @@ final class ProgressView: Sendable {
     let elapsed = max(0.001, Date().timeIntervalSince(started))
     let total =
       "Total: \(snapshot.done)/\(snapshot.count) done, \(active.count) running, \(queued) queued, "
-      + "\(Format.bytes(bytes).isEmpty ? "0 B" : Format.bytes(bytes)) at \(Format.bytes(Int64(Double(bytes) / elapsed)))/s"
+      + "\(Format.bytes(bytes).nonEmpty ?? "0 B") at "
+      + "\(Format.bytes(Int64(Double(bytes) / elapsed)).nonEmpty ?? "0 B")/s"
     lines.append(TerminalText.truncated(total, to: width - 1))
     return lines
   }
 
   /// `title [####------]  42%  12 MB / 30 MB  1.2 MB/s  ETA 0:15`, fitted to `width`: the
   /// details go first (ETA, then speed, then sizes), then the bar shrinks, then the bar goes;
-  /// a line never reaches the last column, so the terminal never wraps it.
+  /// a line never reaches the last column, so the terminal never wraps it. Each detail has a
+  /// fixed width, whatever its value, so the bar stays in its column from frame to frame.
   private func bar(for entry: ProgressBuffer.Entry, width: Int) -> String {
     let elapsed = max(0.001, Date().timeIntervalSince(entry.started ?? Date()))
     let speed = Double(entry.bytes - entry.startBytes) / elapsed
-    var details = [Format.bytes(entry.bytes) + (entry.total.map { " / " + Format.bytes($0) } ?? "")]
-    details.append(speed > 0 ? Format.bytes(Int64(speed)) + "/s" : "--")
-    if let total = entry.total, speed > 0 {
-      details.append(
-        "ETA " + (Format.duration(Int(Double(total - entry.bytes) / speed)).nonEmpty ?? "0:00"))
+    func fixed(_ text: String, _ columns: Int) -> String {
+      TerminalText.padded(text, to: columns, right: true)
     }
+    let bytes = Format.bytes(entry.bytes).nonEmpty ?? "0 B"
+    var details = [fixed(bytes, 6) + " / " + fixed(entry.total.map(Format.bytes) ?? "?", 6)]
+    details.append(fixed(speed > 0 ? Format.bytes(Int64(speed)) + "/s" : "--", 8))
+    let eta = entry.total.flatMap { total in
+      speed > 0 ? Format.duration(Int(Double(total - entry.bytes) / speed)).nonEmpty ?? "0:00" : nil
+    }
+    details.append("ETA " + fixed(eta ?? "--:--", 7))
     let percent = entry.fraction.map(Format.percent) ?? "  ?%"
     let name = Format.singleLine(entry.title ?? "episode")
     let available = width - 1

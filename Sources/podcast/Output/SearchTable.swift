@@ -29,49 +29,36 @@ enum SearchTable {
 
   /// One row per show (number, title, author, episode count, newest episode's day, the
   /// directories that listed it), then the feed URL on its own indented line, never
-  /// truncated, so it can be copied whole.
+  /// truncated, so it can be copied whole. On a narrow terminal the episode count goes first,
+  /// then the day, the directories and the author.
   static func text(_ results: [SearchResult], width: Int) -> String {
-    let numberWidth = String(results.count).count
-    let episodesWidth = "EPISODES".count
-    let newestWidth = "2024-05-01".count
-    let listed = results.map { $0.directories.map(\.rawValue).joined(separator: ",") }
-    let listedWidth = max("LISTED BY".count, listed.map(\.count).max() ?? 0)
-    let fixed = numberWidth + episodesWidth + newestWidth + listedWidth + 5 * gap.count
-    let flexible = max(12, width - fixed)
-    let titleWidth = flexible * 3 / 5
-    let authorWidth = flexible - titleWidth
-    let indent = String(repeating: " ", count: numberWidth + gap.count)
-
-    func row(
-      _ number: String, _ title: String, _ author: String, _ episodes: String, _ newest: String,
-      _ directories: String
-    ) -> String {
-      let cells = [
-        TerminalText.padded(number, to: numberWidth, right: true),
-        TerminalText.padded(TerminalText.truncated(title, to: titleWidth), to: titleWidth),
-        TerminalText.padded(TerminalText.truncated(author, to: authorWidth), to: authorWidth),
-        TerminalText.padded(episodes, to: episodesWidth, right: true),
-        TerminalText.padded(newest, to: newestWidth),
-        directories,
-      ]
-      return cells.joined(separator: gap)
-    }
-
-    var lines = [row("#", "TITLE", "AUTHOR", "EPISODES", "NEWEST", "LISTED BY")]
+    var table = Table(columns: [
+      .init(title: "#", alignment: .right), .init(title: "TITLE", flexible: true),
+      .init(title: "AUTHOR", dropOrder: 4),
+      .init(title: "EPISODES", alignment: .right, dropOrder: 1),
+      .init(title: "NEWEST", dropOrder: 2), .init(title: "LISTED BY", dropOrder: 3),
+    ])
     for (offset, result) in results.enumerated() {
       // Directory text is feed text: nothing in it may act on the terminal.
+      table.rows.append([
+        String(offset + 1), Format.singleLine(result.title ?? "(untitled)"),
+        // An author gets at most a quarter of a line: the title is what a search is read for.
+        TerminalText.truncated(Format.singleLine(result.author ?? "-"), to: max(8, width / 4)),
+        result.episodeCount.map(String.init) ?? "-",
+        result.lastPublished.map { Format.day($0) } ?? "-",
+        result.directories.map(\.rawValue).joined(separator: ","),
+      ])
+    }
+    let rendered = table.render(width: width)
+    let indent = String(repeating: " ", count: String(results.count).count + 2)
+    var lines = [rendered[0]]
+    for (result, row) in zip(results, rendered.dropFirst()) {
+      lines.append(row)
       lines.append(
-        row(
-          String(offset + 1), Format.singleLine(result.title ?? "(untitled)"),
-          Format.singleLine(result.author ?? "-"), result.episodeCount.map(String.init) ?? "-",
-          result.lastPublished.map { Format.day($0) } ?? "-", listed[offset]))
-      lines.append(
-        indent
-          + (result.feedURL.map { Format.singleLine($0) }
-            ?? "(no public feed URL: cannot be downloaded)"))
+        result.feedURL.map { indent + Format.singleLine($0) }
+          ?? TerminalText.truncated(
+            indent + "(no public feed URL: cannot be downloaded)", to: width))
     }
     return lines.joined(separator: "\n")
   }
-
-  private static let gap = "  "
 }

@@ -64,6 +64,38 @@ enum TerminalText {
     return out + "…"
   }
 
+  /// `text` cut to at most `columns` columns by taking out its middle ("Show 70 - Twi…the
+  /// Aesir"): both ends stay, where titles of one show differ ("Part 1", "Part 2").
+  static func truncatedInMiddle(_ text: String, to columns: Int) -> String {
+    let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    guard width(flat) > columns else { return flat }
+    guard columns > 2 else { return truncated(flat, to: columns) }
+    let characters = Array(flat)
+    var head = ""
+    var tail = ""
+    var used = 0
+    var front = 0
+    var back = characters.count - 1
+    // Alternate ends, the tail a little favoured: an episode's distinguishing part is more
+    // often at its end than at its start.
+    var fromBack = true
+    while front <= back {
+      let next = fromBack ? characters[back] : characters[front]
+      if used + width(of: next) > columns - 1 { break }
+      used += width(of: next)
+      if fromBack {
+        tail = String(next) + tail
+        back -= 1
+      } else {
+        head.append(next)
+        front += 1
+      }
+      fromBack.toggle()
+    }
+    return head.trimmingCharacters(in: .whitespaces) + "…"
+      + tail.trimmingCharacters(in: .whitespaces)
+  }
+
   static func padded(_ text: String, to columns: Int, right: Bool = false) -> String {
     let padding = String(repeating: " ", count: max(0, columns - width(text)))
     return right ? padding + text : text + padding

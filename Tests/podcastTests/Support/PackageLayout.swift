@@ -7,6 +7,7 @@ struct PackageLayout {
   struct Target {
     var name: String
     var isTest: Bool
+    var isExecutable = false
     /// Relative to the package root.
     var directory: String
     /// Targets of this package it depends on.
@@ -25,6 +26,8 @@ struct PackageLayout {
 
   /// In Package.swift's order.
   var targets: [Target]
+  /// The targets of the library products: the top of the layers, what a front end stands on.
+  var libraries: Set<String> = []
   /// What any test target may use beside its layer: the loopback server stands in for the
   /// network, and is no layer.
   var testTools: Set<String> = ["LoopbackServer"]
@@ -38,7 +41,7 @@ struct PackageLayout {
         throw PackageLayoutError(description: "a target without a name or type: \(entry)")
       }
       var target = Target(
-        name: name, isTest: type == "test",
+        name: name, isTest: type == "test", isExecutable: type == "executable",
         directory: entry["path"] as? String ?? (type == "test" ? "Tests/" : "Sources/") + name,
         targets: [], products: [])
       // Each dependency is one of {"byName": [name, condition]}, {"target": [...]} or
@@ -57,6 +60,10 @@ struct PackageLayout {
     }
     if targets.isEmpty {
       throw PackageLayoutError(description: "dump-package listed no targets")
+    }
+    for product in object?["products"] as? [[String: Any]] ?? [] {
+      guard let type = product["type"] as? [String: Any], type["library"] != nil else { continue }
+      libraries.formUnion(product["targets"] as? [String] ?? [])
     }
   }
 
@@ -140,7 +147,7 @@ struct PackageLayout {
     return found
   }
 
-  private func target(_ name: String) -> Target? { targets.first { $0.name == name } }
+  func target(_ name: String) -> Target? { targets.first { $0.name == name } }
 
   private func testViolations(_ test: Target) -> [String] {
     let layerName = test.name.hasSuffix("Tests") ? String(test.name.dropLast(5)) : ""
@@ -172,7 +179,7 @@ struct PackageLayout {
   }
 
   /// `target` and every target it depends on, directly or not.
-  private func standingOn(_ target: Target) -> Set<String> {
+  func standingOn(_ target: Target) -> Set<String> {
     var reached: Set = [target.name]
     var pending = target.targets
     while let name = pending.popLast() {

@@ -2,27 +2,22 @@ import Foundation
 
 /// The part of TOML a config file needs: `# comments`, `[section]` headers, and
 /// `key = value` lines whose value is a string ("basic" or 'literal'), an integer, a boolean
-/// or an array of strings on one line (`["apple", "fyyd"]`).
+/// or an array of strings on one line (`["apple", "fyyd"]`). As in TOML, a key set twice in
+/// one table and a table opened twice are errors.
 ///
 /// Why not TOMLKit: LebJe/TOMLKit 0.6.0 builds here (18 s in a scratch package), but it gives a
 /// position only for syntax errors, not for keys and values, and a bad key or value must be
 /// reported as `file:line: key`. This reader keeps every entry's line.
-struct TOMLSubset {
-  enum Value: Equatable {
-    case string(String)
-    case integer(Int)
-    case boolean(Bool)
-    case strings([String])
-  }
-
-  struct Entry {
+struct TOMLDocument {
+  struct Entry: Sendable {
     /// Nil for keys before the first `[section]`.
     var section: String?
     var key: String
-    var value: Value
+    var value: ConfigValue
     var line: Int
   }
 
+  /// Why a line is not TOML this reader takes; `ConfigFile` adds the file.
   struct SyntaxError: Error {
     var line: Int
     var reason: String
@@ -30,9 +25,10 @@ struct TOMLSubset {
 
   let entries: [Entry]
 
-  init(parsing text: String) throws {
+  init(parsing text: String) throws(SyntaxError) {
     var entries: [Entry] = []
     var section: String?
+    var opened: [String: Int] = [:]
     for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
     {
       let line = offset + 1
@@ -46,6 +42,12 @@ struct TOMLSubset {
         guard Self.isBareKey(name) else {
           throw SyntaxError(line: line, reason: "\"\(name)\" is not a section name")
         }
+        if let first = opened[name] {
+          throw SyntaxError(
+            line: line,
+            reason: "[\(name)] is opened again (first on line \(first)); keep its keys under one")
+        }
+        opened[name] = line
         section = name
         continue
       }
@@ -64,8 +66,8 @@ struct TOMLSubset {
           : "the value must be a \"string\", an integer, true or false"
         throw SyntaxError(line: line, reason: "\(key): \(reason)")
       }
-      if entries.contains(where: { $0.section == section && $0.key == key }) {
-        throw SyntaxError(line: line, reason: "\(key) is set twice")
+      if let earlier = entries.first(where: { $0.section == section && $0.key == key }) {
+        throw SyntaxError(line: line, reason: "\(key) is set twice (first on line \(earlier.line))")
       }
       entries.append(Entry(section: section, key: key, value: value, line: line))
     }
@@ -103,7 +105,7 @@ struct TOMLSubset {
     return line
   }
 
-  private static func value(_ text: String) -> Value? {
+  private static func value(_ text: String) -> ConfigValue? {
     if text.hasPrefix("[") { return strings(text) }
     if text == "true" { return .boolean(true) }
     if text == "false" { return .boolean(false) }
@@ -114,12 +116,13 @@ struct TOMLSubset {
     if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") {
       return basicString(text.dropFirst().dropLast()).map { .string($0) }
     }
-    let digits = text.replacingOccurrences(of: "_", with: "")
-    return Int(digits).map { .integer($0) }
+    // TOML allows `_` between digits (1_000), not at either end or twice in a row.
+    guard !text.hasPrefix("_"), !text.hasSuffix("_"), !text.contains("__") else { return nil }
+    return Int(text.replacingOccurrences(of: "_", with: "")).map { .integer($0) }
   }
 
   /// `["a", 'b',]`: strings only, a trailing comma allowed.
-  private static func strings(_ text: String) -> Value? {
+  private static func strings(_ text: String) -> ConfigValue? {
     guard text.hasSuffix("]") else { return nil }
     var elements: [String] = []
     var rest = Substring(text.dropFirst().dropLast())
@@ -168,5 +171,37 @@ struct TOMLSubset {
       }
     }
     return out
+  }
+}
+
+/// A value as the file writes it.
+public enum ConfigValue: Equatable, Sendable {
+  case string(String)
+  case integer(Int)
+  case boolean(Bool)
+  /// `["apple", "fyyd"]`: strings on one line.
+  case strings([String])
+
+  /// One rule for numbers, whatever the key: a TOML integer, or a string holding one
+  /// (`keep = 5` and `keep = "5"`); nil for anything else.
+  var number: Int? {
+    switch self {
+    case .integer(let number): return number
+    case .string(let text):
+      let trimmed = text.trimmingCharacters(in: .whitespaces)
+      return trimmed.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") }
+        ? Int(trimmed) : nil
+    case .boolean, .strings: return nil
+    }
+  }
+
+  /// The text a flag would take: a string as it is, an integer in decimal (`first = 2` is
+  /// `--first 2`); nil for a boolean.
+  var text: String? {
+    switch self {
+    case .string(let text): return text
+    case .integer(let number): return String(number)
+    case .boolean, .strings: return nil
+    }
   }
 }

@@ -1,5 +1,5 @@
+import Feeds
 import Foundation
-import PodcastKit
 
 /// One fuzz input through every parser that reads feed bytes a stranger controls: the whole
 /// feed, and the date, duration and size fields on their own (so short inputs reach their

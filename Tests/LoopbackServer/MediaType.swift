@@ -11,6 +11,10 @@ enum MediaType {
     case "json": return "application/json"
     case "html", "htm": return "text/html; charset=utf-8"
     case "txt": return "text/plain; charset=utf-8"
+    case "css": return "text/css; charset=utf-8"
+    case "js": return "text/javascript; charset=utf-8"
+    case "vtt": return "text/vtt; charset=utf-8"
+    case "srt": return "application/x-subrip"
     case "mp3": return "audio/mpeg"
     case "m4a", "aac": return "audio/mp4"
     case "mp4", "m4v": return "video/mp4"
@@ -19,6 +23,7 @@ enum MediaType {
     case "wav": return "audio/wav"
     case "jpg", "jpeg": return "image/jpeg"
     case "png": return "image/png"
+    case "svg": return "image/svg+xml"
     default: return "application/octet-stream"
     }
   }

@@ -2,10 +2,10 @@ import Foundation
 
 /// `~/.netrc`, as curl reads it for private feeds: `machine HOST login USER password PASS`
 /// (any order, any whitespace), and `default` for any host. `macdef` bodies are skipped.
-enum Netrc {
+public enum Netrc {
   /// The password for `user` at `host`: the first entry for the host (else `default`) whose
   /// login is `user`, or that names no login.
-  static func password(host: String, user: String, home: String? = nil) -> String? {
+  public static func password(host: String, user: String, home: String? = nil) -> String? {
     let folder = home ?? ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
     guard let text = try? String(contentsOfFile: folder + "/.netrc", encoding: .utf8) else {
       return nil
@@ -13,7 +13,7 @@ enum Netrc {
     return password(in: text, host: host, user: user)
   }
 
-  static func password(in text: String, host: String, user: String) -> String? {
+  public static func password(in text: String, host: String, user: String) -> String? {
     var entries: [(machine: String?, login: String?, password: String?)] = []
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
     var tokens: [Substring] = []
