@@ -56,12 +56,16 @@ let package = Package(
     // The domain's values and rules, without a database: episode identity, file names,
     // subscription names and settings, the download state machine's table, OPML values.
     .target(name: "Model", dependencies: ["Basics", "Feeds", "Selection"]),
+    // What the full-text index reads and asks, pure: transcripts and chapters into timed
+    // passages, show notes into text, a person's query into FTS5's syntax, matches into
+    // moments with snippets.
+    .target(name: "FullText"),
     // The SQLite store: schema, rows, the kept copies of feeds, the sweep and the lock. GRDB
     // stays inside.
     .target(
       name: "Store",
       dependencies: [
-        "Basics", "Feeds", "Model", "CZlib",
+        "Basics", "Feeds", "FullText", "Model", "CZlib",
         .product(name: "GRDB", package: "GRDB.swift"),
         // SQLite's own calls, for the statements every feed and download runs (`SQLValue`).
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -106,9 +110,9 @@ let package = Package(
     .target(
       name: "PodcastKit",
       dependencies: [
-        "Basics", "Config", "Downloads", "Feeds", "Fetching", "Model", "Privacy", "Search",
-        "Selection", "SideFiles", "Source", "Store", "Sync", "AccountServer", "Tags", "Transfer",
-        "Exchange",
+        "AccountServer", "Basics", "Config", "Downloads", "Exchange", "Feeds", "Fetching",
+        "FullText", "Model", "Privacy", "Search", "Selection", "SideFiles", "Source", "Store",
+        "Sync", "Tags", "Transfer",
       ]
     ),
     .executableTarget(
@@ -179,12 +183,13 @@ let package = Package(
         "Basics", "Transfer", "AccountServer", "LoopbackServer", "AccountServerTestSupport",
       ]),
     .testTarget(name: "ModelTests", dependencies: ["Basics", "Feeds", "Model"]),
+    .testTarget(name: "FullTextTests", dependencies: ["FullText"]),
     // GRDB directly too: the store's tests open the database themselves (old schemas,
     // migrations), and Store imports GRDB only internally.
     .testTarget(
       name: "StoreTests",
       dependencies: [
-        "Basics", "Feeds", "Model", "Store", "StoreTestSupport",
+        "Basics", "Feeds", "FullText", "Model", "Store", "StoreTestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
     .testTarget(name: "FetchingTests", dependencies: ["Transfer", "Fetching"]),

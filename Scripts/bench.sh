@@ -16,7 +16,11 @@
 #      and the file-system work podcast's promises need for the same episodes (fs-floor.c)
 #   6. an emulated internet (Scripts/bench-wan.sh; needs root, says so and is skipped without):
 #      cold and warm syncs over HTTPS/HTTP2 at an 80 ms round trip against curl --parallel
-# BENCH_SECTIONS (default "0 1 2 3 4 5 6") runs only the sections it lists.
+#   7. find: a library of FIND_FEEDS (default 2,000) feeds x 50 episodes with ~1 kB of notes
+#      each and 100 downloaded episodes with a one-hour transcript (Scripts/find-library.py):
+#      a two-word `find` (start-up included), `find --rebuild` with the index's size, and the
+#      200-feed cold syncs' CPU with the index kept against without
+# BENCH_SECTIONS (default "0 1 2 3 4 5 6 7") runs only the sections it lists.
 set -euo pipefail
 bin="$1"
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -27,7 +31,7 @@ timer=/usr/bin/time
 # Each comparison runs BENCH_ROUNDS times, the tool and its baseline taking turns, and reports
 # the median of each figure over the rounds: one run on a shared 2-core VM can be off by 2x.
 rounds="${BENCH_ROUNDS:-5}"
-sections="${BENCH_SECTIONS:-0 1 2 3 4 5 6}"
+sections="${BENCH_SECTIONS:-0 1 2 3 4 5 6 7}"
 section() { [[ " $sections " == *" $1 "* ]]; }
 
 # measure NAME COMMAND...: "wall user sys cpu peakKB" (seconds; cpu = user + sys) appended to
@@ -352,6 +356,69 @@ if section 5; then
     previousbytes="$syncbytes"
     setaside "$work/libscale" "$work/curlscale" "$work/floorscale" "$dir"
   done
+fi
+
+if section 7; then
+  echo
+  findfeeds="${FIND_FEEDS:-2000}"
+  echo "7. find: $findfeeds feeds x 50 episodes (~1 kB of notes each), 100 downloaded with a one-hour transcript"
+  python3 "$root/Scripts/find-library.py" "$work/files/find" find "$findfeeds" 50 100 100 120 1000
+  sed "s|BASE|$base|g" "$work/files/find/library.opml" >"$work/find.opml"
+  "$bin/podcast" import "$work/find.opml" --library "$work/libfind" >/dev/null
+  measure findsync "$bin/podcast" sync --quiet --library "$work/libfind"
+  row "first sync, index kept ($findfeeds feeds)" findsync
+  read -r -a query <"$work/files/find/query"
+  # Each round: a find of the two words, and of two words only the transcripts say (their
+  # 100 episodes' rows are 60 kB of text each, against 1 kB for the others': snippets are cut
+  # from them).
+  spoken="voyager golden"
+  for _ in $(seq $((rounds * 3))); do
+    measure findquery "$bin/podcast" find "${query[@]}" --library "$work/libfind"
+    measure findspoken "$bin/podcast" find voyager golden --library "$work/libfind"
+  done
+  median findquery
+  median findspoken
+  "$bin/podcast" find "${query[@]}" --json --limit 1000 --library "$work/libfind" >"$work/findall.json"
+  row "podcast find ${query[*]}" findquery
+  row "podcast find $spoken (transcripts)" findspoken
+  echo "  find of a two-word query: $(wall findquery) s median wall, start-up included (target <= 0.1); $(grep -c '"index"' "$work/findall.json") episodes hold both words"
+  for _ in $(seq "${FIND_REBUILD_ROUNDS:-2}"); do
+    measure findrebuild "$bin/podcast" find --rebuild --library "$work/libfind"
+  done
+  median findrebuild
+  row "podcast find --rebuild" findrebuild
+  echo "  --rebuild: $(wall findrebuild) s wall (target <= 60): $(cat "$work/findrebuild.out")"
+  echo "  library database: $(du -m "$work/libfind/.podcast/library.sqlite" | cut -f1) MB"
+  setaside "$work/libfind" "$work/files/find"
+
+  # The index's cost to sync: cold syncs of 200 feeds with the index kept, and with it left
+  # for the first `find` to build (an index not built yet is not written: the bench marks a
+  # fresh library's index so), taking turns. Once as section 5 has them (3 episodes, no
+  # notes, 1 MiB downloads), once with 50 episodes of 1 kB notes each.
+  python3 "$root/Scripts/find-library.py" "$work/files/find200" find200 200 3 200 0 0 1048576
+  python3 "$root/Scripts/find-library.py" "$work/files/find200n" find200n 200 50 200 0 120 1000
+  for kind in find200 find200n; do
+    sed "s|BASE|$base|g" "$work/files/$kind/library.opml" >"$work/$kind.opml"
+    for name in with without; do rm -f "$work/$kind$name.runs"; done
+    for _ in $(seq "$rounds"); do
+      for name in without with; do
+        setaside "$work/lib$kind"
+        "$bin/podcast" import "$work/$kind.opml" --library "$work/lib$kind" >/dev/null
+        if [ "$name" = without ]; then
+          sqlite3 "$work/lib$kind/.podcast/library.sqlite" "UPDATE findState SET built = 0"
+        fi
+        measure "$kind$name" "$bin/podcast" sync --quiet --library "$work/lib$kind"
+      done
+    done
+    median "${kind}with"
+    median "${kind}without"
+  done
+  row "200 feeds x 3, no notes: index kept" find200with
+  row "  index left unbuilt" find200without
+  row "200 feeds x 50, 1 kB notes: index kept" find200nwith
+  row "  index left unbuilt" find200nwithout
+  echo "  cold sync cpu with the index kept: $(ratio "$(cpu find200with)" "$(cpu find200without)")x without (200 feeds as in section 5; target <= 1.1), $(ratio "$(cpu find200nwith)" "$(cpu find200nwithout)")x with 10,000 episodes of notes"
+  setaside "$work/libfind200" "$work/libfind200n" "$work/files/find200" "$work/files/find200n"
 fi
 
 if section 6; then

@@ -29,11 +29,13 @@
 # runs before it and the recovery run each see their own boot id (/proc/sys/kernel/random/boot_id,
 # bind-mounted in a mount namespace of their own), as after a real power cut.
 #
-# Checked right after the cut: the database passes integrity_check; every download recorded
-# done has its file, byte-exact; nothing under Episodes is torn or foreign (a leftover
-# temporary is allowed until the recovery run); every page is whole and lists only episode
-# files that are on disk. Checked after the recovery run: it exits 0;
-# integrity_check; every episode exactly once and byte-exact, the Episodes tree exactly the one
+# Checked right after the cut: the database passes integrity_check; the full-text index is
+# consistent with the rows (FTS5's integrity-check, a row of it for every episode and none for
+# another); every download recorded done has its file, byte-exact; nothing under Episodes is
+# torn or foreign (a leftover temporary is allowed until the recovery run); every page is whole
+# and lists only episode files that are on disk. Checked after the recovery run: it exits 0;
+# integrity_check and the index's consistency, and every transcript beside a downloaded
+# episode in the index; every episode exactly once and byte-exact, the Episodes tree exactly the one
 # an uncut run makes (nothing foreign, nothing left over), nothing left in .podcast/ either;
 # a resume asks Range only from a length the cut left durable (status --json's durableBytes);
 # a cut after 12 MiB of the 20 MiB episode resumes it with Range from at least 8 MiB.
@@ -292,10 +294,13 @@ echo "uncut runs: download ${wall[download]} ms, sync ${wall[sync]} ms; $(tree "
 # --- checks ---------------------------------------------------------------------------------
 
 declare -A inv_checked inv_failed kind_trials kind_triggered kind_clean
-invariants=(integrity done-has-file nothing-torn page-whole recovery-exit every-episode-once side-files
-  nothing-left-over resume-from-durable range-after-checkpoint)
+invariants=(integrity find-index done-has-file nothing-torn page-whole recovery-exit
+  every-episode-once side-files transcripts-indexed nothing-left-over resume-from-durable
+  range-after-checkpoint)
 declare -A inv_text=(
   [integrity]="PRAGMA integrity_check"
+  [find-index]="the find index as the rows (FTS5 integrity-check, a row per episode)"
+  [transcripts-indexed]="downloaded episodes' transcripts in the find index (after recovery)"
   [done-has-file]="no done record without its exact, durable file (after the cut)"
   [nothing-torn]="nothing torn or foreign under Episodes (after the cut)"
   [page-whole]="every page whole, listing only files on disk (after the cut)"
@@ -323,6 +328,38 @@ check_integrity() {
   has_library && answer="$(db 'PRAGMA integrity_check')"
   [ "$answer" = ok ]
   check integrity $? "$answer"
+}
+# The full-text index as the transactions that write it leave it: FTS5's own check of its
+# index against its text, a row (text and sources) for each episode of a subscription and none
+# for anything else, whatever the cut interrupted.
+check_find_index() {
+  local answer="" orphans missing
+  if has_library && [ -n "$(db "SELECT 1 FROM sqlite_master WHERE name = 'findText'")" ]; then
+    answer="$(db "INSERT INTO findText (findText, rank) VALUES ('integrity-check', 1)")"
+    orphans="$(db "SELECT (SELECT count(*) FROM findText_content WHERE id NOT IN (SELECT id FROM episodes))
+      + (SELECT count(*) FROM findSources WHERE episodeId NOT IN (SELECT id FROM episodes))
+      + (SELECT count(*) FROM findText_content WHERE id NOT IN (SELECT episodeId FROM findSources))")"
+    missing="$(db "SELECT count(*) FROM episodes WHERE (SELECT built FROM findState) = 1
+      AND id NOT IN (SELECT episodeId FROM findSources)")"
+    [ "$orphans" = 0 ] || answer+=" $orphans index rows without their episode or sources;"
+    [ "$missing" = 0 ] || answer+=" $missing episodes not indexed;"
+  fi
+  [ -z "$answer" ]
+  check find-index $? "$answer"
+}
+# After the recovery run: each transcript beside an episode a subscription downloaded is in
+# the index (a cut between the file and its indexing is healed by the run that follows it).
+check_transcripts_indexed() {
+  local bad="" id file stem
+  while IFS='|' read -r id file; do
+    [ -n "$id" ] || continue
+    stem="${file%.*}"
+    if [ -f "$stem.vtt" ] && [ -z "$(db "SELECT 1 FROM findText WHERE rowid = $id AND transcripts != ''")" ]; then
+      bad+=" ${stem##*/}.vtt not indexed;"
+    fi
+  done < <(has_library && db "SELECT id, downloadedFile FROM episodes WHERE downloadedFile IS NOT NULL" 2>/dev/null)
+  [ -z "$bad" ]
+  check transcripts-indexed $? "$bad"
 }
 # Every download recorded done has its file, and it is the server's exact bytes.
 check_done_records() {
@@ -545,6 +582,7 @@ for trial in $(seq 1 "$cuts"); do
   big_state=""
   has_library && big_state="$(db "SELECT state FROM downloads WHERE url = '$base/$big'")"
   check_integrity
+  check_find_index
   check_done_records
   check_nothing_torn "$command"
   durable="$(durable_lengths "$boot_b")"
@@ -563,6 +601,8 @@ for trial in $(seq 1 "$cuts"); do
   status=$?
   check recovery-exit "$status" "exit $status: $(grep -v '^\s*$' "$w/recovery.log" | tail -n 3 | tr '\n' ' ')"
   check_integrity
+  check_find_index
+  check_transcripts_indexed
   check_after_recovery "$command"
 
   resumes="$(resumes_since "$mark")"

@@ -300,6 +300,15 @@ public final class DownloadManager: Sendable {
     if let info = job.info, wanted(SideFileNames.info(besides: file)) {
       note(sideFiles.keepInfo(info, besides: file), .info)
     }
+    // The transcript and chapters in `find`'s index, for an episode of a subscription: those
+    // that arrived now, and those that changed or whose indexing a cut lost (the index reads
+    // only those). Not indexed now is indexed at the next look; never the episode's failure.
+    let indexed = names + (job.chaptersURL == nil ? [] : [SideFileNames.chapters(besides: file)])
+    if !indexed.isEmpty {
+      try? FindIndex(store: store).indexSideFiles(
+        of: job.subscriptionEpisode, feedURL: job.feedURL, identityKeys: job.identityKeys,
+        sideFiles: indexed)
+    }
     return report
   }
 

@@ -46,13 +46,21 @@ public struct DownloadProgressReader: Sendable {
   /// see `ShowIdentity`) for what they finished. Throws when the library cannot be read: a
   /// damaged database must not make downloaded episodes look new.
   public init(store: LibraryStore?, feedURL: String, show: String? = nil) throws {
+    self.init(
+      store: store, feedURL: feedURL,
+      rows: try store.map { try DownloadRows(store: $0).all() } ?? [],
+      sameShow: try store.map {
+        try FinishedDownloads(store: $0).feedsOfSameShow(as: feedURL, show: show)
+      } ?? [])
+  }
+
+  /// `rows`: the library's downloads (`DownloadRows.all`), read once for readers of several
+  /// feeds; `sameShow`: the show's other feeds (`FinishedDownloads.feedsOfSameShow`).
+  package init(
+    store: LibraryStore?, feedURL: String, rows: [DownloadRecord], sameShow: Set<String>
+  ) {
     self.store = store
     self.feedURL = feedURL
-    let rows = try store.map { try DownloadRows(store: $0).all() } ?? []
-    let sameShow =
-      try store.map {
-        try FinishedDownloads(store: $0).feedsOfSameShow(as: feedURL, show: show)
-      } ?? []
     byURL = Dictionary(rows.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
     byKey = Dictionary(rows.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
     listedByKey = Dictionary(

@@ -1,4 +1,5 @@
 import Basics
+import Feeds
 import Foundation
 
 /// What `subscribe` learned from the feed it fetched, saved with the new subscription in the
@@ -15,6 +16,9 @@ public struct FirstRefresh: Sendable {
   public var episodes: [SeenEpisode]
   /// Downloads queued for the first sync.
   package var queued: [QueuedDownload]
+  /// The feed's episodes as `episodes` lists them, for the full-text index: their titles and
+  /// show notes are found from the moment the subscription is.
+  package var listing: [Episode] = []
 
   package init(validators: Validators, episodes: [SeenEpisode], queued: [QueuedDownload] = []) {
     self.validators = validators

@@ -14,6 +14,14 @@ public enum DateBound {
     throw FilterError.badDate(setting: setting, text: text)
   }
 
+  /// A bound things must come before: `resolve`, except that a calendar date takes in that
+  /// whole day (`--until 2024-05-01` ends at the next midnight).
+  public static func end(_ text: String, setting: String, now: Date = Date()) throws -> Date {
+    let date = try resolve(text, setting: setting, now: now)
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    return calendarDay(trimmed) != nil ? date.addingTimeInterval(86_400) : date
+  }
+
   /// An age alone (`30d`, `2w`, `12h`, or `0`), in seconds: how long after something happened.
   public static func age(_ text: String, setting: String) throws(FilterError) -> TimeInterval {
     let trimmed = text.trimmingCharacters(in: .whitespaces)

@@ -62,9 +62,7 @@ public struct EpisodePredicate: @unchecked Sendable {
 
   /// `--until 2024-05-01` includes that whole day: the bound is the next midnight.
   private static func until(_ text: String, now: Date) throws -> Date {
-    let date = try DateBound.resolve(text, setting: "until", now: now)
-    let isDay = text.count == 10 && text.filter { $0 == "-" }.count == 2
-    return isDay ? date.addingTimeInterval(86_400) : date
+    try DateBound.end(text, setting: "until", now: now)
   }
 
   private static func regex(_ pattern: String, setting: String) throws -> NSRegularExpression {

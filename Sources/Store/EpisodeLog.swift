@@ -22,13 +22,23 @@ public struct EpisodeLog: Sendable {
   @discardableResult
   public func record(subscriptionId: Int64, episodes: [SeenEpisode]) throws -> [SeenEpisode] {
     try store.relaxedWrite { db in
-      try insertSeen(db, subscriptionId: subscriptionId, episodes: episodes).added
+      let added = try insertSeen(db, subscriptionId: subscriptionId, episodes: episodes).added
+      // Their titles for `find`; no notes are known here.
+      try FindIndex.record(
+        FeedTexts(
+          texts: episodes.map { FeedText(key: $0.key, title: $0.title, notes: nil) },
+          isListing: false),
+        subscriptionId: subscriptionId, db)
+      return added
     }
   }
 
   /// The episodes `subscribe` saw, and what it chose for the first sync (see `FirstRefresh`).
   func record(_ refresh: FirstRefresh, _ db: Database, subscriptionId: Int64) throws {
     try insertSeen(db, subscriptionId: subscriptionId, episodes: refresh.episodes)
+    // Found by `find` from the moment the subscription is: the same transaction.
+    try FindIndex.record(
+      FeedTexts(refresh.listing, isListing: true), subscriptionId: subscriptionId, db)
     // A finished one whose file is gone (`firstRefresh` found none) is fetched again, as sync
     // fetches a new episode whose old file was deleted; one unfinished already (a `download`
     // run was killed) waits for sync to resume it, gaining the details when it had none.
@@ -136,6 +146,8 @@ public struct EpisodeLog: Sendable {
       ).fetchOne(db)
       guard let episode = row?.episode, episode.downloadedFile != nil else { return }
       try Self.setDownloadedFile(nil, subscriptionId: subscriptionId, key: key, in: db)
+      // `find` lists it as `deleted`, transcript and all.
+      try FindIndex.recordPruned(subscriptionId: subscriptionId, key: key, db)
       guard let url = episode.enclosureURL,
         let feedURL = try String.fetchOne(
           db, sql: "SELECT feedURL FROM subscriptions WHERE id = ?", arguments: [subscriptionId])

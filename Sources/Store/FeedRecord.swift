@@ -27,6 +27,9 @@ package struct FeedRecord: Sendable {
   package var copy: KeptFeed?
   /// The server said the kept copy is still the feed (a 304).
   package var confirmsCopy = false
+  /// What the feed says of its episodes, for the full-text index (`FindIndex.record`); nil
+  /// when the feed was not read (a 304, a failure).
+  package var texts: FeedTexts?
 
   package init(
     subscription: Subscription, previous: Subscription? = nil,

@@ -141,6 +141,8 @@ public struct FeedRefreshes: Sendable {
       episode.subscriptionId = id
       try insert.run(SeenEpisodeRow(episode).values)
     }
+    // Found by `find` from the moment they are recorded: the same transaction.
+    if let texts = record.texts { try FindIndex.record(texts, subscriptionId: id, db) }
     var alreadyHad: Set<String> = []
     var keys: [DownloadKey] = []
     let rows = DownloadRows(store: store)

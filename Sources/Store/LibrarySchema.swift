@@ -25,6 +25,7 @@ package enum LibrarySchema {
     migrator.registerMigration("v11-feed-shows", migrate: addFeedShows)
     migrator.registerMigration("v12-account-follows", migrate: addAccountFollows)
     migrator.registerMigration("v13-kept-forever", migrate: addKeptForever)
+    migrator.registerMigration("v14-find-index", migrate: addFindIndex)
     return migrator
   }
 

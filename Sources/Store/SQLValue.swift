@@ -122,6 +122,10 @@ struct SQLRow {
     isNull(column) ? nil : sqlite3_column_int64(handle, column)
   }
 
+  func double(_ column: Int32) -> Double? {
+    isNull(column) ? nil : sqlite3_column_double(handle, column)
+  }
+
   /// A table's `INTEGER PRIMARY KEY`: SQLite's row id, never NULL.
   func rowID(_ column: Int32) -> Int64 {
     sqlite3_column_int64(handle, column)

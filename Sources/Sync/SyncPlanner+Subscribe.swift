@@ -31,6 +31,7 @@ extension SyncPlanner {
     var refresh = FirstRefresh(
       validators: FeedLocation.isRemote(feedURL) && !moving ? validators : Validators(),
       episodes: seen)
+    refresh.listing = feed.episodes
     for offset in chosen {
       let episode = feed.episodes[offset]
       let url = episode.enclosure.url

@@ -200,6 +200,10 @@ public struct SyncPlanner: Sendable {
             of: [$0] + (paged?.laterDocuments ?? []), for: subscription,
             keepingLaterPages: firstPage.pageLinks.next != nil && paged?.readToEnd != true)
         }
+        // For `find`: what `episodes` lists from the copy, in its order, when the copy is what
+        // was read (not a paged feed read short of its end, whose kept later pages follow).
+        let texts = FeedTexts(
+          feed.episodes, isListing: firstPage.pageLinks.next == nil || paged?.readToEnd == true)
         var attempts = 1
         while !dryRun {
           var record = FeedRecord(
@@ -211,6 +215,7 @@ public struct SyncPlanner: Sendable {
           // paused, as the manager's queue did.
           record.queued = news.planned.map { $0.job.queued(owner: .current) }
           record.copy = copy
+          record.texts = texts
           switch try await records.now(record) {
           case .recorded(let keys, let alreadyHad):
             for index in news.planned.indices {

@@ -22,6 +22,7 @@ struct PodcastCommand: AsyncParsableCommand {
       Search.self,
       Episodes.self,
       Download.self,
+      Find.self,
       Sync.self,
       Status.self,
       Subscribe.self,

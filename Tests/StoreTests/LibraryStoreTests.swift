@@ -19,7 +19,7 @@ final class LibraryStoreTests: XCTestCase {
         try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
         [
           "v1", "v10-owners-and-checkpoints", "v11-feed-shows", "v12-account-follows",
-          "v13-kept-forever", "v2-downloads", "v2-settings",
+          "v13-kept-forever", "v14-find-index", "v2-downloads", "v2-settings",
           "v3-indexes",
           "v4-published", "v5-download-details", "v6-download-keys", "v7-download-archive",
           "v8-account", "v9-kept-feeds", "v9-update-index-dropped",
@@ -27,12 +27,12 @@ final class LibraryStoreTests: XCTestCase {
       XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA journal_mode"), "wal")
       for table in [
         "subscriptions", "episodes", "downloads", "subscriptionSettings", "episodeMarks",
-        "keptFeeds", "feedShows",
+        "keptFeeds", "feedShows", "findText", "findSources", "findState", "findFeeds",
       ] {
         XCTAssertTrue(try db.tableExists(table), table)
       }
     }
-    XCTAssertEqual(LibraryStore.schemaVersion, 15)
+    XCTAssertEqual(LibraryStore.schemaVersion, 16)
     // Reopening an up-to-date library changes nothing and keeps the data.
     try Subscriptions(store: store).add(
       name: "one", feedURL: "https://a.example/feed", title: nil, keep: nil)

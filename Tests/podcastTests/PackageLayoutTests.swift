@@ -263,7 +263,7 @@ final class PackageLayoutTests: XCTestCase {
     var probed: [String] = []
     let reexports = try sources(try XCTUnwrap(layout.target("PodcastKit")))
       .map { PackageLayout.reexports(in: $0.text).types }.joined()
-    for layer in ["Store", "Transfer", "Search", "SyncServer", "Source", "Fetching", "Sync"] {
+    for layer in ["Store", "Transfer", "Search", "AccountServer", "Source", "Fetching", "Sync"] {
       let target = try XCTUnwrap(layout.target(layer))
       // Those PodcastKit re-exports one by one are the front end's to name.
       let hidden = try sources(target).flatMap {

@@ -10,6 +10,9 @@ enum Console {
   static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
   static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
+  /// `NO_COLOR` set to anything: no colour and no bold (no-color.org).
+  static var noColor: Bool { ProcessInfo.processInfo.environment["NO_COLOR"]?.isEmpty == false }
+
   /// Terminal width in columns; 80 when it cannot be known, `COLUMNS` wins when set.
   static var width: Int {
     if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 20
