@@ -139,7 +139,7 @@ public struct FindEpisodes: Sendable {
         uniquingKeysWith: { first, _ in first })
       downloads = try DownloadRows(store: store).all()
       marks = try EpisodeMarks(store: store).all()
-      plays = try store.playStates()
+      plays = try PlayStates(store: store).all()
     }
 
     mutating func found(_ hit: FindIndex.Hit) throws -> Found {
