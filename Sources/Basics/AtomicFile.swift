@@ -46,13 +46,13 @@ public enum AtomicFile {
   }
 
   /// Writes every file as `write(_:to:mode:prefix:in:durable:)` does one, with the same promise for
-  /// each, but all at once (`ParallelSync`): each temporary is made, written and synced on a
+  /// each, but all at once (`ParallelFlush`): each temporary is made, written and synced on a
   /// thread of its own, then all are renamed and each target folder is synced once. One after
   /// another, 200 podcast folders' playlists paid 400 syncs in turn, and making a file can
   /// itself wait on the disk (the filesystem's inode search just after many deletions).
   /// The errno of each, in order.
   public static func write(_ files: [Pending]) -> [Int32?] {
-    let temporaries = ParallelSync.run(files.count) { index -> (path: String?, failure: Int32?) in
+    let temporaries = ParallelFlush.run(files.count) { index -> (path: String?, failure: Int32?) in
       let file = files[index]
       let targetFolder = StandardPath.directory(of: file.path)
       let staging = file.folder ?? (targetFolder.isEmpty ? "." : targetFolder)
@@ -83,7 +83,7 @@ public enum AtomicFile {
     }
     // Best effort: the files themselves are synced; this makes their new names durable.
     var seen = Set<String>()
-    _ = ParallelSync.syncDirectories(renamed.filter { seen.insert($0).inserted })
+    _ = ParallelFlush.flushDirectories(renamed.filter { seen.insert($0).inserted })
     return results
   }
 }

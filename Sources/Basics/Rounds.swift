@@ -6,7 +6,7 @@ import Synchronization
 /// waits for its round and gets its own answer. One alone finds no round running and starts
 /// one at once; many arriving together pay for one round, not one each.
 ///
-/// Rounds run on a plain thread, one of those `ParallelSync` keeps, because the work blocks (on
+/// Rounds run on a plain thread, one of those `ParallelFlush` keeps, because the work blocks (on
 /// the disk, on the library's one writer): the cooperative pool is only as wide as the cores.
 package final class Rounds<Request: Sendable, Answer: Sendable>: Sendable {
   private struct Waiting: Sendable {
@@ -36,7 +36,7 @@ package final class Rounds<Request: Sendable, Answer: Sendable>: Sendable {
         state.running = true
         return true
       }
-      if starts { ParallelSync.detach { self.runRounds() } }
+      if starts { ParallelFlush.detach { self.runRounds() } }
     }
   }
 

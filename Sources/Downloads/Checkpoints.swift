@@ -25,7 +25,7 @@ package final class Checkpoints: Sendable {
   package static let spacing: Duration = .seconds(1)
 
   /// Whether a checkpoint of the file `synced` measures would be worth its sync now.
-  package static func isDue(_ synced: SyncedLength) -> Bool {
+  package static func isDue(_ synced: DurableLength) -> Bool {
     let (unclaimed, elapsed, first) = synced.sinceCheckpoint
     guard unclaimed > 0 else { return false }
     return unclaimed >= PartialFile.writebackStep && (first || elapsed >= spacing)
@@ -107,7 +107,7 @@ package final class Checkpoints: Sendable {
     let synced = subject.file.synced
     guard isDue(synced) else { return }
     let mark = synced.mark()
-    guard mark.length > synced.claimed, subject.file.syncData() else { return }
+    guard mark.length > synced.claimed, subject.file.flushData() else { return }
     _ = try? synced.record(mark) { try subject.row.recordDurable($0) }
   }
 }

@@ -98,7 +98,7 @@ package final class DownloadRow: @unchecked Sendable {
   }
 
   /// The partial file's first `length` bytes are synced, or (lower than before) all the row
-  /// may vouch for now: a durable write either way (see `SyncedLength`).
+  /// may vouch for now: a durable write either way (see `DurableLength`).
   package func recordDurable(_ length: Int64) throws {
     try change(.checkpoint(durableBytes: length))
   }

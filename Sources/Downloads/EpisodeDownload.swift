@@ -229,7 +229,7 @@ package struct EpisodeDownload {
   }
 
   /// Drops the partial file's bytes: first, durably, the row's word that any of them is
-  /// synced, so the bytes written next are never taken for those (see `SyncedLength`).
+  /// synced, so the bytes written next are never taken for those (see `DurableLength`).
   private func discard(_ file: PartialFile, row: DownloadRow) throws {
     _ = try file.truncate(to: 0) { try row.recordDurable($0) }
   }

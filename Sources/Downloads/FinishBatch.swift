@@ -17,7 +17,7 @@ import Synchronization
 /// that finish their transfer while one batch is being made durable wait together and are the
 /// next batch, which pays one round for all of them:
 ///
-///   1. data    every file's `fdatasync`, all at once (`ParallelSync`)
+///   1. data    every file's `fdatasync`, all at once (`ParallelFlush`)
 ///   2. link    every file into place (`Finisher.place`), under the locks of their folders
 ///   3. lists   the podcast folders' views written on arrival (their playlists), listing
 ///              the new files (`FolderViews.write(arriving:episodesDirectories:store:)`)
@@ -108,7 +108,7 @@ package final class FinishBatch: Sendable {
     var answers = [Result<String, any Error>?](repeating: nil, count: requests.count)
     // 1. A staged copy was synced when it was made; a file linked as it is, here.
     let linked = requests.indices.filter { requests[$0].staged == nil }
-    let synced = ParallelSync.syncData(linked.map { requests[$0].descriptor })
+    let synced = ParallelFlush.flushData(linked.map { requests[$0].descriptor })
     for (index, failure) in zip(linked, synced) {
       if let failure {
         answers[index] = .failure(DownloadError.writing(requests[index].file.path, errno: failure))
@@ -156,7 +156,7 @@ package final class FinishBatch: Sendable {
       let names = placed.flatMap { requests[$0.index].destination.folders }.filter {
         seen.insert($0).inserted
       }
-      _ = ParallelSync.syncDirectories(names)
+      _ = ParallelFlush.flushDirectories(names)
       // 5. One commit per library (a process has one, unless a test opens several).
       for group in byStore.values {
         let store = requests[group[0].index].store

@@ -28,7 +28,7 @@ package final class PartialFile {
   /// Where the next write lands: the file's end, as every write appends.
   private var position: off_t = 0
   /// How far the file is written and synced (see `Checkpoints`).
-  package let synced = SyncedLength()
+  package let synced = DurableLength()
   /// Called on the writing thread each time another `writebackStep` of the body is written: a
   /// checkpoint is due. It must not block.
   package var onCheckpointDue: (() -> Void)?
@@ -100,7 +100,7 @@ package final class PartialFile {
   /// Drops every byte past `length` (the server sent the whole file, the old bytes belong to
   /// another version, a reboot left them unproven). When the download's row vouches for more
   /// than `length` as synced, `lower` first records `length` in it, durably (see
-  /// `SyncedLength`); without `lower` such a drop is refused: false, and the file stays as it
+  /// `DurableLength`); without `lower` such a drop is refused: false, and the file stays as it
   /// is. True when dropped.
   package func truncate(to length: Int64, lower: ((Int64) throws -> Void)? = nil) throws -> Bool {
     try flush()
@@ -125,7 +125,7 @@ package final class PartialFile {
 
   /// Syncs the file's data (a checkpoint, see `Checkpoints`): every byte written before the
   /// call is on disk when it returns true. Safe while another thread appends.
-  package func syncData() -> Bool {
+  package func flushData() -> Bool {
     fdatasync(descriptor) == 0
   }
 

@@ -41,7 +41,7 @@ public struct MarkEpisodes: Sendable {
     /// The subscription FEED is, whose first-sync queue and seen episodes the marks changed.
     public var subscription: Subscription?
     /// Folder pages that could not be brought up to date with the plays: notes only.
-    public var pageFailures: [PlaylistError] = []
+    public var pageFailures: [FolderViewError] = []
   }
 
   private let resolver: FeedResolver

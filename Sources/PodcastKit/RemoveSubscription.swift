@@ -15,7 +15,7 @@ public struct RemoveSubscription: Sendable {
     /// Files that could not be deleted: the command failed for these.
     public var failures: [LibraryError] = []
     /// Folder playlists that could not be rewritten: notes only, the files are gone anyway.
-    public var playlistFailures: [PlaylistError] = []
+    public var playlistFailures: [FolderViewError] = []
   }
 
   private let paths: LibraryPaths

@@ -72,7 +72,7 @@ public struct ArchiveIndex: Sendable {
   /// folder has one, removed when none has. Each file is written under a temporary name (in
   /// `staging` when it is on the same filesystem) and renamed, and left untouched when it
   /// already says the same.
-  public func update(staging: String?) throws(PlaylistError) {
+  public func update(staging: String?) throws(FolderViewError) {
     if let existing = FileBytes.read(path), !FolderPage.isOurs(existing) {
       throw .cannotWritePage(path: path, reason: "it was not written by podcast; left as it is")
     }
@@ -156,7 +156,8 @@ public struct ArchiveIndex: Sendable {
   }
 
   /// `text` at `path` through a temporary, unless it says that already.
-  package static func write(_ text: String, to path: String, staging: String?) throws(PlaylistError)
+  package static func write(_ text: String, to path: String, staging: String?)
+    throws(FolderViewError)
   {
     let data = Data(text.utf8)
     if FileBytes.read(path) == data { return }

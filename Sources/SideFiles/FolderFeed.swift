@@ -40,7 +40,7 @@ public struct FolderFeed: Sendable, Equatable, FolderView {
 
   /// Brings the feed in line with the library. `request` nil: only a feed already there is
   /// kept up to date (or removed with the last episode).
-  public func update(store: LibraryStore, request: FeedRequest?) throws(PlaylistError)
+  public func update(store: LibraryStore, request: FeedRequest?) throws(FolderViewError)
     -> FolderViewChange
   {
     try FolderViews.update(
@@ -63,11 +63,11 @@ public struct FolderFeed: Sendable, Equatable, FolderView {
 
   package static func isAsked(by request: FolderRequest) -> Bool { request.feed != nil }
 
-  package static func cannotWrite(path: String, reason: String) -> PlaylistError {
+  package static func cannotWrite(path: String, reason: String) -> FolderViewError {
     .cannotWriteFeed(path: path, reason: reason)
   }
 
-  package static func cannotRemove(path: String, reason: String) -> PlaylistError {
+  package static func cannotRemove(path: String, reason: String) -> FolderViewError {
     .cannotRemoveFeed(path: path, reason: reason)
   }
 
@@ -75,11 +75,11 @@ public struct FolderFeed: Sendable, Equatable, FolderView {
   /// with its feed; a run in a library without feeds lists no folder.
   package static func updateEpisodesDirectories(
     touched: [String], changed: Set<String>, staging: String
-  ) -> [PlaylistError] {
-    var failures: [PlaylistError] = []
+  ) -> [FolderViewError] {
+    var failures: [FolderViewError] = []
     for root in touched
     where changed.contains(root) || regularFileSize(root + "/" + FeedList.fileName) != nil {
-      do throws(PlaylistError) {
+      do throws(FolderViewError) {
         try FeedList(episodesDirectory: root).update(staging: staging)
       } catch {
         failures.append(error)
@@ -206,7 +206,7 @@ public struct FeedList: Sendable {
   package static let fileName = "feeds.opml"
   public var path: String { episodesDirectory + "/" + Self.fileName }
 
-  public func update(staging: String?) throws(PlaylistError) {
+  public func update(staging: String?) throws(FolderViewError) {
     let names = ((try? FileManager.default.contentsOfDirectory(atPath: episodesDirectory)) ?? [])
       .sorted()
     var outlines: [(title: String, url: String)] = []

@@ -31,7 +31,7 @@ public struct FolderPage: Sendable, Equatable, FolderView {
 
   /// Brings the page in line with the library. `asked` false: only a page already there is
   /// kept up to date (or removed with the last episode).
-  public func update(store: LibraryStore, asked: Bool) throws(PlaylistError) -> FolderViewChange {
+  public func update(store: LibraryStore, asked: Bool) throws(FolderViewError) -> FolderViewChange {
     try FolderViews.update(
       Self.self, folder: folder, request: FolderRequest(page: asked), store: store)
   }
@@ -52,11 +52,11 @@ public struct FolderPage: Sendable, Equatable, FolderView {
 
   package static func isAsked(by request: FolderRequest) -> Bool { request.page }
 
-  package static func cannotWrite(path: String, reason: String) -> PlaylistError {
+  package static func cannotWrite(path: String, reason: String) -> FolderViewError {
     .cannotWritePage(path: path, reason: reason)
   }
 
-  package static func cannotRemove(path: String, reason: String) -> PlaylistError {
+  package static func cannotRemove(path: String, reason: String) -> FolderViewError {
     .cannotRemovePage(path: path, reason: reason)
   }
 
@@ -64,13 +64,13 @@ public struct FolderPage: Sendable, Equatable, FolderView {
   /// pruned with its page; a library without pages gets none.
   package static func updateEpisodesDirectories(
     touched: [String], changed: Set<String>, staging: String
-  ) -> [PlaylistError] {
-    var failures: [PlaylistError] = []
+  ) -> [FolderViewError] {
+    var failures: [FolderViewError] = []
     for root in touched
     where changed.contains(root)
       || FolderFeed.regularFileSize(root + "/" + ArchiveIndex.fileName) != nil
     {
-      do throws(PlaylistError) {
+      do throws(FolderViewError) {
         try ArchiveIndex(episodesDirectory: root).update(staging: staging)
       } catch {
         failures.append(error)

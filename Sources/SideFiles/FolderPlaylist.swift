@@ -36,7 +36,7 @@ public struct FolderPlaylist: Sendable, Equatable, FolderView {
 
   /// Brings the playlist in line with the library: written when the folder has episodes,
   /// removed when it has none. Files that were deleted behind the library's back are left out.
-  public func update(store: LibraryStore) throws(PlaylistError) -> FolderViewChange {
+  public func update(store: LibraryStore) throws(FolderViewError) -> FolderViewChange {
     try FolderViews.update(Self.self, folder: folder, request: FolderRequest(), store: store)
   }
 
@@ -56,11 +56,11 @@ public struct FolderPlaylist: Sendable, Equatable, FolderView {
   /// Every folder with an episode has one, asked for or not.
   package static func isAsked(by request: FolderRequest) -> Bool { false }
 
-  package static func cannotWrite(path: String, reason: String) -> PlaylistError {
+  package static func cannotWrite(path: String, reason: String) -> FolderViewError {
     .cannotWrite(path: path, reason: reason)
   }
 
-  package static func cannotRemove(path: String, reason: String) -> PlaylistError {
+  package static func cannotRemove(path: String, reason: String) -> FolderViewError {
     .cannotRemove(path: path, reason: reason)
   }
 

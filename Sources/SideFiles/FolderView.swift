@@ -28,20 +28,20 @@ package protocol FolderView: Sendable {
   static func isAsked(by request: FolderRequest) -> Bool
 
   /// The sentences for a file that could not be written or removed.
-  static func cannotWrite(path: String, reason: String) -> PlaylistError
-  static func cannotRemove(path: String, reason: String) -> PlaylistError
+  static func cannotWrite(path: String, reason: String) -> FolderViewError
+  static func cannotRemove(path: String, reason: String) -> FolderViewError
 
   /// What follows the folders' views in each Episodes directory a run looked at (`touched`,
   /// in order), some of whose folders' views it wrote or removed (`changed`): the list of
   /// every folder's feed. Nothing by default.
   static func updateEpisodesDirectories(touched: [String], changed: Set<String>, staging: String)
-    -> [PlaylistError]
+    -> [FolderViewError]
 }
 
 extension FolderView {
   package static func updateEpisodesDirectories(
     touched: [String], changed: Set<String>, staging: String
-  ) -> [PlaylistError] { [] }
+  ) -> [FolderViewError] { [] }
 }
 
 /// What a folder view's file should be (`FolderView.contents`).

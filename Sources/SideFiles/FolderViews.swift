@@ -40,7 +40,7 @@ public enum FolderViews {
   /// their two fsyncs each, four at a time.
   public static func update(
     _ files: [TouchedFile], episodesDirectories: [String], store: LibraryStore
-  ) -> [PlaylistError] {
+  ) -> [FolderViewError] {
     update(files, views: all, episodesDirectories: episodesDirectories, store: store)
   }
 
@@ -48,7 +48,7 @@ public enum FolderViews {
   package static func update(
     _ files: [TouchedFile], views: [any FolderView.Type], episodesDirectories: [String],
     store: LibraryStore
-  ) -> [PlaylistError] {
+  ) -> [FolderViewError] {
     let roots = EpisodeRoots(episodesDirectories)
     var order: [String] = []
     var folders: [String: Folder] = [:]
@@ -64,13 +64,13 @@ public enum FolderViews {
     guard !looked.isEmpty else { return [] }
     let staging = store.paths.stateDirectory
     TemporaryName.removeAbandoned(in: staging, prefix: Playlist.temporaryPrefix)
-    var outcomes: [[Int: Result<FolderViewChange, PlaylistError>]] = []
+    var outcomes: [[Int: Result<FolderViewChange, FolderViewError>]] = []
     for start in stride(from: 0, to: looked.count, by: batch) {
       outcomes += update(
         Array(looked[start..<min(start + batch, looked.count)]), views: views, staging: staging,
         store: store)
     }
-    var failures: [PlaylistError] = []
+    var failures: [FolderViewError] = []
     for (index, view) in views.enumerated() {
       var touched: [String] = []
       var changed: Set<String> = []
@@ -109,9 +109,9 @@ public enum FolderViews {
   private static func update(
     _ folders: [(path: String, folder: Folder)], views all: [any FolderView.Type],
     staging: String, store: LibraryStore
-  ) -> [[Int: Result<FolderViewChange, PlaylistError>]] {
+  ) -> [[Int: Result<FolderViewChange, FolderViewError>]] {
     let outcomes = Mutex(
-      [[Int: Result<FolderViewChange, PlaylistError>]](
+      [[Int: Result<FolderViewChange, FolderViewError>]](
         repeating: [:], count: folders.count))
     let writes = Mutex([(folder: Int, view: Int, write: Write)]())
     // Every folder's downloads in one read, with the plays the pages show; a read that fails
@@ -126,7 +126,7 @@ public enum FolderViews {
     DispatchQueue.concurrentPerform(iterations: lanes) { lane in
       for index in stride(from: lane, to: folders.count, by: lanes) {
         let (path, folder) = folders[index]
-        var outcome: [Int: Result<FolderViewChange, PlaylistError>] = [:]
+        var outcome: [Int: Result<FolderViewChange, FolderViewError>] = [:]
         switch recorded {
         case .failure(let error):
           for view in folder.views {
@@ -140,7 +140,7 @@ public enum FolderViews {
             folder: path, records: byFolder[index], playStates: playStates)
           var removed = false
           for view in folder.views.sorted() {
-            do throws(PlaylistError) {
+            do throws(FolderViewError) {
               switch try look(all[view], at: episodes, request: folder.request) {
               case .unchanged: outcome[view] = .success(.unchanged)
               case .removed:
@@ -176,7 +176,7 @@ public enum FolderViews {
   /// the run asks of it.
   package static func update(
     _ view: any FolderView.Type, folder: String, request: FolderRequest, store: LibraryStore
-  ) throws(PlaylistError) -> FolderViewChange {
+  ) throws(FolderViewError) -> FolderViewChange {
     let path = view.path(inFolder: folder)
     let staging = store.paths.stateDirectory
     TemporaryName.removeAbandoned(in: staging, prefix: Playlist.temporaryPrefix)
@@ -221,7 +221,7 @@ public enum FolderViews {
   /// many files together.
   private static func look(
     _ view: any FolderView.Type, at episodes: FolderEpisodes, request: FolderRequest
-  ) throws(PlaylistError) -> Look {
+  ) throws(FolderViewError) -> Look {
     let path = view.path(inFolder: episodes.folder)
     let existing = FileBytes.read(path)
     switch view.contents(of: episodes, request: request, existing: existing) {
@@ -243,7 +243,7 @@ public enum FolderViews {
   /// The files made and synced together (`AtomicFile.write`), each through a temporary in
   /// `staging` when it can be, else beside it (another filesystem, most likely); one failure
   /// or nil for each, in order.
-  private static func write(_ writes: [Write], staging: String) -> [PlaylistError?] {
+  private static func write(_ writes: [Write], staging: String) -> [FolderViewError?] {
     let codes = AtomicFile.write(
       writes.map { (data: $0.data, path: $0.path) }, prefix: Playlist.temporaryPrefix,
       staging: staging)

@@ -46,46 +46,20 @@ public struct Playlist: Sendable, Equatable {
   /// `staging`: a folder on the same filesystem to write the temporary in, so that a run
   /// killed mid-write leaves nothing beside the playlist (the library's state folder for a
   /// podcast folder's playlist); beside the playlist when there is none or it is elsewhere.
-  public func write(to path: String, staging: String? = nil) throws(PlaylistError) {
+  public func write(to path: String, staging: String? = nil) throws(FolderViewError) {
     if let failure = Self.write([(self, path)], staging: staging)[0] { throw failure }
   }
 
   /// `write(to:staging:)` for several playlists, made and synced together (`AtomicFile`);
   /// one failure or nil for each, in order.
   package static func write(_ playlists: [(playlist: Playlist, path: String)], staging: String?)
-    -> [PlaylistError?]
+    -> [FolderViewError?]
   {
     let codes = AtomicFile.write(
       playlists.map { (data: Data($0.playlist.text(at: $0.path).utf8), path: $0.path) },
       prefix: temporaryPrefix, staging: staging)
     return zip(playlists, codes).map { playlist, code in
       code.map { .cannotWrite(path: playlist.path, reason: String(cString: strerror($0))) }
-    }
-  }
-}
-
-/// Why a playlist could not be written. Each case reads as a sentence.
-public enum PlaylistError: Error, Equatable, CustomStringConvertible {
-  case cannotWrite(path: String, reason: String)
-  case cannotRemove(path: String, reason: String)
-  /// A folder's `feed.xml` or the Episodes directory's `feeds.opml` (`FolderFeed`).
-  case cannotWriteFeed(path: String, reason: String)
-  case cannotRemoveFeed(path: String, reason: String)
-  /// A folder's `index.html`, the Episodes directory's, or the files they share (`FolderPage`).
-  case cannotWritePage(path: String, reason: String)
-  case cannotRemovePage(path: String, reason: String)
-
-  public var description: String {
-    switch self {
-    case .cannotWriteFeed(let path, let reason): return "cannot write the feed \(path): \(reason)"
-    case .cannotRemoveFeed(let path, let reason):
-      return "cannot remove the feed \(path): \(reason)"
-    case .cannotWritePage(let path, let reason): return "cannot write the page \(path): \(reason)"
-    case .cannotRemovePage(let path, let reason):
-      return "cannot remove the page \(path): \(reason)"
-    case .cannotWrite(let path, let reason): return "cannot write the playlist \(path): \(reason)"
-    case .cannotRemove(let path, let reason):
-      return "cannot remove the playlist \(path): \(reason)"
     }
   }
 }

@@ -101,7 +101,7 @@ public final class LibraryStore: Sendable {
     // link(2) refuses to replace: when another process created the library first, use theirs.
     // The new name is synced too, or a power cut could take the library with what it holds.
     guard link(temporary, paths.database) != 0 else {
-      _ = ParallelSync.syncDirectories([paths.stateDirectory])
+      _ = ParallelFlush.flushDirectories([paths.stateDirectory])
       return
     }
     switch errno {
@@ -110,7 +110,7 @@ public final class LibraryStore: Sendable {
       // A filesystem without hard links (FAT): rename, after the best check it allows.
       if FileManager.default.fileExists(atPath: paths.database) { return }
       if rename(temporary, paths.database) == 0 {
-        _ = ParallelSync.syncDirectories([paths.stateDirectory])
+        _ = ParallelFlush.flushDirectories([paths.stateDirectory])
         return
       }
     default: break

@@ -172,7 +172,7 @@ final class CheckpointDueTests: XCTestCase {
     try file.flush()
     XCTAssertTrue(Checkpoints.isDue(file.synced), "a whole step, never checkpointed")
     let mark = file.synced.mark()
-    XCTAssertTrue(file.syncData())
+    XCTAssertTrue(file.flushData())
     XCTAssertTrue(file.synced.record(mark) { _ in })
     XCTAssertFalse(Checkpoints.isDue(file.synced), "nothing new since")
   }

@@ -36,7 +36,7 @@ final class FolderViewsTests: XCTestCase {
   }
 
   private func update(_ files: [TouchedFile], views: [any FolderView.Type]? = nil)
-    -> [PlaylistError]
+    -> [FolderViewError]
   {
     guard let views else {
       return FolderViews.update(
@@ -120,11 +120,11 @@ final class FolderViewsTests: XCTestCase {
     static let isWrittenOnArrival = false
     static func isAsked(by request: FolderRequest) -> Bool { false }
 
-    static func cannotWrite(path: String, reason: String) -> PlaylistError {
+    static func cannotWrite(path: String, reason: String) -> FolderViewError {
       .cannotWrite(path: path, reason: reason)
     }
 
-    static func cannotRemove(path: String, reason: String) -> PlaylistError {
+    static func cannotRemove(path: String, reason: String) -> FolderViewError {
       .cannotRemove(path: path, reason: reason)
     }
   }

@@ -5,7 +5,7 @@ import XCTest
 /// A partial file's row never vouches for bytes that are not the file's synced bytes: a
 /// checkpoint measured before bytes were dropped records nothing, and bytes the row vouches for
 /// are only dropped once the row stops vouching for them.
-final class SyncedLengthTests: XCTestCase {
+final class DurableLengthTests: XCTestCase {
   private var directory: URL!
 
   override func setUpWithError() throws {
@@ -30,7 +30,7 @@ final class SyncedLengthTests: XCTestCase {
     let file = try file(holding: 3_000)
     let mark = file.synced.mark()
     XCTAssertEqual(mark.length, 3_000)
-    XCTAssertTrue(file.syncData())
+    XCTAssertTrue(file.flushData())
     var recorded: [Int64] = []
     XCTAssertTrue(file.synced.record(mark) { recorded.append($0) })
     XCTAssertEqual(recorded, [3_000])

@@ -4,7 +4,7 @@ import Foundation
   import Glibc
 #endif
 
-/// Blocking sync calls (`fdatasync`, `fsync`) made many at once, each on a thread of its own.
+/// Blocking flushes to disk (`fdatasync`, `fsync`) made many at once, each on a thread of its own.
 ///
 /// One after another, every call waits for a journal commit and a cache flush of its own: 200
 /// finished episodes paid 200 of each. Made together, the filesystem folds calls that arrive
@@ -13,7 +13,7 @@ import Foundation
 /// place for calls that wait on a disk, so these get plain threads of their own (`Helpers`),
 /// kept for the next batch once made: a sync of 200 episodes ran a few hundred small batches,
 /// and made and tore down a thread for each call of most of them.
-package enum ParallelSync {
+package enum ParallelFlush {
   /// At most this many threads per call: enough for the kernel to see the calls together, few
   /// enough that their stacks and creation stay small beside the work.
   package static let width = 16
@@ -37,7 +37,7 @@ package enum ParallelSync {
   }
 
   /// `fdatasync` of every descriptor together; the errno of each that failed, nil for each done.
-  package static func syncData(_ descriptors: [Int32]) -> [Int32?] {
+  package static func flushData(_ descriptors: [Int32]) -> [Int32?] {
     run(descriptors.count) { index -> Int32? in
       fdatasync(descriptors[index]) == 0 ? nil : errno
     }
@@ -45,7 +45,7 @@ package enum ParallelSync {
 
   /// `fsync` of every directory together, by path: what makes names made in them survive a
   /// power cut. The errno of each that could not be synced, nil for each done.
-  package static func syncDirectories(_ paths: [String]) -> [Int32?] {
+  package static func flushDirectories(_ paths: [String]) -> [Int32?] {
     run(paths.count) { index -> Int32? in
       let descriptor = open(paths[index], O_RDONLY | O_DIRECTORY | O_CLOEXEC)
       guard descriptor >= 0 else { return errno }
@@ -74,7 +74,7 @@ package enum ParallelSync {
         tasks.append(task)
         // A thread told to wake may not have taken its task yet: only more tasks than
         // waiting threads need another one.
-        if tasks.count > idle && threads < ParallelSync.width {
+        if tasks.count > idle && threads < ParallelFlush.width {
           threads += 1
           Thread.detachNewThread { self.serve() }
         }

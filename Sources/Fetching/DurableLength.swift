@@ -9,7 +9,7 @@ import Synchronization
 /// the row vouches for are dropped only once the row says so durably: written over unsynced,
 /// they would be taken for synced ones after a power cut. Both happen under one lock; the
 /// writes themselves never take it.
-package final class SyncedLength: Sendable {
+package final class DurableLength: Sendable {
   /// The file's length as written (bytes still in the write buffer not counted).
   private let written = Atomic<Int64>(0)
   private let state = Mutex(State())
