@@ -61,6 +61,8 @@ final class GlobalOptionPlacementTests: LibraryTestCase {
       Step(path: ["set"], words: ["placed", "--keep", "3"], shows: "placed: keep 3"),
       Step(path: ["mark"], words: ["placed", "3", "--skip"], shows: "Marked 1 episode to skip."),
       Step(path: ["sync"], shows: "1 feed checked"),
+      Step(
+        path: ["find"], words: ["episode", "3", "--podcast", "placed"], shows: "placed episode 3"),
       Step(path: ["export"], shows: show.feedURL),
       Step(path: ["import"], words: [opml], shows: "Imported 1 subscription"),
       Step(

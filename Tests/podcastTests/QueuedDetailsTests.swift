@@ -168,6 +168,12 @@ final class QueuedDetailsTests: LibraryTestCase {
         return (size ?? 0) >= 4_000
       }
     }
+    // The bytes on disk are not yet the row's: a kill before the row records the transfer
+    // leaves nothing to resume from (what a loaded machine showed).
+    try eventually("the download's row to count the bytes") {
+      let row = try statusRows().first { $0["url"] as? String == server.url("/details/2.mp3") }
+      return (row?["bytes"] as? Int ?? 0) > 0
+    }
     running.signal(SIGKILL)
     _ = try running.wait(timeout: 10)
     XCTAssertEqual(binary.episodeFiles(), [], "nothing under Episodes before the file is whole")
