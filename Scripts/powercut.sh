@@ -24,7 +24,7 @@
 #   torn       the 20 MiB episode's partial torn: once a smaller episode of the batch is done,
 #              two later writes are kept and the ones before them lost (lazyfs::torn-seq)
 # (an exact cut is armed at a random moment, so it hits a random occurrence of that call),
-# and every third trial is also a reboot with pid reuse: each pid of the dead run is handed to
+# and every fourth trial is also a reboot with pid reuse: each pid of the dead run is handed to
 # a live process (ns_last_pid) before the recovery run. Every cut is a reboot for podcast: the
 # runs before it and the recovery run each see their own boot id (/proc/sys/kernel/random/boot_id,
 # bind-mounted in a mount namespace of their own), as after a real power cut.

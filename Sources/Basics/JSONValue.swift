@@ -1,7 +1,8 @@
 import Foundation
 
-/// A JSON document with ordered keys and explicit nulls, as the contract wants
-/// (Codable would drop nil keys and reorder them).
+/// A JSON document with ordered keys and explicit nulls, as every `--json` output has them:
+/// an unknown value is a `null` under its key, never a missing key (Codable would drop nil keys
+/// and reorder them).
 public enum JSONValue: Sendable {
   case null
   case bool(Bool)

@@ -1,7 +1,8 @@
 import Basics
 import Privacy
 
-/// An episode and its podcast as JSON, in the contract's keys: one mapping for the
+/// An episode and its podcast as JSON, in the keys scripts read (the README lists them under
+/// `--info-json`, in "Tags, covers, transcripts and chapters"): one mapping for the
 /// `episodes --json` listing and the `<episode>.info.json` kept beside a download. It lives
 /// beside `Episode` and `Podcast` because that is the lowest layer holding what it maps; the
 /// writer is in Basics and the masking of secrets in Privacy, both below.

@@ -3,7 +3,8 @@ import Feeds
 import Foundation
 import Search
 
-/// What a user typed where a command takes FEED, sorted into the kinds the contract allows.
+/// What a user typed where a command takes FEED, sorted into the kinds the README names (a
+/// feed URL, an Apple Podcasts link or `itunes:` id, a directory's id, a subscription, a file).
 public enum FeedSource: Equatable, Sendable {
   case url(String)
   case applePodcasts(id: String)

@@ -13,7 +13,9 @@ import Model
 /// This is the connection and its transactions (`read`, `lookup`, `write`, `relaxedWrite`);
 /// what the library holds is read and written through a small front per area, each made from
 /// the store: `Subscriptions`, `SavedSettings`, `SubscriptionImport`, `EpisodeLog`,
-/// `EpisodeMarks`, `DownloadRows`, `FinishedDownloads`, `FeedRefreshes`, `KeptFeeds`. A change
+/// `EpisodeMarks`, `KeptForever`, `DownloadRows`, `FinishedDownloads`, `FeedRefreshes`,
+/// `KeptFeeds`, `FindIndex`, and the account's `AccountState`, `AccountJournal`,
+/// `AccountOutbox` and `PlayStates` (docs/ARCHITECTURE.md has which writes which table). A change
 /// that spans areas (a subscription with its first episodes and queued downloads) is one
 /// transaction all the same: the fronts lend each other their steps inside it.
 public final class LibraryStore: Sendable {

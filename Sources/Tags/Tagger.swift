@@ -4,7 +4,7 @@ import Foundation
 
 /// Writes feed metadata into a downloaded episode with TagLib.
 ///
-/// Contract for the download path: call `tag` on the finished, verified partial file, before
+/// What the download path must do: call `tag` on the finished, verified partial file, before
 /// it is renamed into the Episodes directory. TagLib rewrites the file in place (an MP3's audio
 /// moves when its ID3 tag grows), so if the process dies mid-tag the file at `path` is in an
 /// unknown state: it must never be resumed by its byte count or renamed into place, only

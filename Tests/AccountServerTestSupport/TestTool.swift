@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import XCTest
 
-/// A tool beside the project that a test needs (oPodSync from `../shared/tools`, the phone's
-/// venv), found through the environment variable the test set-up exports. Without it the test
+/// A tool beside the project that a test needs (an oPodSync checkout, the phone's venv),
+/// found through the environment variable the test set-up exports (`PODCAST_OPODSYNC`, ...). Without it the test
 /// says so and is skipped, except in CI (`CI=true`), where a missing tool is a failure: the
 /// tests it guards must run there.
 public enum TestTool {

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// Every command that fails ends the same way (the README's exit codes): one `podcast: <sentence>` line on
-/// stderr naming the thing that failed, and the exit status of the contract.
+/// stderr naming the thing that failed, and the exit status the README's "Exit codes" gives.
 final class ErrorReportTests: LibraryTestCase {
   /// A library path that is a plain file breaks every command that opens the library.
   func testEveryCommandReportsAnUnusableLibraryInOneLineAndExits1() throws {

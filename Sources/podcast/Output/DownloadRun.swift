@@ -153,7 +153,8 @@ final class DownloadRun: RunReporter, @unchecked Sendable {
     return "\(downloaded) downloaded, \(skipped) skipped, \(failed) failed"
   }
 
-  /// The contract's `{downloaded, skipped, failed}`; `otherFailures` adds failed feeds (sync).
+  /// The `--json` document of `download` and `sync`: `{downloaded, skipped, failed}`;
+  /// `otherFailures` adds failed feeds (sync).
   static func document(_ results: [DownloadResult], otherFailures: [JSONValue] = []) -> JSONValue {
     var downloaded: [JSONValue] = []
     var skipped: [JSONValue] = []

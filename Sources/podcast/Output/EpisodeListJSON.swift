@@ -1,7 +1,8 @@
 import Foundation
 import PodcastKit
 
-/// The `episodes --json` document of the contract.
+/// The `episodes --json` document: `podcast`, then `episodes`, each in `EpisodeJSON`'s keys
+/// with what the library knows of it (`index`, `state`, `file`, `inFeed`, `played`, ...).
 enum EpisodeListJSON {
   /// Streams the document to stdout, one episode at a time; `status` is asked as each one is
   /// written, so no per-episode array is built on top of the feed.

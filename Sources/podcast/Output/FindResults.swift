@@ -3,7 +3,8 @@ import PodcastKit
 
 /// How `find` shows what it found: for people, a line per episode (podcast, date, index,
 /// title, state) and its moments under it, the matched words bold on a terminal; for
-/// scripts, the contract's array.
+/// scripts (`--json`), an array of episodes with their moments, in the keys the README's
+/// "Find an episode again" lists.
 enum FindResults {
   static func print(_ found: [FindEpisodes.Found]) {
     let bold = Console.isTerminal && !Console.noColor

@@ -1,6 +1,7 @@
 import PodcastKit
 
-/// How search results look: a numbered table for people, the contract's array for scripts.
+/// How search results look: a numbered table for people, for scripts (`--json`) an array of
+/// objects with `null` for what a directory does not say.
 enum SearchTable {
   static func json(_ results: [SearchResult]) -> JSONValue {
     .array(

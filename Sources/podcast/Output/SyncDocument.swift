@@ -1,9 +1,9 @@
 import PodcastKit
 
-/// `sync --json`: the contract's `{downloaded, skipped, failed}`, failed feeds among the
-/// failures, plus `covers`, `sideFiles` and `sideFileNotes` when the run completed anything
-/// beside earlier episodes, and `account` (what the exchange with the sync account did) when
-/// the library has one.
+/// `sync --json`: `{downloaded, skipped, failed}` as `download --json` has it, failed feeds
+/// among the failures, plus `covers`, `sideFiles` and `sideFileNotes` when the run completed
+/// anything beside earlier episodes, and `account` (what the exchange with the sync account
+/// did) when the library has one.
 struct SyncDocument {
   let outcome: SyncOutcome
 
