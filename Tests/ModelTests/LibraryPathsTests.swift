@@ -3,7 +3,7 @@ import Model
 import XCTest
 
 final class LibraryPathsTests: XCTestCase {
-  func testPathsFollowTheLayoutOfTheContract() {
+  func testPathsFollowTheLayoutTheReadmeGives() {
     let paths = LibraryPaths(root: "/tmp/lib")
     XCTAssertEqual(paths.episodes, "/tmp/lib/Episodes")
     XCTAssertEqual(paths.database, "/tmp/lib/.podcast/library.sqlite")

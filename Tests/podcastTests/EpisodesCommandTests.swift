@@ -38,7 +38,7 @@ final class EpisodesCommandTests: XCTestCase {
     XCTAssertEqual(result.stderr, "")
   }
 
-  func testJSONFollowsTheContract() throws {
+  func testJSONHasTheDocumentedKeys() throws {
     let url = serveFeed(episodes: 2)
     let result = try podcast.run(["episodes", url, "--json", "--limit", "1"])
     XCTAssertEqual(result.status, 0, result.stderr)

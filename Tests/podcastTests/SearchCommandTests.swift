@@ -41,7 +41,7 @@ final class SearchCommandTests: XCTestCase {
       "/search?term=cars&media=podcast&entity=podcast&limit=10&country=US")
   }
 
-  func testJSONIsTheContractsArrayWithNullsForUnknowns() throws {
+  func testJSONIsAnArrayWithNullsForUnknowns() throws {
     let server = try serve("/search", response(body: Self.twoShows))
 
     let run = try search(["cars", "--json"], server)
