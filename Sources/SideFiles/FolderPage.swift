@@ -158,7 +158,7 @@ public struct FolderPage: Sendable, Equatable, FolderView {
       }
       if sideName.hasSuffix(".info.json") { continue }
       transcripts.append(String(side.dropFirst(folder.count + 1)))
-      if cues.isEmpty, PageTranscript.isTranscript(fileName: sideName),
+      if cues.isEmpty, PageTranscript.mayHoldCues(fileName: sideName),
         let data = FileBytes.read(side)
       {
         cues = PageTranscript.cues(data, fileName: sideName)

@@ -4,8 +4,8 @@ import FullText
 
 /// A transcript beside an episode as the cues an archive page shows and follows playback
 /// with. The file is read by the full-text index's `TranscriptReader` (WebVTT, SRT,
-/// Podcasting 2.0 JSON; a file that holds another format than its name says is read as what
-/// it holds); what is left here is the page's shaping: only timed passages, in time order,
+/// Podcasting 2.0 JSON; a `.vtt` that holds SRT, or a `.json` that holds WebVTT, is read as
+/// what it holds); what is left here is the page's shaping: only timed passages, in time order,
 /// each with an end, and the speaker in front of the words. HTML and plain text transcripts
 /// have no times and make no cues.
 package enum PageTranscript {
@@ -23,10 +23,12 @@ package enum PageTranscript {
     }
   }
 
-  /// Whether a side file named `fileName` is a transcript the reader knows.
-  package static func isTranscript(fileName: String) -> Bool {
-    let known = TranscriptReader.Format.allCases.map(\.rawValue) + ["htm"]
-    return known.contains(StandardPath.pathExtension(of: fileName).lowercased())
+  /// Whether a side file named `fileName` is read for cues: a WebVTT, SRT or JSON transcript.
+  /// HTML and text have no times, and a page of a big folder is written after every sync:
+  /// reading each episode's HTML transcript through to find none would cost it dearly.
+  package static func mayHoldCues(fileName: String) -> Bool {
+    let timed: [TranscriptReader.Format] = [.webVTT, .subRip, .json]
+    return timed.map(\.rawValue).contains(StandardPath.pathExtension(of: fileName).lowercased())
   }
 
   /// The cues of the transcript file `data` named `fileName`; empty when it holds none.

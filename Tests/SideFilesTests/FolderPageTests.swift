@@ -240,12 +240,13 @@ final class FolderPageTests: XCTestCase {
     XCTAssertEqual(PageTranscript.cues(Data("<html>".utf8), fileName: "a.vtt"), [])
     XCTAssertEqual(
       PageTranscript.cues(Data("<p>Hello</p><p>there</p>".utf8), fileName: "a.html"), [])
-    // A `.txt` that holds WebVTT is read as WebVTT.
+    // A `.vtt` that holds SRT is read as SRT.
     XCTAssertEqual(
-      PageTranscript.cues(Data("WEBVTT\n\n00:01.000 --> 00:02.000\nhi\n".utf8), fileName: "a.txt"),
+      PageTranscript.cues(Data("1\n00:00:01,000 --> 00:00:02,000\nhi\n".utf8), fileName: "a.vtt"),
       [.init(start: 1, end: 2, text: "hi")])
-    XCTAssertTrue(PageTranscript.isTranscript(fileName: "a.de.SRT"))
-    XCTAssertFalse(PageTranscript.isTranscript(fileName: "a.jpg"))
+    XCTAssertTrue(PageTranscript.mayHoldCues(fileName: "a.de.SRT"))
+    XCTAssertFalse(PageTranscript.mayHoldCues(fileName: "a.html"))
+    XCTAssertFalse(PageTranscript.mayHoldCues(fileName: "a.txt"))
     XCTAssertEqual(
       PageChapters.marks(
         Data(
