@@ -45,8 +45,13 @@ let package = Package(
     // The only code that touches libxml2: feeds and OPML read into values (and written as
     // JSON, their secrets masked).
     .target(name: "Feeds", dependencies: ["Basics", "Privacy", "CLibXML2"]),
+    // What the full-text index reads and asks, pure and a leaf: transcripts and chapters into
+    // timed passages (which the archive pages show too), HTML into text (show notes for the
+    // index and for tags), a person's query into FTS5's syntax, matches into moments with
+    // snippets.
+    .target(name: "FullText"),
     // The only code that touches TagLib: tags read and written in a file on disk.
-    .target(name: "Tags", dependencies: ["Basics", "Feeds", "CTagLib"]),
+    .target(name: "Tags", dependencies: ["Basics", "Feeds", "FullText", "CTagLib"]),
     .target(name: "Selection", dependencies: ["Basics", "Feeds"]),
     .target(name: "Search", dependencies: ["Basics", "Transfer"]),
     .target(name: "Source", dependencies: ["Basics", "Feeds", "Privacy", "Search", "Transfer"]),
@@ -56,10 +61,6 @@ let package = Package(
     // The domain's values and rules, without a database: episode identity, file names,
     // subscription names and settings, the download state machine's table, OPML values.
     .target(name: "Model", dependencies: ["Basics", "Feeds", "Selection"]),
-    // What the full-text index reads and asks, pure: transcripts and chapters into timed
-    // passages, show notes into text, a person's query into FTS5's syntax, matches into
-    // moments with snippets.
-    .target(name: "FullText"),
     // The SQLite store: schema, rows, the kept copies of feeds, the sweep and the lock. GRDB
     // stays inside.
     .target(
@@ -77,7 +78,8 @@ let package = Package(
     .target(
       name: "SideFiles",
       dependencies: [
-        "Basics", "Feeds", "Fetching", "Model", "Privacy", "Store", "Tags", "Transfer",
+        "Basics", "Feeds", "Fetching", "FullText", "Model", "Privacy", "Store", "Tags",
+        "Transfer",
       ]
     ),
     // The per-episode state machine: fetch, check, tag, finish, record.

@@ -116,10 +116,9 @@ package struct EpisodeTagging {
   /// side-file step says why).
   private func chapters() async -> [ChapterMark] {
     guard let url = chaptersURL,
-      case .success(let body) = await sideFiles.chapters(url, feedURL: feedURL),
-      let marks = try? ChapterMark.parse(json: body)
+      case .success(let body) = await sideFiles.chapters(url, feedURL: feedURL)
     else { return [] }
-    return marks
+    return ChapterMark.marks(inChapters: body)
   }
 
   private static func unsupported(_ name: String?) -> SideFileReport {

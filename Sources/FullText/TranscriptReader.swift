@@ -97,13 +97,15 @@ public enum TranscriptReader {
 }
 
 /// WebVTT and SRT: blocks between blank lines, each a cue when a line holds `-->`; its start
-/// is the time before the arrow and its text the lines after, tags and entities removed
-/// (`<v Speaker>`, `<i>`, `<00:01.000>`, `{\an8}`). Header, `NOTE`, `STYLE` and `REGION`
-/// blocks hold no arrow and are left out.
+/// is the time before the arrow, its end the time after it (cue settings such as
+/// `align:start` follow), and its text the lines after, tags and entities removed
+/// (`<v Speaker>`, `<i>`, `<00:01.000>`, `{\an8}`). The speaker a voice tag names is kept
+/// beside the text. Header, `NOTE`, `STYLE` and `REGION` blocks hold no arrow and are left out.
 enum CueReader {
   static func passages(_ text: String) -> [Passage] {
     var passages: [Passage] = []
     var start: Double?
+    var end: Double?
     var lines: [Substring] = []
     var inCue = false
     func finish() {
@@ -112,9 +114,15 @@ enum CueReader {
         let cleaned = IndexedText.clean(
           MarkupText.text(removingTimestampTags(removingBraceTags(body)), limit: 1 << 16),
           keepingLines: false)
-        if !cleaned.isEmpty { passages.append(Passage(start: start, text: cleaned)) }
+        if !cleaned.isEmpty {
+          passages.append(
+            Passage(
+              start: start, end: end.map { max($0, start) }, speaker: speaker(of: body),
+              text: cleaned))
+        }
       }
       start = nil
+      end = nil
       lines = []
       inCue = false
     }
@@ -132,6 +140,8 @@ enum CueReader {
         // SRT numbers its cues; WebVTT may name them: either sits on the line before.
         if let time = TranscriptReader.timestamp(Substring(left)) {
           start = time
+          end = line[arrow.upperBound...].split(whereSeparator: \.isWhitespace).first
+            .flatMap(TranscriptReader.timestamp)
           inCue = true
           lines = []
           continue
@@ -141,6 +151,27 @@ enum CueReader {
     }
     finish()
     return passages
+  }
+
+  /// The one person a cue's voice tags name (`<v Roger Bingham>`, `<v.loud Ana>`); nil when
+  /// none does, or when they name several: a name shown for the whole cue would then put
+  /// one speaker's words in another's mouth.
+  static func speaker(of body: String) -> String? {
+    guard body.contains("<v") else { return nil }
+    var names: Set<String> = []
+    var rest = Substring(body)
+    while let open = rest.range(of: "<v") {
+      rest = rest[open.upperBound...]
+      guard let first = rest.first, first == " " || first == ".",
+        let close = rest.firstIndex(of: ">")
+      else { continue }
+      let annotation = rest[..<close].drop { $0 != " " }
+      let name = IndexedText.clean(
+        MarkupText.text(String(annotation), limit: 1024), keepingLines: false)
+      if !name.isEmpty { names.insert(name) }
+      rest = rest[close...]
+    }
+    return names.count == 1 ? names.first : nil
   }
 
   /// WebVTT's karaoke timestamps (`<00:41:13.000>`) out of a cue's text: no tag to HTML.
@@ -206,14 +237,22 @@ enum SegmentReader {
     var passages: [Passage] = []
     var words: [String] = []
     var start: Double?
+    var end: Double?
     var speaker: String?
     var lastEnd: Double?
     var count = 0
     func finish() {
       let joined = IndexedText.clean(words.joined(separator: " "), keepingLines: false)
-      if !joined.isEmpty { passages.append(Passage(start: start, text: joined)) }
+      if !joined.isEmpty {
+        let name = speaker.map { IndexedText.clean($0, keepingLines: false) }
+        passages.append(
+          Passage(
+            start: start, end: end.map { max($0, start ?? $0) },
+            speaker: name?.isEmpty == false ? name : nil, text: joined))
+      }
       words = []
       start = nil
+      end = nil
       count = 0
     }
     for segment in segments {
@@ -223,6 +262,7 @@ enum SegmentReader {
       if words.isEmpty { start = segment.start }
       speaker = segment.speaker
       words.append(segment.body)
+      if let ends = segment.end { end = max(end ?? ends, ends) }
       lastEnd = segment.end ?? segment.start
       count += segment.body.split(separator: " ").count
       if count >= 40 || (count >= 8 && endsSentence(segment.body)) { finish() }

@@ -158,10 +158,10 @@ public struct FolderPage: Sendable, Equatable, FolderView {
       }
       if sideName.hasSuffix(".info.json") { continue }
       transcripts.append(String(side.dropFirst(folder.count + 1)))
-      if cues.isEmpty, let format = PageTranscript.Format(fileName: sideName),
+      if cues.isEmpty, PageTranscript.mayHoldCues(fileName: sideName),
         let data = FileBytes.read(side)
       {
-        cues = PageTranscript.cues(data, format: format)
+        cues = PageTranscript.cues(data, fileName: sideName)
       }
     }
     let recordTitle = record.episodeTitle.trimmingWhitespace.isEmpty ? nil : record.episodeTitle

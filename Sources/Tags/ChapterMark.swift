@@ -1,5 +1,5 @@
-import Basics
 import Foundation
+import FullText
 
 /// One chapter of an episode, as written into the file's tag.
 public struct ChapterMark: Sendable, Hashable {
@@ -19,24 +19,19 @@ public struct ChapterMark: Sendable, Hashable {
   package static let limit = 1000
 
   /// The chapters of a Podcasting 2.0 chapters file (`{"version": …, "chapters": [{"startTime":
-  /// 0, "title": "Intro", "endTime": …}]}`), in time order. Chapters marked `"toc": false` are
-  /// hidden by the spec and left out; a chapter without `endTime` lasts until the next one
-  /// starts, the last one until `duration` (seconds) or, when nil, the end of the audio as the
-  /// tagger measures it (better than a feed's rounded or stale `itunes:duration`).
-  public static func parse(json: Data, duration: Int? = nil) throws(TagError) -> [ChapterMark] {
-    let document: Document
-    do {
-      document = try JSONDecoder().decode(Document.self, from: json)
-    } catch {
-      throw .badChapters(reason: describe(error))
+  /// 0, "title": "Intro", "endTime": …}]}`) as the full-text index and the archive pages read
+  /// it too (`ChaptersReader`), in time order. Chapters marked `"toc": false` are hidden by the
+  /// spec and left out; a chapter without `endTime` lasts until the next one starts, the last
+  /// one until `duration` (seconds) or, when nil, the end of the audio as the tagger measures
+  /// it (better than a feed's rounded or stale `itunes:duration`). A file that holds no
+  /// chapters gives none: the side-file step has said what is wrong with it.
+  public static func marks(inChapters json: Data, duration: Int? = nil) -> [ChapterMark] {
+    let listed = ChaptersReader.tableOfContents(in: json).prefix(limit)
+    var marks = listed.compactMap { chapter -> ChapterMark? in
+      guard let start = chapter.start.flatMap(milliseconds) else { return nil }
+      let end = chapter.end.flatMap(milliseconds).flatMap { $0 > start ? $0 : nil }
+      return ChapterMark(start: start, end: end, title: chapter.text)
     }
-    let visible = document.chapters.prefix(limit).filter { $0.toc != false }
-    var marks = visible.compactMap { entry -> ChapterMark? in
-      guard let start = milliseconds(entry.startTime) else { return nil }
-      let end = entry.endTime.flatMap(milliseconds).flatMap { $0 > start ? $0 : nil }
-      return ChapterMark(start: start, end: end, title: entry.title ?? "")
-    }
-    marks.sort { $0.start < $1.start }
     let lastEnd = duration.flatMap { milliseconds(Double($0)) }
     for index in marks.indices where marks[index].end == nil {
       let next = index + 1 < marks.count ? marks[index + 1].start : lastEnd
@@ -50,27 +45,5 @@ public struct ChapterMark: Sendable, Hashable {
     let value = (seconds * 1000).rounded()
     guard value.isFinite, value >= 0, value < Double(UInt32.max) else { return nil }
     return UInt32(value)
-  }
-
-  private static func describe(_ error: any Error) -> String {
-    switch error {
-    case DecodingError.keyNotFound(let key, _): return "no \"\(key.stringValue)\""
-    case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-      let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(
-        separator: ".")
-      return "\"\(path)\" has the wrong type"
-    default: return "not valid JSON"
-    }
-  }
-
-  private struct Document: Decodable {
-    var chapters: [Entry]
-  }
-
-  private struct Entry: Decodable {
-    var startTime: Double
-    var endTime: Double?
-    var title: String?
-    var toc: Bool?
   }
 }

@@ -1,6 +1,7 @@
 import Basics
 import Feeds
 import Foundation
+import FullText
 
 /// What the tagger writes into an episode file, taken from the feed. A nil field leaves
 /// whatever the publisher's own tag has there.
@@ -44,8 +45,15 @@ public struct EpisodeTags: Sendable, Hashable {
     self.init(
       title: Self.text(episode.title), podcast: Self.text(podcast.title),
       author: Self.text(podcast.author), published: episode.published, number: episode.number,
-      season: episode.season, comment: episode.description.flatMap(PlainText.from(html:)),
+      season: episode.season, comment: episode.description.flatMap(Self.comment(html:)),
       chapters: chapters)
+  }
+
+  /// Show notes as a player's comment field can show them: feeds carry HTML, tags carry text
+  /// (read as the full-text index reads notes); nil when nothing readable is left.
+  package static func comment(html: String) -> String? {
+    let text = MarkupText.text(html)
+    return text.isEmpty ? nil : text
   }
 
   /// Titles in feeds carry stray line breaks and runs of spaces.

@@ -7,14 +7,13 @@ public enum TagError: SentenceError, Equatable {
   case cannotOpen(path: String, format: AudioFormat)
   case cannotSave(path: String, format: AudioFormat)
   case failed(path: String, format: AudioFormat)
-  case badChapters(reason: String)
 
   /// Whether the file is exactly as it was before: then the download can still finish, as
   /// served, with this as a note. When false, TagLib may have stopped halfway through
   /// rewriting it, and the partial must be downloaded again.
   public var leftFileUntouched: Bool {
     switch self {
-    case .unreadable, .cannotOpen, .badChapters: return true
+    case .unreadable, .cannotOpen: return true
     case .cannotSave, .failed: return false
     }
   }
@@ -30,8 +29,6 @@ public enum TagError: SentenceError, Equatable {
     case .failed(let path, let format):
       return
         "TagLib failed while tagging \(path) (\(format)): out of memory or a TagLib bug; the file may be damaged"
-    case .badChapters(let reason):
-      return "the chapters are not Podcasting 2.0 chapters JSON: \(reason)"
     }
   }
 }

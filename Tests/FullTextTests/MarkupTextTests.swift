@@ -15,6 +15,18 @@ final class MarkupTextTests: XCTestCase {
       MarkupText.text("Na&iuml;ve caf&#xE9; &#8212; &bogus; &"), "Naïve café — &bogus; &")
   }
 
+  /// The cases of the reader the tags had before they used this one (Tags' `PlainText`).
+  func testWhatTheTagsReaderHandled() {
+    XCTAssertEqual(
+      MarkupText.text(
+        "<div>Hello,<br/>world &#8212; &#x1F600; &lt;tag&gt; &unknown; &amp</div>\n\n<ul><li>one</li><li>two</li></ul>"
+      ),
+      "Hello,\nworld — 😀 <tag> &unknown; &amp\none\ntwo")
+    XCTAssertEqual(MarkupText.text("Plain   text\twith   spaces"), "Plain text with spaces")
+    XCTAssertEqual(MarkupText.text("<p> </p><img src=x>"), "")
+    XCTAssertEqual(MarkupText.text("a < b and c <d"), "a < b and c <d")
+  }
+
   func testPlainTextKeepsItsLinesAndLessThanSigns() {
     XCTAssertEqual(MarkupText.text("1 < 2\n\nand  3 > 2"), "1 < 2\nand 3 > 2")
   }

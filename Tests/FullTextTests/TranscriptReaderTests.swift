@@ -33,9 +33,53 @@ final class TranscriptReaderTests: XCTestCase {
     XCTAssertEqual(
       read(vtt, "vtt"),
       [
-        Passage(start: 0, text: "We are in New York City"),
-        Passage(start: 2472.5, text: "The Voyager probes & the golden record"),
-        Passage(start: 3723.004, text: "<laughs>"),
+        Passage(start: 0, end: 4.2, speaker: "Roger Bingham", text: "We are in New York City"),
+        Passage(
+          start: 2472.5, end: 2475, speaker: "Neil",
+          text: "The Voyager probes & the golden record"),
+        Passage(start: 3723.004, end: 3725, text: "<laughs>"),
+      ])
+  }
+
+  /// What the archive page's own reader handled, now read here: a titled header, a voice with
+  /// a class, hours-less times with cue settings, a cue whose end cannot be read (kept, no
+  /// end), an end before the start, and a cue two people speak in (no one speaker for it).
+  func testWebVTTEndsAndSpeakers() {
+    let vtt = """
+      WEBVTT - Episode 12 of Sine Weekly
+
+      NOTE
+      Made by a transcription service.
+
+      1
+      01:02.500 --> 01:04.000 line:90% position:50% align:middle
+      <v.loud Tom &amp; Jerry>Hi &amp; bye</v>
+
+      2
+      01:05.000 --> later
+      No end given
+
+      3
+      01:10.000 --> 01:09.000
+      Ends before it starts
+
+      4
+      01:12.000 --> 01:15.000
+      <v Ana>Are you there?
+      <v Bob>I am.
+
+      5
+      01:16.000 --> 01:18.000
+      <v Ana>Good.</v> <v Ana>Let us start.
+      """
+    XCTAssertEqual(
+      read(vtt, "vtt"),
+      [
+        Passage(start: 62.5, end: 64, speaker: "Tom & Jerry", text: "Hi & bye"),
+        Passage(start: 65, text: "No end given"),
+        Passage(start: 70, end: 70, text: "Ends before it starts"),
+        Passage(start: 72, end: 75, text: "Are you there? I am."),
+        Passage(start: 76, end: 78, speaker: "Ana", text: "Good. Let us start."),
       ])
   }
 
@@ -46,8 +90,23 @@ final class TranscriptReaderTests: XCTestCase {
     XCTAssertEqual(
       read(srt, "srt"),
       [
-        Passage(start: 1, text: "Hello there second line"),
-        Passage(start: 62.25, text: "Pluto is small"),
+        Passage(start: 1, end: 4, text: "Hello there second line"),
+        Passage(start: 62.25, end: 64, text: "Pluto is small"),
+      ])
+  }
+
+  /// SRT as editors export it: a byte order mark, CRLF, hours past one, cue numbers, and
+  /// the coordinates some add after the end time.
+  func testSRTWithAByteOrderMarkAndCoordinates() {
+    let srt =
+      "1\r\n00:00:01,000 --> 00:00:03,500\r\nFirst <i>line</i>\r\nwrapped\r\n\r\n"
+      + "2\r\n01:00:00,000 --> 01:00:02,000  X1:100 X2:600 Y1:50 Y2:80\r\nLate\r\n"
+    let data = Data([0xEF, 0xBB, 0xBF]) + Data(srt.utf8)
+    XCTAssertEqual(
+      TranscriptReader.passages(in: data, fileExtension: "srt"),
+      [
+        Passage(start: 1, end: 3.5, text: "First line wrapped"),
+        Passage(start: 3600, end: 3602, text: "Late"),
       ])
   }
 
@@ -62,9 +121,31 @@ final class TranscriptReaderTests: XCTestCase {
     XCTAssertEqual(
       read(json, "json"),
       [
-        Passage(start: 100, text: "The Voyager probes carried a golden record into space."),
-        Passage(start: 104.5, text: "Then"),
-        Passage(start: 110.5, text: "Indeed."),
+        Passage(
+          start: 100, end: 104.4, speaker: "Ada",
+          text: "The Voyager probes carried a golden record into space."),
+        Passage(start: 104.5, end: 104.9, speaker: "Ada", text: "Then"),
+        Passage(start: 110.5, end: 111, speaker: "Ben", text: "Indeed."),
+      ])
+  }
+
+  /// Times as numbers, as numeric strings and as clock strings; segments without `endTime`
+  /// (a passage ends where its last segment with one ends, or has no end); no speaker.
+  func testPodcastingJSONTimesAndMissingEnds() {
+    let json = """
+      {"version": "1.0.0", "segments": [
+        {"speaker": "Ana", "startTime": "1.5", "endTime": "2.0", "body": "Hello"},
+        {"speaker": "Ana", "startTime": 2.0, "body": "world."},
+        {"speaker": "", "startTime": "00:01:02.500", "endTime": "00:01:04", "body": "Later on."},
+        {"startTime": 70, "body": "No end at all."}
+      ]}
+      """
+    XCTAssertEqual(
+      read(json, "json"),
+      [
+        Passage(start: 1.5, end: 2, speaker: "Ana", text: "Hello world."),
+        Passage(start: 62.5, end: 64, text: "Later on."),
+        Passage(start: 70, text: "No end at all."),
       ])
   }
 
@@ -89,7 +170,7 @@ final class TranscriptReaderTests: XCTestCase {
   /// Files named for one format and holding another are read as what they hold.
   func testAFileIsReadAsWhatItHolds() {
     let vtt = "WEBVTT\n\n00:10.000 --> 00:12.000\nhello\n"
-    XCTAssertEqual(read(vtt, "txt").first?.start, 10)
+    XCTAssertEqual(read(vtt, "txt"), [Passage(start: 10, end: 12, text: "hello")])
     XCTAssertEqual(read(vtt, "bin").first?.start, 10)
     XCTAssertEqual(read("1\n00:00:03,000 --> 00:00:04,000\nhi\n", "vtt").first?.start, 3)
     XCTAssertEqual(read("not json at all", "json"), [Passage(start: nil, text: "not json at all")])
@@ -106,7 +187,8 @@ final class TranscriptReaderTests: XCTestCase {
     XCTAssertEqual(TranscriptReader.passages(in: latin1, fileExtension: "txt").count, 1)
     let utf16 = "WEBVTT\n\n00:01.000 --> 00:02.000\nwide\n".data(using: .utf16)!
     XCTAssertEqual(
-      TranscriptReader.passages(in: utf16, fileExtension: "vtt"), [Passage(start: 1, text: "wide")])
+      TranscriptReader.passages(in: utf16, fileExtension: "vtt"),
+      [Passage(start: 1, end: 2, text: "wide")])
   }
 
   func testChaptersInTimeOrderWithTheirTitles() {
@@ -126,5 +208,28 @@ final class TranscriptReaderTests: XCTestCase {
         Passage(start: 754.5, text: "The golden record"),
       ])
     XCTAssertEqual(ChaptersReader.passages(in: Data("[]".utf8)), [])
+  }
+
+  /// What a player lists (the archive page's chapters): hidden chapters left out, untitled
+  /// ones kept with no text, ends where the file gives them, times as strings too.
+  func testChaptersTableOfContents() {
+    let json = """
+      {"version":"1.2.0","chapters":[
+        {"startTime": 60, "endTime": "90", "title": "B"},
+        {"startTime": 0, "title": "A", "img": "https://example.com/a.jpg"},
+        {"startTime": 30, "toc": false, "img": "https://example.com/art.jpg"},
+        {"startTime": "00:02:00", "endTime": 100},
+        "not a chapter"
+      ]}
+      """
+    XCTAssertEqual(
+      ChaptersReader.tableOfContents(in: Data(json.utf8)),
+      [
+        Passage(start: 0, text: "A"), Passage(start: 60, end: 90, text: "B"),
+        Passage(start: 120, end: 120, text: ""),
+      ])
+    XCTAssertEqual(
+      ChaptersReader.passages(in: Data(json.utf8)),
+      [Passage(start: 0, text: "A"), Passage(start: 60, end: 90, text: "B")])
   }
 }

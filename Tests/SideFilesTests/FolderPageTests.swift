@@ -70,7 +70,8 @@ final class FolderPageTests: XCTestCase {
     )
     .write(to: URL(fileURLWithPath: stem + ".vtt"))
     try Data(
-      #"{"chapters":[{"startTime":0,"title":"Intro"},{"startTime":1.5,"title":"Talk <b>"}]}"#.utf8
+      #"{"chapters":[{"startTime":0,"title":"Intro"},{"startTime":1.5,"title":"Q&amp;A <b>live</b> <3"}]}"#
+        .utf8
     )
     .write(to: URL(fileURLWithPath: stem + ".chapters.json"))
     XCTAssertTrue(FileManager.default.createFile(atPath: show + "/cover.jpg", contents: Data()))
@@ -110,7 +111,7 @@ final class FolderPageTests: XCTestCase {
       text)
     XCTAssertTrue(
       text.contains(
-        "<button type=\"button\" data-t=\"1.5\"><span class=\"time\">0:01</span> Talk &lt;b&gt;</button>"
+        "<button type=\"button\" data-t=\"1.5\"><span class=\"time\">0:01</span> Q&amp;A live &lt;3</button>"
       ), text)
     XCTAssertTrue(text.contains("0\t2\tAna: Hello there\n2\t4.5\tBye\n"), text)
     XCTAssertTrue(text.contains("<img class=\"cover\" src=\"cover.jpg\""), text)
@@ -204,11 +205,14 @@ final class FolderPageTests: XCTestCase {
     XCTAssertEqual(FileManager.default.contents(atPath: page.path), own)
   }
 
+  /// The page's shaping of what FullText's readers read (their parsing is tested in
+  /// FullTextTests' TranscriptReaderTests): timed passages in time order, each with an end,
+  /// the speaker in front; untimed transcripts make no cues.
   func testTranscriptFormatsBecomeCues() {
     let srt =
       "1\r\n00:00:01,000 --> 00:00:03,500\r\nFirst <i>line</i>\r\nwrapped\r\n\r\n2\r\n01:00:00,000 --> 01:00:02,000\r\nLate\r\n"
     XCTAssertEqual(
-      PageTranscript.cues(Data(srt.utf8), format: .subRip),
+      PageTranscript.cues(Data([0xEF, 0xBB, 0xBF]) + Data(srt.utf8), fileName: "a.en.srt"),
       [
         .init(start: 1, end: 3.5, text: "First line wrapped"),
         .init(start: 3600, end: 3602, text: "Late"),
@@ -216,23 +220,41 @@ final class FolderPageTests: XCTestCase {
     let vtt =
       "WEBVTT - title\n\nNOTE a note\n\nSTYLE\n::cue { color: red }\n\nid-1\n00:05.250 --> 00:07.000 align:start\n<v.loud Bob>Hi &amp; bye\n"
     XCTAssertEqual(
-      PageTranscript.cues(Data(vtt.utf8), format: .webVTT),
+      PageTranscript.cues(Data(vtt.utf8), fileName: "a.vtt"),
       [.init(start: 5.25, end: 7, text: "Bob: Hi & bye")])
     let json =
       #"{"version":"1.0.0","segments":[{"speaker":"Ana","startTime":0,"endTime":0.5,"body":"Hello"},{"speaker":"Ana","startTime":0.5,"endTime":1,"body":"world."},{"speaker":"Bo","startTime":"1.2","endTime":2,"body":"Hi"},{"startTime":2,"body":""}]}"#
     XCTAssertEqual(
-      PageTranscript.cues(Data(json.utf8), format: .json),
+      PageTranscript.cues(Data(json.utf8), fileName: "a.json"),
       [
         .init(start: 0, end: 1, text: "Ana: Hello world."),
         .init(start: 1.2, end: 2, text: "Bo: Hi"),
       ])
-    XCTAssertEqual(PageTranscript.cues(Data("not json".utf8), format: .json), [])
-    XCTAssertEqual(PageTranscript.cues(Data("<html>".utf8), format: .webVTT), [])
+    // Without `endTime` a cue lasts until the next starts (the last one: no time at all).
+    let noEnds =
+      #"{"segments":[{"startTime":0,"body":"First"},{"startTime":0.4,"body":"words."},{"startTime":5,"body":"Later."}]}"#
+    XCTAssertEqual(
+      PageTranscript.cues(Data(noEnds.utf8), fileName: "a.json"),
+      [.init(start: 0, end: 5, text: "First words."), .init(start: 5, end: 5, text: "Later.")])
+    XCTAssertEqual(PageTranscript.cues(Data("not json".utf8), fileName: "a.json"), [])
+    XCTAssertEqual(PageTranscript.cues(Data("<html>".utf8), fileName: "a.vtt"), [])
+    XCTAssertEqual(
+      PageTranscript.cues(Data("<p>Hello</p><p>there</p>".utf8), fileName: "a.html"), [])
+    // A `.vtt` that holds SRT is read as SRT.
+    XCTAssertEqual(
+      PageTranscript.cues(Data("1\n00:00:01,000 --> 00:00:02,000\nhi\n".utf8), fileName: "a.vtt"),
+      [.init(start: 1, end: 2, text: "hi")])
+    XCTAssertTrue(PageTranscript.mayHoldCues(fileName: "a.de.SRT"))
+    XCTAssertFalse(PageTranscript.mayHoldCues(fileName: "a.html"))
+    XCTAssertFalse(PageTranscript.mayHoldCues(fileName: "a.txt"))
     XCTAssertEqual(
       PageChapters.marks(
         Data(
-          #"{"chapters":[{"startTime":60,"title":"B"},{"startTime":0,"title":"A"},{"startTime":30,"toc":false}]}"#
+          #"{"chapters":[{"startTime":60,"title":"B"},{"startTime":0,"title":"A"},{"startTime":30,"toc":false},{"startTime":90,"title":" "}]}"#
             .utf8)),
-      [.init(start: 0, title: "A"), .init(start: 60, title: "B")])
+      [
+        .init(start: 0, title: "A"), .init(start: 60, title: "B"),
+        .init(start: 90, title: "Chapter"),
+      ])
   }
 }

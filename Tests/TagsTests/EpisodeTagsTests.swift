@@ -32,16 +32,26 @@ final class EpisodeTagsTests: XCTestCase {
     XCTAssertNil(tags.timestamp)
   }
 
+  /// The comment is the notes as text, read as the full-text index reads them (its cases are
+  /// in FullTextTests' MarkupTextTests); notes with nothing readable write no comment.
   func testShowNotesBecomePlainText() {
     XCTAssertEqual(
-      PlainText.from(
+      EpisodeTags.comment(
         html:
           "<div>Hello,<br/>world &#8212; &#x1F600; &lt;tag&gt; &unknown; &amp</div>\n\n<ul><li>one</li><li>two</li></ul>"
       ),
       "Hello,\nworld — 😀 <tag> &unknown; &amp\none\ntwo")
-    XCTAssertEqual(PlainText.from(html: "Plain   text\twith   spaces"), "Plain text with spaces")
-    XCTAssertNil(PlainText.from(html: "<p> </p><img src=x>"))
-    XCTAssertEqual(PlainText.from(html: "a < b and c <d"), "a < b and c <d")
+    XCTAssertEqual(
+      EpisodeTags.comment(html: "Plain   text\twith   spaces"), "Plain text with spaces")
+    XCTAssertNil(EpisodeTags.comment(html: "<p> </p><img src=x>"))
+    XCTAssertEqual(EpisodeTags.comment(html: "a < b and c <d"), "a < b and c <d")
+    // Where the tag's own reader fell short: a script's code, a comment, source line breaks
+    // inside a paragraph, and a `<` that opens no tag.
+    XCTAssertEqual(
+      EpisodeTags.comment(
+        html:
+          "<p>Links\nand more</p><script>track()</script><!-- a > b --><p>1 < 2 > 0</p>"),
+      "Links and more\n1 < 2 > 0")
   }
 
   func testACoverIsAJPEGOrPNGByItsBytes() {
