@@ -20,7 +20,11 @@
 #      each and 100 downloaded episodes with a one-hour transcript (Scripts/find-library.py):
 #      a two-word `find` (start-up included), `find --rebuild` with the index's size, and the
 #      200-feed cold syncs' CPU with the index kept against without
-# BENCH_SECTIONS (default "0 1 2 3 4 5 6 7") runs only the sections it lists.
+#   8. the syncs of 5 against nginx on loopback serving the feeds as static files (ETag,
+#      Last-Modified, 304s: a server that costs next to nothing), NGINX_SYNC_FEEDS (default
+#      200 10000), cold (NGINX_COLD_ROUNDS) and warm against curl --parallel-max 8; needs root
+#      and nginx, says so and is skipped without
+# BENCH_SECTIONS (default "0 1 2 3 4 5 7 8 6") runs only the sections it lists.
 set -euo pipefail
 bin="$1"
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -31,7 +35,7 @@ timer=/usr/bin/time
 # Each comparison runs BENCH_ROUNDS times, the tool and its baseline taking turns, and reports
 # the median of each figure over the rounds: one run on a shared 2-core VM can be off by 2x.
 rounds="${BENCH_ROUNDS:-5}"
-sections="${BENCH_SECTIONS:-0 1 2 3 4 5 6 7}"
+sections="${BENCH_SECTIONS:-0 1 2 3 4 5 7 8 6}"
 section() { [[ " $sections " == *" $1 "* ]]; }
 
 # measure NAME COMMAND...: "wall user sys cpu peakKB" (seconds; cpu = user + sys) appended to
@@ -252,6 +256,26 @@ if section 4; then
   echo "  second sync: $(wall sync2) s (target < 1 s); $(find "$work/lib200/Episodes" -type f -name '*.mp3' | wc -l) episode files after the first"
 fi
 
+# scalefeeds DIR N BYTES BASE: N feeds DIR/feed-NNNNNN.xml of three episodes each, whose
+# enclosures are BASE/scaleN/ep.mp3?feed=...&ep=... (BYTES long), all of one size and one mtime:
+# they share one ETag, so curl's warm run can send it to all. Sets $etag to it.
+scalefeeds() {
+  local dir="$1" n="$2" bytes="$3" base="$4" size
+  awk -v n="$n" -v dir="$dir" -v bytes="$bytes" -v base="$base" 'BEGIN {
+    for (f = 1; f <= n; f++) {
+      file = sprintf("%s/feed-%06d.xml", dir, f)
+      printf "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Feed %06d</title>\n", f > file
+      for (e = 3; e >= 1; e--)
+        printf "<item><title>Episode %d of %06d</title><guid>%06d-%d</guid><pubDate>Mon, 0%d Jan 2024 00:00:00 +0000</pubDate><enclosure url=\"%s/scale%d/ep.mp3?feed=%06d&amp;ep=%d\" length=\"%d\" type=\"audio/mpeg\"/></item>\n", e, f, f, e, e, base, n, f, e, bytes > file
+      print "</channel></rss>" > file
+      close(file)
+    }
+  }'
+  touch -d '2024-01-01 00:00:00' "$dir"/feed-*.xml
+  size=$(stat -c %s "$dir/feed-000001.xml")
+  etag=$(printf '"%x-%x"' "$size" "$(date -d '2024-01-01 00:00:00' +%s)")
+}
+
 if section 5; then
   echo
   # 200 feeds get 1 MiB episodes, the setup issue 12's targets were measured on (castget 2.5x the
@@ -276,20 +300,7 @@ if section 5; then
     mkdir -p "$dir"
     syncbytes=$(bytes_for "$n")
     noise "$syncbytes" >"$dir/ep.mp3"
-    # Feeds of one size and one mtime share one ETag, so curl's warm run can send it to all.
-    awk -v n="$n" -v dir="$dir" 'BEGIN {
-      for (f = 1; f <= n; f++) {
-        file = sprintf("%s/feed-%06d.xml", dir, f)
-        printf "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Feed %06d</title>\n", f > file
-        for (e = 3; e >= 1; e--)
-          printf "<item><title>Episode %d of %06d</title><guid>%06d-%d</guid><pubDate>Mon, 0%d Jan 2024 00:00:00 +0000</pubDate><enclosure url=\"{{base}}/scale%d/ep.mp3?feed=%06d&amp;ep=%d\" length=\"%d\" type=\"audio/mpeg\"/></item>\n", e, f, f, e, e, n, f, e, '"$syncbytes"' > file
-        print "</channel></rss>" > file
-        close(file)
-      }
-    }'
-    touch -d '2024-01-01 00:00:00' "$dir"/feed-*.xml
-    size=$(stat -c %s "$dir/feed-000001.xml")
-    etag=$(printf '"%x-%x"' "$size" "$(date -d '2024-01-01 00:00:00' +%s)")
+    scalefeeds "$dir" "$n" "$syncbytes" "{{base}}"
     {
       echo '<?xml version="1.0"?><opml version="2.0"><head><title>bench</title></head><body>'
       for f in $(seq -f '%06g' 1 "$n"); do
@@ -419,6 +430,131 @@ if section 7; then
   row "  index left unbuilt" find200nwithout
   echo "  cold sync cpu with the index kept: $(ratio "$(cpu find200with)" "$(cpu find200without)")x without (200 feeds as in section 5; target <= 1.1), $(ratio "$(cpu find200nwith)" "$(cpu find200nwithout)")x with 10,000 episodes of notes"
   setaside "$work/libfind200" "$work/libfind200n" "$work/files/find200" "$work/files/find200n"
+fi
+
+if section 8; then
+  echo
+  # 8. The same syncs against nginx serving the feeds as static files (ETag and Last-Modified,
+  # 304 to a conditional GET): a server that costs next to nothing, where podcast-testserver is
+  # itself CPU-bound on two cores and hides what a warm sync costs. nginx needs root here (it
+  # serves as nobody from a folder of its own); without it, or without root, one line says so.
+  title="8. Sync against nginx on loopback (NGINX_SYNC_FEEDS)"
+  if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+    echo "$title: skipped: no nginx (make bench installs it)"
+  elif [ "$(id -u)" != 0 ]; then
+    echo "$title: skipped: needs root to run nginx"
+  else
+    nginxbin=$(command -v nginx || echo /usr/sbin/nginx)
+    ngx="$work/nginx"
+    mkdir -p "$ngx/www"
+    chmod 755 "$ngx" "$ngx/www"
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    cat >"$ngx/nginx.conf" <<CONF
+user nobody nogroup;
+worker_processes auto;
+pid $ngx/nginx.pid;
+error_log $ngx/error.log warn;
+events { worker_connections 4096; }
+http {
+  types { application/rss+xml xml; audio/mpeg mp3; }
+  default_type application/octet-stream;
+  client_body_temp_path $ngx/body;
+  proxy_temp_path $ngx/proxy;
+  fastcgi_temp_path $ngx/fastcgi;
+  uwsgi_temp_path $ngx/uwsgi;
+  scgi_temp_path $ngx/scgi;
+  log_format statuses '\$status';
+  access_log $ngx/access.log statuses;
+  sendfile on;
+  tcp_nodelay on;
+  keepalive_timeout 75s;
+  keepalive_requests 1000000;
+  server {
+    listen 127.0.0.1:$port;
+    root $ngx/www;
+  }
+}
+CONF
+    if ! "$nginxbin" -q -c "$ngx/nginx.conf" -e "$ngx/error.log" 2>"$ngx/start.err"; then
+      echo "$title: skipped: nginx did not start: $(head -n 1 "$ngx/start.err")"
+    else
+      trap 'kill "$(cat "$ngx/nginx.pid" 2>/dev/null)" 2>/dev/null || true; kill $server 2>/dev/null || true; rm -rf "$work/set-aside"' EXIT
+      nbase="http://127.0.0.1:$port"
+      echo "$title: $("$nginxbin" -v 2>&1 | sed 's|.*/||') on 127.0.0.1:$port, $(curl --version | head -n 1 | cut -d' ' -f1-2) --parallel-max 8"
+      bytes_for() { if [ "$1" -le 200 ]; then echo "${BENCH_SYNC_BYTES_200:-1048576}"; else echo "${BENCH_SYNC_BYTES:-1000}"; fi; }
+      floor=""
+      if command -v cc >/dev/null && cc -O2 -o "$work/fs-floor" "$root/Scripts/fs-floor.c" 2>/dev/null; then
+        floor="$work/fs-floor"
+      fi
+      # statuses: the access log's statuses since it was last emptied, counted.
+      statuses() { sort "$ngx/access.log" | uniq -c | awk '{ printf "%s%s %s", sep, $1, $2; sep = ", " }'; }
+      for n in ${NGINX_SYNC_FEEDS:-200 10000}; do
+        dir="$ngx/www/scale$n"
+        mkdir -p "$dir"
+        syncbytes=$(bytes_for "$n")
+        noise "$syncbytes" >"$dir/ep.mp3"
+        scalefeeds "$dir" "$n" "$syncbytes" "$nbase"
+        chmod -R a+rX "$dir"
+        # nginx's own ETag ("mtime-size"), shared by every feed: what curl's warm run sends.
+        etag=$(curl -sSI "$nbase/scale$n/feed-000001.xml" | tr -d '\r' | sed -n 's/^[Ee][Tt]ag: //p')
+        {
+          echo '<?xml version="1.0"?><opml version="2.0"><head><title>bench</title></head><body>'
+          for f in $(seq -f '%06g' 1 "$n"); do
+            printf '<outline type="rss" text="Feed %s" xmlUrl="%s/scale%s/feed-%s.xml"/>\n' "$f" "$nbase" "$n" "$f"
+          done
+          echo '</body></opml>'
+        } >"$work/nginx$n.opml"
+        for f in $(seq -f '%06g' 1 "$n"); do
+          printf 'url = "%s/scale%s/feed-%s.xml"\noutput = "%s/curlnginx/feed-%s.xml"\n' "$nbase" "$n" "$f" "$work" "$f"
+          printf 'url = "%s/scale%s/ep.mp3?feed=%s&ep=3"\noutput = "%s/curlnginx/ep-%s.mp3"\n' "$nbase" "$n" "$f" "$work" "$f"
+        done >"$work/nginx$n.cold.curl"
+        for f in $(seq -f '%06g' 1 "$n"); do
+          printf 'url = "%s/scale%s/feed-%s.xml"\noutput = "/dev/null"\n' "$nbase" "$n" "$f"
+        done >"$work/nginx$n.warm.curl"
+        for name in import cold importcold warm curlcold curlwarm floor; do rm -f "$work/n$n$name.runs"; done
+        # Cold rounds (each a new library): every round at 200 feeds or fewer, one above (a
+        # minute at 10,000); then the warm rounds on the last library, taking turns with curl.
+        coldrounds="${NGINX_COLD_ROUNDS:-$(if [ "$n" -le 2000 ]; then echo "$rounds"; else echo 1; fi)}"
+        for _ in $(seq "$coldrounds"); do
+          setaside "$work/libnginx" "$work/curlnginx" && mkdir -p "$work/curlnginx"
+          measure "n${n}curlcold" curl -sS --parallel --parallel-max 8 -K "$work/nginx$n.cold.curl"
+          if [ -n "$floor" ]; then
+            setaside "$work/floornginx"
+            measure "n${n}floor" "$floor" "$work/floornginx" "$n" "$syncbytes" 16
+          fi
+          measure "n${n}import" "$bin/podcast" import "$work/nginx$n.opml" --library "$work/libnginx"
+          measure "n${n}cold" "$bin/podcast" sync --quiet --library "$work/libnginx"
+          combine "n${n}importcold" "n${n}import" "n${n}cold"
+        done
+        for _ in $(seq "$rounds"); do
+          measure "n${n}curlwarm" curl -sS --parallel --parallel-max 8 -H "If-None-Match: $etag" -K "$work/nginx$n.warm.curl"
+          : >"$ngx/access.log"
+          measure "n${n}warm" "$bin/podcast" sync --quiet --library "$work/libnginx"
+        done
+        warmstatuses=$(statuses)
+        for name in import cold importcold warm curlcold curlwarm; do median "n$n$name"; done
+        if [ -n "$floor" ]; then median "n${n}floor"; fi
+        echo "  $n feeds, episodes of $syncbytes bytes ($coldrounds cold rounds, $rounds warm):"
+        row "curl --parallel-max 8, feeds + files" "n${n}curlcold"
+        if [ -n "$floor" ]; then row "file-system floor (fs-floor.c)" "n${n}floor"; fi
+        row "podcast import + first sync" "n${n}importcold"
+        row "curl --parallel-max 8, feeds, 304s" "n${n}curlwarm"
+        row "podcast sync, nothing changed (warm)" "n${n}warm"
+        echo "    warm: wall $(ratio "$(wall "n${n}warm")" "$(wall "n${n}curlwarm")")x curl's (target <= 1.5), cpu $(ratio "$(cpu "n${n}warm")" "$(cpu "n${n}curlwarm")")x (target <= 2), peak $(rss "n${n}warm") MB; nginx answered podcast's last warm run: $warmstatuses"
+        coldline="    cold: import + first sync cpu $(ratio "$(cpu "n${n}importcold")" "$(cpu "n${n}curlcold")")x curl's$(if [ "$n" -le 200 ]; then echo " (target <= 3)"; fi)"
+        if [ -n "$floor" ]; then
+          both=$(awk -v a="$(cpu "n${n}curlcold")" -v b="$(cpu "n${n}floor")" 'BEGIN { printf "%.2f", a + b }')
+          coldline+=", $(ratio "$(cpu "n${n}importcold")" "$both")x curl's + the floor's ($both s)$(if [ "$n" -gt 200 ]; then echo " (target <= 2)"; fi)"
+        fi
+        if [ -s "$work/n200importcold.time" ] && [ "$n" != 200 ]; then
+          coldline+="; peak $(rss "n${n}importcold") MB = $(ratio "$(rss "n${n}importcold")" "$(rss n200importcold)")x the 200-feed run's (target <= 1.5)"
+        fi
+        echo "$coldline"
+        setaside "$work/libnginx" "$work/curlnginx" "$work/floornginx" "$dir"
+      done
+      kill "$(cat "$ngx/nginx.pid")" 2>/dev/null || true
+    fi
+  fi
 fi
 
 if section 6; then

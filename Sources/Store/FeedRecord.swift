@@ -25,8 +25,6 @@ package struct FeedRecord: Sendable {
   package var queued: [QueuedDownload] = []
   /// The feed as fetched now, to keep as the subscription's copy (`KeptFeeds`).
   package var copy: KeptFeed?
-  /// The server said the kept copy is still the feed (a 304).
-  package var confirmsCopy = false
   /// What the feed says of its episodes, for the full-text index (`FindIndex.record`); nil
   /// when the feed was not read (a 304, a failure).
   package var texts: FeedTexts?

@@ -23,6 +23,11 @@ public struct FeedRefreshes: Sendable {
     public var unfinishedURLs: [String: DownloadKey] = [:]
     /// What each kept copy of a feed was fetched with (`KeptFeeds`), by subscription.
     public var keptValidators: [Int64: LibraryStore.KeptValidators] = [:]
+    /// The subscriptions that may have one of `unfinished` among their stored episodes: those
+    /// whose feed a waiting download's key names, and those with an episode not downloaded
+    /// whose link a waiting download has. Only their episodes are read after a 304: one failed
+    /// download must not cost every unchanged feed a read of its episodes.
+    public var unfinishedSubscriptions: Set<Int64> = []
 
     /// Where an unfinished download's row points now, and its kept `DownloadDetails`.
     public struct Unfinished: Sendable {
@@ -58,8 +63,32 @@ public struct FeedRefreshes: Sendable {
         snapshot.unfinishedURLs[url] = key
       }
       snapshot.keptValidators = try store.keptValidators(db)
+      if !snapshot.unfinished.isEmpty {
+        snapshot.unfinishedSubscriptions = try Self.unfinishedSubscriptions(db, waiting: waiting)
+      }
     }
     return snapshot
+  }
+
+  /// See `Snapshot.unfinishedSubscriptions`: one statement, whatever the number of feeds. A
+  /// download's key is its feed and episode key on two lines, else its URL (`DownloadKey`).
+  private static func unfinishedSubscriptions(_ db: Database, waiting: [DownloadState]) throws
+    -> Set<Int64>
+  {
+    let states = waiting.map(\.rawValue)
+    return Set(
+      try Int64.fetchAll(
+        db,
+        sql: """
+          WITH waiting AS (SELECT key, url FROM downloads WHERE state IN (?, ?, ?, ?))
+          SELECT id FROM subscriptions WHERE feedURL IN (
+            SELECT substr(key, 1, instr(key, char(10)) - 1) FROM waiting
+            WHERE instr(key, char(10)) > 0)
+          UNION
+          SELECT subscriptionId FROM episodes
+          WHERE downloadedFile IS NULL AND enclosureURL IN (SELECT url FROM waiting)
+          """,
+        arguments: StatementArguments(states)))
   }
 
   /// Writes each feed's record, all in one relaxed transaction (see
@@ -69,8 +98,9 @@ public struct FeedRefreshes: Sendable {
   package func record(_ records: [FeedRecord]) throws -> [FeedRecord.Outcome] {
     try store.relaxedWrite { db in
       try records.map { record in
-        // A record of the subscription alone (a 304, a failure) needs no savepoint: a refusal
-        // changes nothing, and a confirmed copy that could not be noted is only older.
+        // A record of the subscription alone (a 304, a failure) is one statement and needs no
+        // savepoint: a refusal changes nothing. A 304 leaves the kept copy as it is: its
+        // `lastChecked` is what confirms the copy (`KeptFeeds`).
         guard record.planned != nil || record.copy != nil else {
           do {
             return try write(record, db)
@@ -126,7 +156,6 @@ public struct FeedRefreshes: Sendable {
       return .refused(.duplicateFeed(url: subscription.feedURL, name: other ?? ""))
     }
     if db.changesCount == 0 { return .refused(.unknownSubscription(id: id)) }
-    if record.confirmsCopy { try LibraryStore.confirmCopy(subscriptionId: id, db) }
     if let copy = record.copy { try LibraryStore.keep(copy, subscriptionId: id, db) }
     guard let planned = record.planned else { return .recorded(keys: [], alreadyHad: []) }
     let stored = try db.cachedStatement(

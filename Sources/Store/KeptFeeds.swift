@@ -9,8 +9,13 @@ import Model
 
 /// Where the library keeps the last copy of each subscription's feed (`KeptFeed`): a row of
 /// the `keptFeeds` table per subscription, its copy as one blob (compressed), with the
-/// validators it came with beside it and when it was last known to be the feed as served
-/// (written from a fetch, or confirmed by a sync's 304). The row goes with its subscription.
+/// validators it came with beside it and when it was written. The row goes with its
+/// subscription. When the copy was last known to be the feed as served is the later of that
+/// and the subscription's own `lastChecked` while the subscription still has the copy's
+/// address and validators: a sync asks conditionally only with the copy's validators, so a
+/// check that kept them was a 304 for this copy (or a fetch of the same document). A 304 so
+/// writes only its subscription's row, and the copy (a row of several kB) is not rewritten by
+/// every hourly run.
 ///
 /// In the database rather than a file per feed: sync writes a feed's copy in the transaction
 /// that records its refresh (`FeedRecord`), where a file costs an inode, a rename and, on ext4
@@ -54,10 +59,23 @@ extension LibraryStore {
     do {
       let row = try lookup { db in
         try Row.fetchOne(
-          db.cachedStatement(sql: "SELECT copy, checked FROM keptFeeds WHERE subscriptionId = ?"),
+          db.cachedStatement(
+            sql: """
+              SELECT k.copy, k.checked,
+                CASE WHEN s.feedURL = k.feedURL AND s.etag IS k.etag
+                  AND s.lastModified IS k.lastModified
+                  AND (k.etag IS NOT NULL OR k.lastModified IS NOT NULL)
+                THEN s.lastChecked END
+              FROM keptFeeds k LEFT JOIN subscriptions s ON s.id = k.subscriptionId
+              WHERE k.subscriptionId = ?
+              """),
           arguments: [subscriptionId])
       }
-      return row.map { ($0[0], $0[1]) }
+      return row.map { row in
+        let written: Date = row[1]
+        let confirmed: Date? = row[2]
+        return (row[0], max(written, confirmed ?? written))
+      }
     } catch LibraryError.databaseFailed where !hasKeptFeedsTable() {
       return try keptFile(subscriptionId: subscriptionId)
     }
@@ -79,12 +97,6 @@ extension LibraryStore {
       .integer(subscriptionId), .text(feed.feedURL), SQLValue(feed.validators.etag),
       SQLValue(feed.validators.lastModified), SQLValue(checked), .blob(feed.encoded()),
     ])
-  }
-
-  /// The server said the subscription's copy is still the feed: it is that much younger.
-  static func confirmCopy(subscriptionId: Int64, _ db: Database) throws {
-    try db.cachedStatement(sql: "UPDATE keptFeeds SET checked = ? WHERE subscriptionId = ?")
-      .run([SQLValue(Date()), .integer(subscriptionId)])
   }
 
   /// Every kept copy's validators, by subscription.

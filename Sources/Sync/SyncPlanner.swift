@@ -139,7 +139,9 @@ public struct SyncPlanner: Sendable {
       let rules = try rules(for: subscription, snapshot: snapshot)
       var fetched = try await refresher.fetch(
         subscription, conditional: !readsWhole.contains(subscription.feedURL))
-      if case .notModified = fetched, filter != nil, !snapshot.unfinished.isEmpty {
+      // Only a subscription that may have a download waiting reads its episodes after a 304.
+      let mayWait = snapshot.unfinishedSubscriptions.contains(subscription.id)
+      if case .notModified = fetched, filter != nil, mayWait {
         let read = try storedEpisodes(of: subscription)
         stored = read
         if try !planner(subscription, rules, snapshot)
@@ -155,15 +157,16 @@ public struct SyncPlanner: Sendable {
         subscription.lastChecked = Date()
         subscription.lastError = nil
         plan.feeds.append(.init(subscription: subscription, outcome: .unchanged))
-        if !snapshot.unfinished.isEmpty {
+        if mayWait {
           let read = try stored ?? storedEpisodes(of: subscription)
           plan.downloads = try planner(subscription, rules, snapshot)
             .unfinishedDownloads(feed: nil, stored: read.episodes)
         }
         if !dryRun {
-          var record = FeedRecord(subscription: subscription, previous: original)
-          record.confirmsCopy = true
-          records.later(record, index: index, original: original)
+          // The subscription's row alone: its `lastChecked` is what confirms the kept copy.
+          records.later(
+            FeedRecord(subscription: subscription, previous: original), index: index,
+            original: original)
         }
       case .fetched(let firstPage, let pageURL, let newValidators, let movedTo, let document):
         var read = try stored ?? storedEpisodes(of: subscription)

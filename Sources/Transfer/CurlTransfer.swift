@@ -71,8 +71,13 @@ package final class CurlTransfer: @unchecked Sendable {
     try setLong(CURLOPT_FOLLOWLOCATION, 1)
     try setLong(CURLOPT_MAXREDIRS, options.maxRedirects)
     // ~/.netrc for private feeds, as curl reads it; credentials in the URL win. Credentials
-    // never follow a redirect to another host: CURLOPT_UNRESTRICTED_AUTH stays off.
-    try setLong(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
+    // never follow a redirect to another host: CURLOPT_UNRESTRICTED_AUTH stays off. Only when
+    // there is one: libcurl otherwise tries to open it for every transfer (a warm sync's
+    // 10,000 feeds, 10,000 failed opens and 2.5% of its CPU).
+    if let netrc = Self.netrc {
+      try setString(CURLOPT_NETRC_FILE, netrc)
+      try setLong(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
+    }
     if let credentials = request.credentials {
       try setString(CURLOPT_USERNAME, credentials.user)
       try setString(CURLOPT_PASSWORD, credentials.password)
@@ -179,6 +184,18 @@ package final class CurlTransfer: @unchecked Sendable {
     _ = podcast_easy_setopt_off(handle, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(bytesPerSecond))
   }
 
+  /// The netrc file libcurl would read (`$HOME/.netrc`, else the user's home directory's), if
+  /// it exists as this process starts its first transfer; nil otherwise.
+  static let netrc: String? = {
+    var home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+    if home == nil, let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
+      home = String(cString: directory)
+    }
+    guard let home else { return nil }
+    let path = home + "/.netrc"
+    return access(path, F_OK) == 0 ? path : nil
+  }()
+
   private func setString(_ option: CURLoption, _ value: String) throws {
     // libcurl copies strings.
     try check(podcast_easy_setopt_string(handle, option, value), "option \(option.rawValue)")
@@ -188,11 +205,12 @@ package final class CurlTransfer: @unchecked Sendable {
     try check(podcast_easy_setopt_long(handle, option, value), "option \(option.rawValue)")
   }
 
-  private func check(_ code: CURLcode, _ what: String) throws {
+  /// `what` is made only for a refusal: a transfer sets some twenty options.
+  private func check(_ code: CURLcode, _ what: @autoclosure () -> String) throws {
     guard code == CURLE_OK else {
       throw TransferError.setup(
         url: request.url,
-        reason: "libcurl refused \(what): \(String(cString: podcast_easy_strerror(code)))")
+        reason: "libcurl refused \(what()): \(String(cString: podcast_easy_strerror(code)))")
     }
   }
 

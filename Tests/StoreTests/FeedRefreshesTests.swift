@@ -101,4 +101,49 @@ final class FeedRefreshesTests: XCTestCase {
       Set(try FeedRefreshes(store: store).snapshot().unfinishedURLs.keys),
       ["https://a.example/q", "https://a.example/f", "https://a.example/p"])
   }
+
+  /// After a 304 only the subscriptions a waiting download may belong to read their episodes:
+  /// one whose feed a waiting download's key names, one with an episode not yet downloaded at
+  /// a waiting download's link; not one whose matching episode is downloaded already, nor one
+  /// whose download is done.
+  func testSyncSnapshotNamesTheSubscriptionsAWaitingDownloadMayBelongTo() throws {
+    var ids: [String: Int64] = [:]
+    for name in ["keyed", "linked", "downloaded", "done", "quiet"] {
+      ids[name] =
+        try Subscriptions(store: store).add(
+          name: name, feedURL: "https://a.example/\(name).xml", title: nil, keep: nil
+        ).id
+    }
+    let id = { (name: String) in ids[name] ?? -1 }
+    for (name, file) in [("linked", nil), ("downloaded", "/e/x.mp3"), ("quiet", nil)] {
+      let guid = name == "quiet" ? "other" : "shared"
+      let episodes = try EpisodeLog(store: store).record(
+        subscriptionId: id(name),
+        episodes: [
+          SeenEpisode(
+            subscriptionId: id(name), guid: guid, enclosureURL: "https://cdn.example/\(guid).mp3",
+            title: guid, published: nil)
+        ])
+      if let file {
+        try EpisodeLog(store: store).markDownloaded(
+          subscriptionId: id(name), key: episodes[0].key, file: file)
+      }
+    }
+    try store.seed(
+      DownloadRecord(
+        url: "https://cdn.example/k.mp3", podcastTitle: "", episodeTitle: "", state: .failed,
+        partialPath: "", episodeKey: "guid:k", feedURL: "https://a.example/keyed.xml"))
+    try store.seed(
+      DownloadRecord(
+        url: "https://cdn.example/shared.mp3", podcastTitle: "", episodeTitle: "",
+        state: .paused, partialPath: ""))
+    try store.seed(
+      DownloadRecord(
+        url: "https://cdn.example/other.mp3", podcastTitle: "", episodeTitle: "", state: .done,
+        partialPath: "", file: "/e/other.mp3", episodeKey: "guid:other",
+        feedURL: "https://a.example/done.xml"))
+    XCTAssertEqual(
+      try FeedRefreshes(store: store).snapshot().unfinishedSubscriptions,
+      [id("keyed"), id("linked")])
+  }
 }

@@ -184,23 +184,50 @@ final class KeptFeedTests: XCTestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: paths.keptFeeds), "the folder went")
   }
 
-  func testConfirmingACopyMakesItCurrent() throws {
+  func testA304MakesTheCopyCurrentWithoutWritingIt() throws {
     let (library, store) = try library(subscriptions: 6)
     let kept = KeptFeeds(store: store)
-    try kept.keep(try copy(of: document(items: 1), validators: Validators()), subscriptionId: 6)
-    try DatabaseQueue(path: library.paths.database).write { db in
+    let validators = Validators(etag: "\"v3\"", lastModified: nil)
+    var subscription = try Subscriptions(store: store).matching("show-6")
+    subscription.feedURL = feedURL
+    subscription.etag = validators.etag
+    subscription.lastChecked = Date(timeIntervalSinceNow: -5 * 86_400)
+    XCTAssertEqual(
+      try FeedRefreshes(store: store).record([FeedRecord(subscription: subscription)]),
+      [.recorded(keys: [], alreadyHad: [])])
+    try kept.keep(try copy(of: document(items: 1), validators: validators), subscriptionId: 6)
+    let database = try DatabaseQueue(path: library.paths.database)
+    try database.write { db in
       try db.execute(
         sql: "UPDATE keptFeeds SET checked = datetime('now', '-5 days') WHERE subscriptionId = 6")
     }
     XCTAssertLessThan(
       try XCTUnwrap(try kept.copy(subscriptionId: 6)).checked, Date(timeIntervalSinceNow: -86_400))
-    var subscription = try Subscriptions(store: store).matching("show-6")
+    let row = { try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM keptFeeds") } }
+    let before = try row()
+
+    // A 304 records the subscription's check alone.
+    let previous = subscription
     subscription.lastChecked = Date()
-    var record = FeedRecord(subscription: subscription)
-    record.confirmsCopy = true
     XCTAssertEqual(
-      try FeedRefreshes(store: store).record([record]), [.recorded(keys: [], alreadyHad: [])])
+      try FeedRefreshes(store: store).record([
+        FeedRecord(subscription: subscription, previous: previous)
+      ]),
+      [.recorded(keys: [], alreadyHad: [])])
     XCTAssertLessThan(
       abs(try XCTUnwrap(try kept.copy(subscriptionId: 6)).checked.timeIntervalSinceNow), 60)
+    XCTAssertEqual(try row(), before, "the copy's row is not written")
+
+    // Checked since with other validators (a whole feed whose copy could not be kept): the
+    // copy is only as current as it was.
+    subscription.etag = "\"v4\""
+    XCTAssertEqual(
+      try FeedRefreshes(store: store).record([
+        FeedRecord(subscription: subscription, previous: previous)
+      ]),
+      [.recorded(keys: [], alreadyHad: [])])
+    XCTAssertLessThan(
+      try XCTUnwrap(try kept.copy(subscriptionId: 6)).checked, Date(timeIntervalSinceNow: -86_400))
   }
+
 }

@@ -72,7 +72,9 @@ final class KeptFeedCommandTests: LibraryTestCase {
     try subscribe(show)
     XCTAssertEqual(try podcast("sync").status, 0)
     XCTAssertEqual(try copies(), 1, "one copy per subscription")
+    // Last known current 3 days ago: fetched then, and not confirmed by a 304 since.
     try sql("UPDATE keptFeeds SET checked = datetime('now', '-3 days', '-60 seconds')")
+    try sql("UPDATE subscriptions SET lastChecked = datetime('now', '-3 days', '-60 seconds')")
     server.stop()
 
     let result = try podcast("episodes", "remote")
@@ -96,6 +98,7 @@ final class KeptFeedCommandTests: LibraryTestCase {
     let show = Show("steady", episodes: 2, on: server)
     try subscribe(show)
     try sql("UPDATE keptFeeds SET checked = datetime('now', '-5 days')")
+    try sql("UPDATE subscriptions SET lastChecked = datetime('now', '-5 days')")
     XCTAssertEqual(try podcast("sync").status, 0)
     eventually("the server to log the sync's 304") {
       responses.entries.last { $0.path == show.feedPath }?.status == 304
