@@ -93,7 +93,10 @@ extension DownloadRows {
         db, feedURL: feedURL, keys: wanted.identityKeys, finished: false
       ).map(\.record)
     }
-    let finished = (byURL + listed.filter { $0.state == .done }).first(where: hasFile)
+    let finished =
+      try (byURL + listed.filter { $0.state == .done }).first(where: hasFile)
+      ?? FinishedDownloads.findInOtherFeeds(
+        db, keys: wanted.identityKeys, feedURL: wanted.feedURL, show: wanted.show)
     if let byKey { return (byKey, finished) }
     for key in wanted.identityKeys {
       if let found = listed.first(where: { $0.episodeKey == key }) { return (found, finished) }
@@ -105,16 +108,13 @@ extension DownloadRows {
   }
 
   /// Queues `wanted` in the row it already has (`row`, from `known`) or a new one; returns the
-  /// row's key.
+  /// row's key. Its callers note the feeds' shows once (`FinishedDownloads.recordShows`).
   @discardableResult
   func queue(_ wanted: QueuedDownload, in row: DownloadRecord?, _ db: Database) throws
     -> DownloadKey
   {
     let key = row?.key ?? wanted.key
     try perform(.queue(wanted), on: row, key: key, db)
-    if let show = wanted.show, let feedURL = wanted.feedURL {
-      try FinishedDownloads.recordShow(show, of: feedURL, db)
-    }
     return key
   }
 

@@ -27,7 +27,10 @@ public struct DownloadRows: Sendable {
   /// sync, on the one writer every download waits for.
   package func queue(_ downloads: [QueuedDownload]) throws -> [DownloadKey] {
     guard !downloads.isEmpty else { return [] }
-    return try store.relaxedWrite { db in try downloads.map { try queue($0, db) } }
+    return try store.relaxedWrite { db in
+      try FinishedDownloads.recordShows(of: downloads, db)
+      return try downloads.map { try queue($0, db) }
+    }
   }
 
   /// How `start` found a download.

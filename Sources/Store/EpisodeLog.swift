@@ -43,6 +43,7 @@ public struct EpisodeLog: Sendable {
     // fetches a new episode whose old file was deleted; one unfinished already (a `download`
     // run was killed) waits for sync to resume it, gaining the details when it had none.
     let rows = DownloadRows(store: store)
+    try FinishedDownloads.recordShows(of: refresh.queued, db)
     for wanted in refresh.queued { try rows.queue(wanted, db) }
   }
 

@@ -175,6 +175,7 @@ public struct FeedRefreshes: Sendable {
     var alreadyHad: Set<String> = []
     var keys: [DownloadKey] = []
     let rows = DownloadRows(store: store)
+    try FinishedDownloads.recordShows(of: record.queued, db)
     for wanted in record.queued {
       let known = try DownloadRows.known(db, wanted)
       if known.finished != nil { alreadyHad.insert(wanted.url) }

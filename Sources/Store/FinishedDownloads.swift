@@ -32,6 +32,15 @@ public struct FinishedDownloads: Sendable {
         .map { $0.record }
     }
     if let found = candidates.first(where: DownloadRows.hasFile) { return found }
+    return try findInOtherFeeds(db, keys: keys, feedURL: feedURL, show: show)
+  }
+
+  /// `find`'s last step: the finished download, file still there, of the same episode in
+  /// another feed of the show the feed at `feedURL` is (`show`, else what its downloads
+  /// recorded it to be), where the identity keys agree.
+  static func findInOtherFeeds(
+    _ db: Database, keys: [String], feedURL: String?, show: String?
+  ) throws -> DownloadRecord? {
     guard let feedURL, !keys.isEmpty, let show = try show ?? Self.show(of: feedURL, db) else {
       return nil
     }
@@ -49,6 +58,17 @@ public struct FinishedDownloads: Sendable {
     try store.lookup { db in
       guard let show = try show ?? Self.show(of: feedURL, db) else { return [] }
       return Set(try Self.feeds(of: show, db)).subtracting([feedURL])
+    }
+  }
+
+  /// Notes which show each feed is, as downloads from it are queued: once per feed, not per
+  /// download (a first sync queues hundreds from one feed).
+  static func recordShows(of queued: [QueuedDownload], _ db: Database) throws {
+    var noted: Set<String> = []
+    for wanted in queued {
+      guard let show = wanted.show, let feedURL = wanted.feedURL, noted.insert(feedURL).inserted
+      else { continue }
+      try recordShow(show, of: feedURL, db)
     }
   }
 

@@ -58,6 +58,28 @@ final class SameShowTwoURLsTests: LibraryTestCase {
     XCTAssertEqual(fetches("/b"), 0)
   }
 
+  /// A new episode the other feed of the show brought already: the sync says it had it, as
+  /// its `--dry-run` says beforehand (it counted it as new, then found the file at the start).
+  func testASyncCountsAnEpisodeTheOtherFeedBroughtAsAlreadyHere() throws {
+    let episodes = FeedFixture.episodes(3, size: 4_000)
+    let older = Array(episodes.dropFirst())
+    _ = serve(title: "Twin Show", at: "/t1/feed.xml", prefix: "/t1", episodes: older)
+    let second = serve(title: "Twin Show", at: "/t2/feed.xml", prefix: "/t2", episodes: older)
+    XCTAssertEqual(try podcast("subscribe", second, "--name", "twin", "--first", "none").status, 0)
+    XCTAssertEqual(try podcast("sync").status, 0)
+
+    let first = serve(title: "Twin Show", at: "/t1/feed.xml", prefix: "/t1", episodes: episodes)
+    _ = serve(title: "Twin Show", at: "/t2/feed.xml", prefix: "/t2", episodes: episodes)
+    XCTAssertEqual(try podcast("download", first, "1").status, 0)
+    let preview = try podcast("sync", "--dry-run")
+    XCTAssertEqual(preview.status, 0, preview.stderr)
+    let sync = try podcast("sync")
+    XCTAssertEqual(sync.status, 0, sync.stderr)
+    XCTAssertTrue(sync.stdout.contains("0 with new episodes"), sync.stdout)
+    XCTAssertTrue(preview.stdout.contains("Nothing new"), preview.stdout)
+    XCTAssertEqual(fetches("/t2"), 0)
+  }
+
   /// `podcast:guid` names the show whatever its title says (a renamed mirror).
   func testTheShowsPodcastGUIDIsItsIdentityToo() throws {
     let episodes = FeedFixture.episodes(2, size: 4_000)
