@@ -50,6 +50,9 @@ public struct FolderPage: Sendable, Equatable, FolderView {
 
   package static let isWrittenOnArrival = false
 
+  /// A page marks what was played.
+  package static let showsPlays = true
+
   package static func isAsked(by request: FolderRequest) -> Bool { request.page }
 
   package static func cannotWrite(path: String, reason: String) -> FolderViewError {

@@ -23,6 +23,10 @@ package protocol FolderView: Sendable {
   /// listed are not looked at again at the end of the run.
   static var isWrittenOnArrival: Bool { get }
 
+  /// Whether the view shows the episodes' play states (`FolderEpisodes.playStates`): those
+  /// are read, a table of the whole library, only when a view looked at needs them.
+  static var showsPlays: Bool { get }
+
   /// Whether `request` asks for the view: a folder whose subscription asks for it is looked
   /// at on every run (`TouchedFile.Kind.asked`), to follow a changed request.
   static func isAsked(by request: FolderRequest) -> Bool
@@ -39,6 +43,8 @@ package protocol FolderView: Sendable {
 }
 
 extension FolderView {
+  package static var showsPlays: Bool { false }
+
   package static func updateEpisodesDirectories(
     touched: [String], changed: Set<String>, staging: String
   ) -> [FolderViewError] { [] }

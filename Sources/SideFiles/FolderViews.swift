@@ -114,12 +114,20 @@ public enum FolderViews {
       [[Int: Result<FolderViewChange, FolderViewError>]](
         repeating: [:], count: folders.count))
     let writes = Mutex([(folder: Int, view: Int, write: Write)]())
-    // Every folder's downloads in one read, with the plays the pages show; a read that fails
-    // is each view's failure.
+    // Every folder's downloads in one read, with the plays the pages show when a folder has
+    // a page or asks for one; a read that fails is each view's failure.
+    let showsPlays = folders.contains { path, folder in
+      folder.views.contains { index in
+        let view = all[index]
+        return view.showsPlays
+          && (view.isAsked(by: folder.request)
+            || FileManager.default.fileExists(atPath: view.path(inFolder: path)))
+      }
+    }
     let recorded = Result {
       (
         try FinishedDownloads(store: store).under(folders.map(\.path)),
-        try PlayStates(store: store).all()
+        showsPlays ? try PlayStates(store: store).all() : [:]
       )
     }
     let lanes = min(folders.count, 4)
@@ -184,7 +192,7 @@ public enum FolderViews {
     let playStates: [String: PlayState]
     do {
       records = try FinishedDownloads(store: store).under(folder)
-      playStates = try PlayStates(store: store).all()
+      playStates = view.showsPlays ? try PlayStates(store: store).all() : [:]
     } catch {
       throw view.cannotWrite(path: path, reason: String(describing: error))
     }

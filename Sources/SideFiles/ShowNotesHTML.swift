@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import FullText
 
 /// Show notes as a page of the archive may show them: whatever the feed said, reduced to an
 /// allow-list of markup that cannot run anything or fetch anything.
@@ -22,26 +23,11 @@ public enum ShowNotesHTML {
   /// The safe HTML for `notes` (HTML or plain text); empty for empty notes.
   public static func safe(_ notes: String) -> String {
     let bytes = Array(notes.utf8)
-    guard hasMarkup(bytes) else { return plainText(bytes) }
+    // Plain text with a stray `<` or `&` is still plain text.
+    guard MarkupText.hasTags(notes) else { return plainText(bytes) }
     var reduction = Reduction(bytes)
     reduction.run()
     return reduction.finished()
-  }
-
-  /// Whether `bytes` look like HTML: a `<` that starts a tag, an end tag, a comment or a
-  /// character reference's `&...;`. Plain text with a stray `<` or `&` is still plain text.
-  static func hasMarkup(_ bytes: [UInt8]) -> Bool {
-    var index = 0
-    while index < bytes.count {
-      if bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count {
-        let next = bytes[index + 1]
-        if next.isASCIILetter || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") {
-          return true
-        }
-      }
-      index += 1
-    }
-    return false
   }
 
   /// Plain notes: escaped, paragraphs at blank lines, line breaks kept.
