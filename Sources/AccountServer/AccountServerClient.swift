@@ -112,11 +112,8 @@ public final class AccountServerClient: Sendable {
       response = try await self.call(.post, endpoints.deviceGroups, call, body: body)
     } catch .notSupported(let server, let call, let detail) {
       // Printable only: the names come from the server and go into a message.
-      let others = try await devices().map(\.id).filter { $0 != account.device }.map {
-        String(
-          String.UnicodeScalarView(
-            $0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
-      }
+      let others = try await devices().map(\.id).filter { $0 != account.device }.map(
+        Self.printable)
       guard others.contains(device) else {
         throw .unknownDevice(server: server, device: device, known: others)
       }
@@ -262,9 +259,15 @@ public final class AccountServerClient: Sendable {
   private func message(_ response: HTTPResponse) -> String? {
     guard let text = ServerAnswer.message(response.body) else { return nil }
     // Masked before it is cut short, so no part of a secret is left at the cut.
-    let line = scrubbed(String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+    let line = scrubbed(Self.printable(text))
     let short = line.count > 200 ? String(line.prefix(200)) + "…" : line
     return short.isEmpty ? nil : short
+  }
+
+  /// The server's text without control characters, to go into a one-line message.
+  private static func printable(_ text: String) -> String {
+    String(
+      String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
   }
 
   private func masked(_ url: String) -> String { SecretMask.masked(url) }

@@ -33,9 +33,7 @@ struct ConfigKey: Sendable {
   let kind: Kind
 
   /// Keys read by the library layer itself, where the environment beats them: not flags.
-  static let libraryKeys: Swift.Set<String> = [
-    "library", "episodes-dir", "timeout", "podcastindex-key", "podcastindex-secret",
-  ]
+  static let libraryKeys = Swift.Set(all.filter { $0.value.commands.isEmpty }.keys)
 
   static let all: [String: ConfigKey] = {
     let filtering: Swift.Set<String> = ["episodes", "download", "sync"]

@@ -101,17 +101,18 @@ public struct DownloadEpisodes: Sendable {
   public func goingAtNextSync(_ results: [DownloadResult], feedURL: String, library: Library)
     -> GoingAtNextSync?
   {
-    let store = library.store
-    guard
-      let subscription = try? Subscriptions(store: store).all().first(where: {
-        $0.feedURL == feedURL
-      })
-    else { return nil }
     let fetched = Set(
       results.compactMap { result -> String? in
         if case .downloaded(let file, _, _) = result.outcome { return file }
         return nil
       })
+    // Nothing fetched, nothing to look up: the settings and plays are read only for files.
+    let store = library.store
+    guard !fetched.isEmpty,
+      let subscription = try? Subscriptions(store: store).all().first(where: {
+        $0.feedURL == feedURL
+      })
+    else { return nil }
     let going = SyncPruner(store: store).wouldPrune([subscription], adding: [:]).filter {
       fetched.contains($0)
     }

@@ -5,7 +5,6 @@ import FullText
 import Model
 import Selection
 import SideFiles
-import Source
 import Store
 
 /// `podcast find`: the library's episodes that hold the query's words, best first, each with
@@ -204,10 +203,9 @@ public struct FindEpisodes: Sendable {
       }
       let allPages =
         try SavedSettings(store: store).of(subscriptionId: subscription.id).pages != false
-      let feed =
-        allPages && copy.feed.pages.count > 1
-        ? try PagedFeedLoader.merged(copy.feed.pageFeeds()) ?? copy.feed.feed()
-        : try copy.feed.feed()
+      let feed = try SubscribedFeed.parse(
+        copy.feed, allPages: allPages && copy.feed.pages.count > 1
+      ).feed
       var byKey: [String: Int] = [:]
       for (offset, listed) in feed.episodes.enumerated() {
         for key in EpisodeIdentity.identityKeys(

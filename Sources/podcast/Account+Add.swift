@@ -103,7 +103,7 @@ extension Account {
       }
       Console.print(
         "The next `podcast sync` (or `podcast account sync`) exchanges with it: "
-          + Show.count(outcome.subscriptionsToSend, "subscription") + " to send, "
+          + Format.count(outcome.subscriptionsToSend, "subscription") + " to send, "
           + "and the server's subscriptions and plays to fetch.")
     }
   }

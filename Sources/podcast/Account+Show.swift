@@ -58,18 +58,14 @@ extension Account {
         "added            \(when(summary.addedAt))",
         "subscriptions    exchanged \(when(summary.subscriptionsExchanged)); "
           + "\(summary.linkedSubscriptions) known to the server, "
-          + Self.count(summary.pendingChanges, "change") + " to send",
+          + Format.count(summary.pendingChanges, "change") + " to send",
         "episode actions  exchanged \(when(summary.actionsExchanged)); "
-          + Self.count(summary.pendingActions, "action") + " to send",
+          + Format.count(summary.pendingActions, "action") + " to send",
       ]
       if let error = summary.lastError {
         lines.append("last error       \(when(summary.lastErrorAt)): \(Format.singleLine(error))")
       }
       return lines
-    }
-
-    static func count(_ number: Int, _ noun: String) -> String {
-      "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
   }
 }

@@ -65,12 +65,10 @@ enum FindResults {
     return out
   }
 
-  /// `41:12`, `1:02:03`, `0:05`: where in the audio.
+  /// `41:12`, `1:02:03`, `0:05`: where in the audio; `0:00` at the start.
   private static func clock(_ seconds: Int) -> String {
-    let seconds = max(0, seconds)
-    return seconds >= 3600
-      ? String(format: "%d:%02d:%02d", seconds / 3600, seconds % 3600 / 60, seconds % 60)
-      : String(format: "%d:%02d", seconds / 60, seconds % 60)
+    let text = Format.duration(seconds)
+    return text.isEmpty ? "0:00" : text
   }
 
   private static func fieldName(_ field: FindField) -> String {
@@ -96,8 +94,7 @@ enum FindResults {
   /// A subscription name as a shell word: quoted when it has anything a shell reads.
   private static func shellWord(_ name: String) -> String {
     let plain = name.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) }
-    return plain && !name.isEmpty
-      ? name : "'" + name.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    return plain && !name.isEmpty ? name : ShellQuote.quote(name)
   }
 
   static func json(_ found: [FindEpisodes.Found]) -> JSONValue {
@@ -144,7 +141,7 @@ enum FindResults {
       return
     }
     var line =
-      "Indexed \(count(summary.episodes, "episode")) of \(count(summary.podcasts, "podcast")): "
+      "Indexed \(Format.count(summary.episodes, "episode")) of \(Format.count(summary.podcasts, "podcast")): "
       + "\(Format.bytes(summary.textBytes).orNone) of text"
     if let index = summary.indexBytes {
       line += ", in an index of \(Format.bytes(index).orNone)"
@@ -154,10 +151,6 @@ enum FindResults {
     }
     Console.print(line)
   }
-}
-
-private func count(_ number: Int, _ noun: String) -> String {
-  "\(number) \(noun)\(number == 1 ? "" : "s")"
 }
 
 extension String {

@@ -3,6 +3,11 @@ import PodcastKit
 
 /// How numbers, sizes and dates read in tables and progress lines.
 enum Format {
+  /// `1 episode`, `2 episodes`.
+  static func count(_ number: Int, _ noun: String) -> String {
+    "\(number) \(noun)\(number == 1 ? "" : "s")"
+  }
+
   static func duration(_ seconds: Int?) -> String {
     guard let seconds, seconds > 0 else { return "" }
     let hours = seconds / 3600
