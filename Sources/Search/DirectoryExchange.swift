@@ -38,7 +38,8 @@ package enum DirectoryExchange {
     switch response.status {
     case 429:
       throw .rateLimited(
-        directory, url: url, status: 429, retryAfter: retryAfter(response.headers["retry-after"]))
+        directory, url: url, status: 429,
+        retryAfter: ResponseHead.retryAfter(response.headers["retry-after"]))
     case 500...:
       throw .unavailable(
         directory, .httpStatus(url: url, status: response.status, retryAfter: nil))
@@ -64,14 +65,5 @@ package enum DirectoryExchange {
   ) -> SearchError {
     let status = "HTTP \(response.status)"
     return .refused(directory, url: url, reason: message.map { "\(status): \($0)" } ?? status)
-  }
-
-  /// `Retry-After` as seconds, or as an HTTP date turned into the seconds until then.
-  package static func retryAfter(_ value: String?) -> Int? {
-    guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
-      return nil
-    }
-    if let seconds = Int(value) { return max(0, seconds) }
-    return HTTPDate.parse(value).map { max(0, Int($0.timeIntervalSinceNow.rounded(.up))) }
   }
 }

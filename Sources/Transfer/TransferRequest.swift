@@ -80,8 +80,11 @@ package struct ResponseHead: Sendable {
   package var redirects: [(status: Int, url: String)]
 
   /// Seconds the server asks us to wait (`Retry-After` as seconds or as an HTTP date).
-  package var retryAfter: Int? {
-    guard let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else {
+  package var retryAfter: Int? { Self.retryAfter(headers["retry-after"]) }
+
+  /// A `Retry-After` value as seconds, or as an HTTP date turned into the seconds until then.
+  package static func retryAfter(_ value: String?) -> Int? {
+    guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
       return nil
     }
     if let seconds = Int(value) { return max(0, seconds) }
