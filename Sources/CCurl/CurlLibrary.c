@@ -10,6 +10,7 @@
   X(curl_global_init, CURLcode, (long))                                                       \
   X(curl_easy_init, CURL *, (void))                                                           \
   X(curl_easy_cleanup, void, (CURL *))                                                        \
+  X(curl_easy_reset, void, (CURL *))                                                          \
   X(curl_easy_setopt, CURLcode, (CURL *, CURLoption, ...))                                    \
   X(curl_easy_getinfo, CURLcode, (CURL *, CURLINFO, ...))                                     \
   X(curl_easy_pause, CURLcode, (CURL *, int))                                                 \
@@ -93,6 +94,7 @@ int podcast_curl_check(const char *soname, char *error, size_t error_size) {
 CURLcode podcast_global_init(long flags) { return curl.curl_global_init(flags); }
 CURL *podcast_easy_init(void) { return curl.curl_easy_init(); }
 void podcast_easy_cleanup(CURL *handle) { curl.curl_easy_cleanup(handle); }
+void podcast_easy_reset(CURL *handle) { curl.curl_easy_reset(handle); }
 const char *podcast_easy_strerror(CURLcode code) { return curl.curl_easy_strerror(code); }
 
 struct curl_slist *podcast_slist_append(struct curl_slist *list, const char *line) {

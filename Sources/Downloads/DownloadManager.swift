@@ -91,7 +91,7 @@ public final class DownloadManager: Sendable {
     async let ran: Void = run(
       begun, transfers: transfers, finishing: finishing, notes: notes, onFinish: onFinish)
     let value = await feeding(intake)
-    await begun.close()
+    begun.close()
     await ran
     noting.cancel()
     await noting.value
@@ -107,7 +107,7 @@ public final class DownloadManager: Sendable {
     await withDiscardingTaskGroup { group in
       while let (host, entry) = await begun.next() {
         group.addTask {
-          let turn = JobTurn(finishing: finishing) { await begun.release(host: host) }
+          let turn = JobTurn(finishing: finishing) { begun.release(host: host) }
           let job = entry.job
           let (fetched, outcome) = await self.fetch(
             job, key: entry.key, mayAdopt: entry.mayAdopt, transfers: transfers, turn: turn,

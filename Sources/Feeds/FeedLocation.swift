@@ -22,7 +22,15 @@ public enum FeedLocation {
     }
     guard let found else { return nil }
     let scheme = text[..<found]
-    guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" }) else {
+    // ASCII letters, as nearly every scheme is, are read as bytes; Character's `isLetter`
+    // looks up Unicode properties, for every feed of a sync.
+    let isASCIILetter = { (byte: UInt8) in
+      (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
+    guard !scheme.isEmpty,
+      scheme.utf8.allSatisfy(isASCIILetter)
+        || scheme.allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" })
+    else {
       return nil
     }
     return scheme.lowercased()

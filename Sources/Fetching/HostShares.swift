@@ -56,18 +56,20 @@ package struct HostShares: Sendable {
     host: (Waiting) -> String, limit: Int = .max
   ) -> [Waiting] {
     var admitted: [Waiting] = []
-    var full: Set<String> = []
+    // Made only once a host is found full: most looks take the first waiter.
+    var full: Set<String>?
     var index = 0
     while index < waiting.count, admitted.count < limit, !isFull {
       let next = host(waiting[index])
-      if !full.contains(next), canStart(next) {
+      if full?.contains(next) != true, canStart(next) {
         admitted.append(waiting.remove(at: index))
         waitingHosts[next, default: 1] -= 1
         if waitingHosts[next] == 0 { waitingHosts[next] = nil }
         take(next)
       } else {
-        full.insert(next)
-        if full.count == waitingHosts.count { break }
+        full = full ?? Set(minimumCapacity: waitingHosts.count)
+        full?.insert(next)
+        if full?.count == waitingHosts.count { break }
         index += 1
       }
     }

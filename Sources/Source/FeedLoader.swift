@@ -28,13 +28,31 @@ public struct FeedLoader: Sendable {
   /// `keepingDocument`: the answer holds the document's bytes too (else they go as soon as it
   /// is parsed: a large one waits in a temporary file). A transient failure (5xx, a timeout, a
   /// dropped connection) is tried again as `retry` says.
+  /// `answered`: the answer to a first attempt already made (`start`), used as that attempt's.
   public func fetch(
     url: String, validators: Validators? = nil, keepingDocument: Bool = false,
-    retry: RetryPolicy = .once
+    retry: RetryPolicy = .once, answered: Result<HTTPResponse, Error>? = nil
   ) async throws -> Fetch {
-    try await retry.run {
-      try await fetchOnce(url: url, validators: validators, keepingDocument: keepingDocument)
+    var answered = answered
+    return try await retry.run {
+      if let first = answered {
+        answered = nil
+        return try fetched(first.get(), url: url, keepingDocument: keepingDocument)
+      }
+      return try await fetchOnce(url: url, validators: validators, keepingDocument: keepingDocument)
     }
+  }
+
+  /// Starts a first attempt at `fetch` without waiting for it (`HTTPClient.start`): the
+  /// answer, heard on the transfer thread, is a 304 to take as it is or goes to `fetch` as
+  /// `answered`.
+  package func start(
+    url: String, validators: Validators,
+    completion: @escaping @Sendable (Result<HTTPResponse, Error>) -> Void
+  ) {
+    http.start(
+      fetching: url, validators: validators, spoolAbove: Self.inMemoryFeedBytes,
+      completion: completion)
   }
 
   /// The whole feed, asked for without validators (`fetch`'s other arguments as there).
@@ -58,6 +76,13 @@ public struct FeedLoader: Sendable {
   {
     let response = try await http.fetch(
       url, validators: validators, spoolAbove: Self.inMemoryFeedBytes)
+    return try fetched(response, url: url, keepingDocument: keepingDocument)
+  }
+
+  /// What `response`, the answer to a request for the feed at `url`, says.
+  private func fetched(_ response: HTTPResponse, url: String, keepingDocument: Bool) throws
+    -> Fetch
+  {
     if response.notModified { return .notModified }
     let feed: Feed
     do {

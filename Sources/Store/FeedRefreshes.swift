@@ -122,6 +122,9 @@ public struct FeedRefreshes: Sendable {
     }
   }
 
+  private static let checkedSQL =
+    "UPDATE subscriptions SET lastChecked = ?, lastError = ? WHERE id = ?"
+
   private func write(_ record: FeedRecord, _ db: Database) throws -> FeedRecord.Outcome {
     let subscription = record.subscription
     let id = subscription.id
@@ -142,9 +145,11 @@ public struct FeedRefreshes: Sendable {
     if previous?.lastModified != subscription.lastModified {
       changes.append(("lastModified", SQLValue(subscription.lastModified)))
     }
+    // A check that changed nothing else (every 304) needs no SQL of its own made.
     let update = try db.cachedStatement(
-      sql:
-        "UPDATE subscriptions SET \(changes.map { "\($0.column) = ?" }.joined(separator: ", ")) WHERE id = ?"
+      sql: changes.count == 2
+        ? Self.checkedSQL
+        : "UPDATE subscriptions SET \(changes.map { "\($0.column) = ?" }.joined(separator: ", ")) WHERE id = ?"
     )
     do {
       try update.run(changes.map(\.value) + [.integer(id)])

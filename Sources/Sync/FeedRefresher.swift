@@ -24,9 +24,11 @@ struct FeedRefresher: Sendable {
   /// A conditional GET for feeds on the web (when the library keeps a copy to go with it);
   /// local feed files are simply read. A 5xx or a timeout is tried again within the run (a
   /// feed that failed once would otherwise wait for the next sync).
-  func fetch(_ subscription: Subscription, conditional: Bool = true) async throws
-    -> FeedLoader.Fetch
-  {
+  /// `answered`: the answer to the first request, already made (`startConditional`).
+  func fetch(
+    _ subscription: Subscription, conditional: Bool = true,
+    answered: Result<HTTPResponse, Error>? = nil
+  ) async throws -> FeedLoader.Fetch {
     guard FeedLocation.isRemote(subscription.feedURL) else {
       let feed = try loader.load(file: subscription.feedURL)
       return .fetched(
@@ -35,7 +37,20 @@ struct FeedRefresher: Sendable {
     return try await loader.fetch(
       url: subscription.feedURL,
       validators: conditional ? conditionalValidators(for: subscription) : Validators(),
-      keepingDocument: !dryRun, retry: retry)
+      keepingDocument: !dryRun, retry: retry, answered: answered)
+  }
+
+  /// Starts the conditional request for a feed on the web with validators to send, without a
+  /// task waiting for it (`FeedLoader.start`); false, starting nothing, for any other (a local
+  /// file, a feed asked for whole), which only `fetch` reads.
+  func startConditional(
+    _ subscription: Subscription,
+    completion: @escaping @Sendable (Result<HTTPResponse, Error>) -> Void
+  ) -> Bool {
+    let validators = conditionalValidators(for: subscription)
+    guard !validators.isEmpty, FeedLocation.isRemote(subscription.feedURL) else { return false }
+    loader.start(url: subscription.feedURL, validators: validators, completion: completion)
+    return true
   }
 
   /// The validators a conditional request for the subscription sends: its own, but only while

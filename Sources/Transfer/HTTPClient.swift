@@ -35,6 +35,29 @@ public final class HTTPClient: Sendable {
     return try await response(to: request, into: sink)
   }
 
+  /// `fetch` without a task to wait in: starts the GET and returns at once; `completion` hears
+  /// the answer (or the error `fetch` would throw) on the transfer thread, and must return
+  /// quickly. For a caller that asks thousands of servers a small question each (a sync's
+  /// conditional GETs), where a task suspended and resumed per request cost more than the
+  /// request. Nothing cancels it but `stopAllTransfers`.
+  package func start(
+    fetching url: String, validators: Validators? = nil, spoolAbove: Int? = nil,
+    completion: @escaping @Sendable (Result<HTTPResponse, Error>) -> Void
+  ) {
+    let sink = MemorySink(url: url, limit: maxBodyBytes, spoolAbove: spoolAbove)
+    var request = TransferRequest(url: url, options: options)
+    request.validators = validators
+    do {
+      let transfer = try transfer(for: request, into: sink)
+      transfer.onComplete { result in
+        completion(result.map { Self.response(head: $0, sink: sink) })
+      }
+      TransferEngine.shared.start(transfer)
+    } catch {
+      completion(.failure(error))
+    }
+  }
+
   /// Sends `request` (an API call: its method, body, headers and credentials) and returns the
   /// answer whatever its status, for callers that read the body of a refusal too. The body is
   /// kept in memory, up to `maxBodyBytes`; the request's own options are used as given.
@@ -46,7 +69,10 @@ public final class HTTPClient: Sendable {
   private func response(to request: TransferRequest, into sink: MemorySink) async throws
     -> HTTPResponse
   {
-    let head = try await perform(request, into: sink)
+    Self.response(head: try await perform(request, into: sink), sink: sink)
+  }
+
+  private static func response(head: ResponseHead, sink: MemorySink) -> HTTPResponse {
     var response = HTTPResponse(
       status: head.status, url: head.url, headers: head.headers, body: sink.body,
       redirects: head.redirects)
@@ -65,9 +91,7 @@ public final class HTTPClient: Sendable {
   package func perform(_ request: TransferRequest, into sink: TransferSink) async throws
     -> ResponseHead
   {
-    try URLPolicy.check(request.url)
-    try CurlLibrary.prepare(for: request.url)
-    let transfer = try CurlTransfer(request: request, sink: sink)
+    let transfer = try transfer(for: request, into: sink)
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         transfer.onComplete { continuation.resume(with: $0) }
@@ -77,5 +101,14 @@ public final class HTTPClient: Sendable {
       transfer.cancelRequested.store(true, ordering: .relaxed)
       TransferEngine.shared.cancel(transfer)
     }
+  }
+
+  /// A transfer of `request`, checked against the URL policy, not yet started.
+  private func transfer(for request: TransferRequest, into sink: TransferSink) throws
+    -> CurlTransfer
+  {
+    try URLPolicy.check(request.url)
+    try CurlLibrary.prepare(for: request.url)
+    return try CurlTransfer(request: request, sink: sink)
   }
 }

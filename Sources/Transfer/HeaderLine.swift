@@ -18,10 +18,14 @@ package enum HeaderLine: Equatable {
     if line.starts(with: "HTTP/".utf8) {
       self = .status(Self.statusCode(line[...]))
     } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-      let name = line[..<colon].map(\.asciiLowercased)
+      let name = line[..<colon]
       let value = Self.trimmed(line[(colon + 1)...])
       self = .field(
-        name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+        name: String(unsafeUninitializedCapacity: name.count) { buffer in
+          for (offset, byte) in name.enumerated() { buffer[offset] = byte.asciiLowercased }
+          return name.count
+        },
+        value: String(decoding: value, as: UTF8.self))
     } else {
       self = Self.trimmed(line[...]).isEmpty ? .end : .other
     }

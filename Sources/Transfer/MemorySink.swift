@@ -4,7 +4,10 @@ import Foundation
 /// Collects a response (a feed, an API answer) in memory, refusing error statuses (unless told
 /// to keep them) and bodies past a size limit so a hostile server cannot exhaust memory. Past
 /// `spoolAbove` bytes the body moves to a `SpooledBody` file instead, when one can be made.
-package final class MemorySink: TransferSink {
+///
+/// Sendable by hand-over, not by locking: the transfer thread alone touches it while the
+/// transfer runs, and whoever hears the transfer end reads it after that.
+package final class MemorySink: TransferSink, @unchecked Sendable {
   private let url: String
   private let limit: Int64
   private let spoolAbove: Int?

@@ -28,13 +28,13 @@ final class HostQueueTests: XCTestCase {
     await take(queue, expecting: 5, from: "c")
     // The total is reached: the next waits for a place, and a's goes to a's next item.
     let waiting = Task { await queue.next() }
-    await queue.release(host: "a")
+    queue.release(host: "a")
     let next = await waiting.value
     XCTAssertEqual(next?.item, 2)
-    await queue.release(host: "b")
-    await queue.release(host: "c")
+    queue.release(host: "b")
+    queue.release(host: "c")
     let blocked = Task { await queue.next() }
-    await queue.release(host: "a")
+    queue.release(host: "a")
     let last = await blocked.value
     XCTAssertEqual(last?.item, 4, "a's last item waited for a's place, not for any place")
   }
@@ -47,7 +47,7 @@ final class HostQueueTests: XCTestCase {
         await queue.add(item, host: "h\(item)")
         added.withLock { $0 += 1 }
       }
-      await queue.close()
+      queue.close()
     }
     // The third add has nothing to take its place: it waits, however often the producer runs.
     while added.withLock({ $0 }) < 2 { await Task.yield() }
@@ -57,7 +57,7 @@ final class HostQueueTests: XCTestCase {
     while let next = await queue.next() {
       taken.append(next.item)
       XCTAssertLessThanOrEqual(added.withLock { $0 } - taken.count, 2)
-      await queue.release(host: next.host)
+      queue.release(host: next.host)
     }
     await producer.value
     XCTAssertEqual(taken, [0, 1, 2, 3, 4], "every item came out once, in order")
@@ -67,13 +67,13 @@ final class HostQueueTests: XCTestCase {
     let queue = HostQueue<Int>(total: 1, perHost: 1, capacity: 4, multiplexes: { _ in false })
     await queue.add(1, host: "a")
     await queue.add(2, host: "a")
-    await queue.close()
+    queue.close()
     await take(queue, expecting: 1, from: "a")
     let second = Task { await queue.next() }
-    await queue.release(host: "a")
+    queue.release(host: "a")
     let next = await second.value
     XCTAssertEqual(next?.item, 2)
-    await queue.release(host: "a")
+    queue.release(host: "a")
     let end = await queue.next()
     XCTAssertNil(end)
   }
@@ -88,12 +88,12 @@ final class HostQueueTests: XCTestCase {
     await take(queue, expecting: 1, from: "h2")
     let second = Task { await queue.next() }
     known.withLock { _ = $0.insert("h2") }
-    await queue.admitWaiting()
+    queue.admitWaiting()
     let next = await second.value
     XCTAssertEqual(next?.item, 2)
     await take(queue, expecting: 3, from: "h2")
     let fourth = Task { await queue.next() }
-    await queue.release(host: "h2")
+    queue.release(host: "h2")
     let last = await fourth.value
     XCTAssertEqual(last?.item, 4, "three at once, no more")
   }

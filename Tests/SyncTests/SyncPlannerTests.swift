@@ -123,6 +123,44 @@ final class SyncPlannerTests: XCTestCase {
     XCTAssertNotNil(try Subscriptions(store: store).all().first?.lastChecked)
   }
 
+  /// The usual hour, where the planner asks every feed itself and takes each answer as it
+  /// comes: a 304 is recorded as checked with nothing planned, a feed that changed is read
+  /// from the answer it gave (not asked for again), and a server error on the conditional
+  /// request is tried again as any feed's is.
+  func testEachConditionalAnswerIsTakenAsItCameAndAskedForOnce() async throws {
+    let feed = { (path: String, count: Int, etag: String) in
+      Route.text(self.rss(path, count: count), contentType: "application/rss+xml").withETag(etag)
+    }
+    server.set("/same", feed("/same", 2, "\"s1\""))
+    server.set("/changed", feed("/changed", 2, "\"c1\""))
+    server.set("/flaky", feed("/flaky", 2, "\"f1\""))
+    for path in ["/same", "/changed", "/flaky"] {
+      try subscribe(String(path.dropFirst()), at: path, first: FirstSyncPolicy.none)
+    }
+    _ = try await plan()
+    let checked = try Subscriptions(store: store).all().map(\.lastChecked)
+    server.set("/changed", feed("/changed", 3, "\"c2\""))
+    server.set("/flaky", .sequence([.status(503), feed("/flaky", 2, "\"f1\"")]))
+
+    let again = try await plan()
+
+    XCTAssertEqual(again.feeds.map(\.subscription.name), ["same", "changed", "flaky"])
+    XCTAssertTrue(again.failedFeeds.isEmpty, "\(again.feeds)")
+    XCTAssertEqual(again.feeds.map { newEpisodes($0.outcome) }, [0, 1, 0])
+    XCTAssertEqual(again.downloads.map(\.job.url), [enclosure("/changed", 3)])
+    XCTAssertEqual(server.requests(for: "/same").count, 2)
+    XCTAssertEqual(server.requests(for: "/changed").count, 2, "the changed feed's 200 was read")
+    XCTAssertEqual(server.requests(for: "/flaky").count, 3, "a 503, then the retry's 304")
+    XCTAssertEqual(server.requests(for: "/same").last?.header("If-None-Match"), "\"s1\"")
+    let stored = try Subscriptions(store: store).all()
+    for (before, after) in zip(checked, stored) {
+      XCTAssertGreaterThan(
+        try XCTUnwrap(after.lastChecked), try XCTUnwrap(before), "\(after.name) checked again")
+      XCTAssertNil(after.lastError)
+    }
+    XCTAssertEqual(stored[1].etag, "\"c2\"", "the changed feed's new validators are kept")
+  }
+
   func testTheFirstSyncPolicyDecidesHowMuchOfTheBacklogIsPlanned() async throws {
     let policies: [(String, FirstSyncPolicy?, [Int])] = [
       ("/default", nil, [5]), ("/two", .newest(2), [5, 4]), ("/all", .all, [5, 4, 3, 2, 1]),

@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import LoopbackServer
+import Privacy
 import Transfer
 import XCTest
 
@@ -168,6 +169,66 @@ final class HTTPClientTests: XCTestCase {
     XCTAssertEqual(response.status, 200)
     XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "<rss>new</rss>")
     XCTAssertEqual(response.validators.etag, "\"v2\"")
+  }
+
+  /// `start`, the sync's way to ask without a task per feed: the answer (a 304, a body, or
+  /// the error `fetch` would throw) comes to the completion, as `fetch` would return it.
+  func testAStartedFetchHandsItsAnswerToItsCompletion() async throws {
+    server.set("/same.xml", .text("<rss/>").withETag("\"v1\""))
+    server.set("/new.xml", .text("<rss>new</rss>").withETag("\"v2\""))
+    server.set("/gone.xml", .status(404))
+    let client = HTTPClient()
+    let answer = { (url: String) async -> Result<HTTPResponse, Error> in
+      await withCheckedContinuation { done in
+        client.start(fetching: url, validators: Validators(etag: "\"v1\"")) {
+          done.resume(returning: $0)
+        }
+      }
+    }
+
+    let same = try await answer(server.url("/same.xml")).get()
+    let new = try await answer(server.url("/new.xml")).get()
+    let gone = await answer(server.url("/gone.xml"))
+    let refused = await answer("ftp://example.com/feed.xml")
+
+    XCTAssertTrue(same.notModified)
+    XCTAssertEqual(server.requests(for: "/same.xml").last?.header("If-None-Match"), "\"v1\"")
+    XCTAssertEqual(String(decoding: new.body, as: UTF8.self), "<rss>new</rss>")
+    XCTAssertEqual(new.validators.etag, "\"v2\"")
+    XCTAssertThrowsError(try gone.get()) {
+      XCTAssertEqual(
+        $0 as? TransferError,
+        .httpStatus(url: server.url("/gone.xml"), status: 404, retryAfter: nil))
+    }
+    XCTAssertThrowsError(try refused.get()) {
+      XCTAssertEqual($0 as? TransferError, .unsupportedScheme(url: "ftp://example.com/feed.xml"))
+    }
+  }
+
+  /// Easy handles are used again: one that carried a login, a range, a body and headers of
+  /// its own leaves none of them to the plain GETs after it.
+  func testAHandleUsedAgainCarriesNothingOfTheTransferBefore() async throws {
+    server.set("/api", .text("ok"))
+    server.set("/media.mp3", .data(body))
+    var post = TransferRequest(url: server.url("/api"), options: TransferOptions())
+    post.method = .put
+    post.body = Data("secret".utf8)
+    post.headers = [("Cookie", "sessionid=abc")]
+    post.credentials = FeedCredentials(user: "alice", password: "wonder land")
+    _ = try await HTTPClient().send(post)
+    var ranged = media("/media.mp3")
+    ranged.rangeStart = 1_000
+    _ = try await perform(ranged)
+
+    for _ in 0..<3 { _ = try await HTTPClient().fetch(server.url("/api")) }
+
+    let sent = try XCTUnwrap(server.requests(for: "/api").last)
+    XCTAssertEqual(server.requests(for: "/api").count, 4)
+    XCTAssertEqual(sent.method, "GET")
+    XCTAssertTrue(sent.body.isEmpty)
+    for name in ["Authorization", "Cookie", "Range", "Content-Length", "If-Range"] {
+      XCTAssertNil(sent.header(name), name)
+    }
   }
 
   func testAnUnchangedLastModifiedGets304() async throws {

@@ -25,6 +25,8 @@ int podcast_curl_check(const char *soname, char *error, size_t error_size);
 CURLcode podcast_global_init(long flags);
 CURL *podcast_easy_init(void);
 void podcast_easy_cleanup(CURL *handle);
+// Every option back to its default; the handle keeps its buffers (and its place in no multi).
+void podcast_easy_reset(CURL *handle);
 const char *podcast_easy_strerror(CURLcode code);
 struct curl_slist *podcast_slist_append(struct curl_slist *list, const char *line);
 void podcast_slist_free_all(struct curl_slist *list);
