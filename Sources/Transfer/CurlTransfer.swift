@@ -12,6 +12,8 @@ package final class CurlTransfer: @unchecked Sendable {
   package let handle: UnsafeMutableRawPointer
   package let request: TransferRequest
   package let cancelRequested = Atomic<Bool>(false)
+  /// What of the handle's setup a later request may keep (`TransferRequest.handleProfile`).
+  private let profile: TransferRequest.HandleProfile?
 
   /// Nil once the transfer has reported (`report`): what the caller gets back must not still
   /// be held here (a download's sink holds its partial file and that file's lock).
@@ -37,18 +39,24 @@ package final class CurlTransfer: @unchecked Sendable {
   package var resumeAt: ContinuousClock.Instant?
 
   package init(request: TransferRequest, sink: TransferSink) throws {
-    guard let handle = TransferEngine.shared.makeHandle() else {
+    profile = request.handleProfile
+    guard let (handle, isSetUp) = TransferEngine.shared.takeHandle(for: profile) else {
       throw TransferError.network(url: request.url, reason: "libcurl could not start a transfer")
     }
     self.handle = handle
     self.request = request
     self.sink = sink
     errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-    try configure()
+    try configure(isSetUp: isSetUp)
   }
 
   deinit {
-    TransferEngine.shared.recycle(handle)
+    // One paced by a rate limit may have been paused mid-body: its handle goes, not to another.
+    if request.options.rateLimit == nil {
+      TransferEngine.shared.recycle(handle, profile: profile)
+    } else {
+      podcast_easy_cleanup(handle)
+    }
     podcast_slist_free_all(headerList)
     errorBuffer.deallocate()
   }
@@ -61,10 +69,26 @@ package final class CurlTransfer: @unchecked Sendable {
 
   /// Every option is checked: one libcurl refuses (an old libcurl without
   /// `CURLOPT_PROTOCOLS_STR`, say) would otherwise silently drop a rule such as http/https only.
-  private func configure() throws {
-    let options = request.options
+  /// `isSetUp`: the handle comes from a request with the same profile, and has every other
+  /// option as this one needs it.
+  private func configure(isSetUp: Bool) throws {
     let me = Unmanaged.passUnretained(self).toOpaque()
     try setString(CURLOPT_URL, request.url)
+    try check(
+      podcast_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, me), "CURLOPT_XFERINFODATA")
+    try check(
+      podcast_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
+    try check(podcast_easy_setopt_pointer(handle, CURLOPT_PRIVATE, me), "CURLOPT_PRIVATE")
+    try check(podcast_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, me), "CURLOPT_WRITEDATA")
+    try check(podcast_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, me), "CURLOPT_HEADERDATA")
+    // Set even when there are none: the last transfer's list is freed.
+    try addHeaders()
+    if !isSetUp { try configureProfile() }
+  }
+
+  /// The options `TransferRequest.HandleProfile` stands for, and those every transfer sets alike.
+  private func configureProfile() throws {
+    let options = request.options
     try setMethodAndBody()
     try setString(CURLOPT_PROTOCOLS_STR, request.protocols)
     try setString(CURLOPT_REDIR_PROTOCOLS_STR, request.protocols)
@@ -91,17 +115,13 @@ package final class CurlTransfer: @unchecked Sendable {
     try setLong(CURLOPT_NOPROGRESS, 0)
     try check(
       podcast_easy_setopt_xferinfo_function(handle, progressCallback), "CURLOPT_XFERINFOFUNCTION")
-    try check(
-      podcast_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, me), "CURLOPT_XFERINFODATA")
     try setLong(CURLOPT_NOSIGNAL, 1)
     // With HTTP/2, a second transfer to a host whose connection is still being set up waits
     // for it and becomes a stream on it, instead of opening a connection of its own. Only
     // over TLS, where ALPN can offer HTTP/2: libcurl (7.88) parks the transfers waiting on a
     // plain-HTTP connection and lets them go one at a time as others finish, so transfers to
     // an HTTP/1.1 server would run about one at a time.
-    if request.url.utf8.count > 6, request.url.prefix(6).lowercased() == "https:" {
-      try setLong(CURLOPT_PIPEWAIT, 1)
-    }
+    if request.waitsForPipe { try setLong(CURLOPT_PIPEWAIT, 1) }
     // TLS sessions and DNS answers outlive the transfer (its easy handle is new each time):
     // a second connection to a host resumes the first one's TLS session.
     if let share = TransferEngine.shared.share {
@@ -117,17 +137,11 @@ package final class CurlTransfer: @unchecked Sendable {
     if let limit = options.rateLimit { try setLong(CURLOPT_BUFFERSIZE, limit.bufferSize) }
     if let start = request.rangeStart, start > 0 { try setString(CURLOPT_RANGE, "\(start)-") }
     try check(
-      podcast_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
-    try check(podcast_easy_setopt_pointer(handle, CURLOPT_PRIVATE, me), "CURLOPT_PRIVATE")
-    try check(
       podcast_easy_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, writeCallback),
       "CURLOPT_WRITEFUNCTION")
-    try check(podcast_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, me), "CURLOPT_WRITEDATA")
     try check(
       podcast_easy_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, headerCallback),
       "CURLOPT_HEADERFUNCTION")
-    try check(podcast_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, me), "CURLOPT_HEADERDATA")
-    try addHeaders()
   }
 
   /// POST and PUT send `request.body` (empty when there is none), copied by libcurl, with its
@@ -170,10 +184,8 @@ package final class CurlTransfer: @unchecked Sendable {
     if let etag = request.validators?.etag { add("If-None-Match: " + etag) }
     if let date = request.validators?.lastModified { add("If-Modified-Since: " + date) }
     if let ifRange = request.ifRange, request.rangeStart ?? 0 > 0 { add("If-Range: " + ifRange) }
-    if headerList != nil {
-      try check(
-        podcast_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER")
-    }
+    try check(
+      podcast_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList), "CURLOPT_HTTPHEADER")
   }
 
   /// Bytes per second this transfer may receive; the engine sets it from its `RateLimit` share.

@@ -36,14 +36,28 @@ package final class TransferEngine: @unchecked Sendable {
   /// built with a folder alone would otherwise trust nothing.
   let usesBundleOnly: Bool
   private let inbox = Mutex(Inbox())
-  /// Easy handles of ended transfers, reset to libcurl's defaults, for the next ones: a new
-  /// handle and its buffers made and freed for every feed cost a warm sync a twentieth of its
-  /// CPU. At most `handlesKept`; each transfer still sets every option it needs.
+  /// Easy handles of ended transfers, for the next ones: a new handle and its buffers made and
+  /// freed for every feed, then every option set again, cost a warm sync a tenth of its CPU.
+  /// At most `handlesKept`.
   private let idleHandles = Mutex(IdleHandles())
   static let handlesKept = 64
 
+  /// Handles by the profile of the request that last used them (`HandleProfile`), nil for one
+  /// that had more set.
   private struct IdleHandles: @unchecked Sendable {
-    var handles: [UnsafeMutableRawPointer] = []
+    var handles: [TransferRequest.HandleProfile?: [UnsafeMutableRawPointer]] = [:]
+    var count = 0
+
+    mutating func take(_ profile: TransferRequest.HandleProfile?) -> UnsafeMutableRawPointer? {
+      guard let handle = handles[profile]?.popLast() else { return nil }
+      count -= 1
+      return handle
+    }
+
+    mutating func takeAny() -> UnsafeMutableRawPointer? {
+      guard let profile = handles.first(where: { !$0.value.isEmpty })?.key else { return nil }
+      return take(profile)
+    }
   }
   /// Touched only on the engine thread.
   private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
@@ -89,25 +103,34 @@ package final class TransferEngine: @unchecked Sendable {
     return String(cString: path)
   }
 
-  /// An easy handle for a new transfer: one an ended transfer left, its options reset so
-  /// nothing of that transfer (credentials, a range) reaches this one; else a new one. Reset
-  /// here, on the caller's thread, not as the transfer ends on the transfer thread, which is
-  /// the one a warm sync waits on.
-  package func makeHandle() -> UnsafeMutableRawPointer? {
-    guard let handle = idleHandles.withLock({ $0.handles.popLast() }) else {
-      return podcast_easy_init()
+  /// An easy handle for a request with `profile`, and whether it is set up for it already:
+  /// one a request with the same profile left, with every option but its URL, header lines
+  /// and pointers as this one needs them; else another's, reset to libcurl's defaults so
+  /// nothing of its transfer (a login, a range) reaches this one; else a new one. Taken and
+  /// reset on the caller's thread, not the transfer thread a warm sync waits on.
+  package func takeHandle(for profile: TransferRequest.HandleProfile?)
+    -> (handle: UnsafeMutableRawPointer, isSetUp: Bool)?
+  {
+    let idle: (handle: UnsafeMutableRawPointer, isSetUp: Bool)? = idleHandles.withLock { idle in
+      if profile != nil, let handle = idle.take(profile) { return (handle, true) }
+      return (idle.take(nil) ?? idle.takeAny()).map { ($0, false) }
     }
-    podcast_easy_reset(handle)
-    return handle
+    guard let idle else {
+      guard let handle = podcast_easy_init() else { return nil }
+      return (handle, false)
+    }
+    if !idle.isSetUp { podcast_easy_reset(idle.handle) }
+    return idle
   }
 
   /// Takes back the handle of a transfer that is over (out of the multi handle, its object
-  /// going), to be reset when it is used again: libcurl touches none of the pointers the old
-  /// transfer gave it until then.
-  package func recycle(_ handle: UnsafeMutableRawPointer) {
+  /// going), under the profile of its request. libcurl touches none of the pointers the old
+  /// transfer gave it until the next one sets its own.
+  package func recycle(_ handle: UnsafeMutableRawPointer, profile: TransferRequest.HandleProfile?) {
     let kept = idleHandles.withLock { idle in
-      guard idle.handles.count < Self.handlesKept else { return false }
-      idle.handles.append(handle)
+      guard idle.count < Self.handlesKept else { return false }
+      idle.handles[profile, default: []].append(handle)
+      idle.count += 1
       return true
     }
     if !kept { podcast_easy_cleanup(handle) }

@@ -71,6 +71,40 @@ package struct TransferRequest: Sendable {
   }
 }
 
+extension TransferRequest {
+  /// Every option a plain GET gives its easy handle but its URL, header lines and pointers
+  /// to its own transfer. Two requests with the same one leave a handle set up alike, so the
+  /// second may take the first's handle as it is (libcurl keeps options from one transfer to
+  /// the next) and set only those: see `TransferEngine.takeHandle`.
+  package struct HandleProfile: Hashable, Sendable {
+    var protocols: String
+    var connectTimeout: Int
+    var stallTimeout: Int
+    var maxRedirects: Int
+    var acceptsCompression: Bool
+    /// `CURLOPT_PIPEWAIT`, set for https only.
+    var waitsForPipe: Bool
+  }
+
+  /// The request's profile; nil for one that sets anything more (another method, a body, a
+  /// login, a range, a rate limit, larger buffers), whose handle is reset before it is used
+  /// again.
+  package var handleProfile: HandleProfile? {
+    guard method == .get, body == nil, credentials == nil, (rangeStart ?? 0) <= 0, !bulk,
+      options.rateLimit == nil
+    else { return nil }
+    return HandleProfile(
+      protocols: protocols, connectTimeout: options.connectTimeout,
+      stallTimeout: options.stallTimeout, maxRedirects: options.maxRedirects,
+      acceptsCompression: acceptsCompression, waitsForPipe: waitsForPipe)
+  }
+
+  /// Whether the transfer waits for a connection its host is setting up (`CURLOPT_PIPEWAIT`).
+  var waitsForPipe: Bool {
+    url.utf8.count > 6 && url.prefix(6).lowercased() == "https:"
+  }
+}
+
 /// The status line and headers of the final response (after redirects).
 package struct ResponseHead: Sendable {
   package var status: Int
