@@ -11,6 +11,8 @@ package enum CurlLibrary {
 
   /// Opens libcurl if no transfer has yet; throws for `url` when it cannot be.
   package static func prepare(for url: String) throws {
+    // Once open, every later transfer (thousands in a sync) asks only this.
+    if opened.load(ordering: .acquiring) { return }
     if let failure {
       throw TransferError.setup(url: url, reason: "libcurl could not be loaded: \(failure)")
     }

@@ -40,7 +40,7 @@ package final class CurlTransfer: @unchecked Sendable {
 
   package init(request: TransferRequest, sink: TransferSink) throws {
     profile = request.handleProfile
-    guard let (handle, isSetUp) = TransferEngine.shared.takeHandle(for: profile) else {
+    guard let (handle, isSetUp) = TransferEngine.shared.takeHandle(for: request) else {
       throw TransferError.network(url: request.url, reason: "libcurl could not start a transfer")
     }
     self.handle = handle
@@ -51,8 +51,9 @@ package final class CurlTransfer: @unchecked Sendable {
   }
 
   deinit {
-    // One paced by a rate limit may have been paused mid-body: its handle goes, not to another.
-    if request.options.rateLimit == nil {
+    // A handle with a buffer of its own size (see `setsBufferSize`; one paced by a rate limit
+    // may also have been paused mid-body) goes, not to another request.
+    if !request.setsBufferSize {
       TransferEngine.shared.recycle(handle, profile: profile)
     } else {
       podcast_easy_cleanup(handle)

@@ -103,14 +103,20 @@ package final class TransferEngine: @unchecked Sendable {
     return String(cString: path)
   }
 
-  /// An easy handle for a request with `profile`, and whether it is set up for it already:
-  /// one a request with the same profile left, with every option but its URL, header lines
+  /// An easy handle for `request`, and whether it is set up for it already: a new one for a
+  /// request that sets its own buffer size (`TransferRequest.setsBufferSize`); else one a
+  /// request with the same profile left, with every option but its URL, header lines
   /// and pointers as this one needs them; else another's, reset to libcurl's defaults so
   /// nothing of its transfer (a login, a range) reaches this one; else a new one. Taken and
   /// reset on the caller's thread, not the transfer thread a warm sync waits on.
-  package func takeHandle(for profile: TransferRequest.HandleProfile?)
+  package func takeHandle(for request: TransferRequest)
     -> (handle: UnsafeMutableRawPointer, isSetUp: Bool)?
   {
+    if request.setsBufferSize {
+      guard let handle = podcast_easy_init() else { return nil }
+      return (handle, false)
+    }
+    let profile = request.handleProfile
     let idle: (handle: UnsafeMutableRawPointer, isSetUp: Bool)? = idleHandles.withLock { idle in
       if profile != nil, let handle = idle.take(profile) { return (handle, true) }
       return (idle.take(nil) ?? idle.takeAny()).map { ($0, false) }

@@ -87,16 +87,24 @@ extension TransferRequest {
   }
 
   /// The request's profile; nil for one that sets anything more (another method, a body, a
-  /// login, a range, a rate limit, larger buffers), whose handle is reset before it is used
-  /// again.
+  /// login, a range, a buffer size), whose handle is reset before it is used again.
   package var handleProfile: HandleProfile? {
-    guard method == .get, body == nil, credentials == nil, (rangeStart ?? 0) <= 0, !bulk,
-      options.rateLimit == nil
+    guard method == .get, body == nil, credentials == nil, (rangeStart ?? 0) <= 0,
+      !setsBufferSize
     else { return nil }
     return HandleProfile(
       protocols: protocols, connectTimeout: options.connectTimeout,
       stallTimeout: options.stallTimeout, maxRedirects: options.maxRedirects,
       acceptsCompression: acceptsCompression, waitsForPipe: waitsForPipe)
+  }
+
+  /// Whether the transfer sets its own receive buffer size (`CURLOPT_BUFFERSIZE`: a bulk
+  /// download's larger one, a rate limit's smaller one). libcurl refuses that option on a
+  /// handle that has had a buffer (libcurl 7.88: "a bad argument"), which `curl_easy_reset`
+  /// does not free: such a request needs a new handle, and its handle (with a buffer of
+  /// its own size) is not kept for others.
+  package var setsBufferSize: Bool {
+    bulk || options.rateLimit != nil
   }
 
   /// Whether the transfer waits for a connection its host is setting up (`CURLOPT_PIPEWAIT`).

@@ -231,6 +231,35 @@ final class HTTPClientTests: XCTestCase {
     }
   }
 
+  /// A download with buffers of its own size (bulk, or paced by a rate limit) right after
+  /// feed fetches gets its bytes. libcurl refuses a new buffer size on a handle that kept a
+  /// buffer (over HTTPS, which `make bench-wan` covers: a sync once failed every episode so),
+  /// so such a download gets a handle of its own.
+  func testADownloadWithItsOwnBufferSizeAfterFeedFetchesGetsItsBytes() async throws {
+    server.set("/feed.xml", .text("<rss/>"))
+    server.set("/media.mp3", .data(body))
+    var bulk = media("/media.mp3")
+    bulk.bulk = true
+    var paced = media("/media.mp3")
+    paced.options.rateLimit = RateLimit(bytesPerSecond: 50_000_000)
+
+    // Handles go back for others as their transfers let go of them, a moment after each
+    // answer: several rounds, so that the downloads meet handles the fetches left.
+    let feed = server.url("/feed.xml")
+    for _ in 0..<20 {
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<4 { group.addTask { _ = try await HTTPClient().fetch(feed) } }
+        try await group.waitForAll()
+      }
+      for request in [bulk, paced] {
+        let (head, received) = try await perform(request)
+        XCTAssertEqual(head.status, 200)
+        XCTAssertEqual(received, body)
+      }
+    }
+    XCTAssertEqual(server.requests(for: "/feed.xml").count, 80)
+  }
+
   func testAnUnchangedLastModifiedGets304() async throws {
     let modified = Date(timeIntervalSince1970: 1_715_335_200)
     server.set("/feed.xml", .text("<rss/>").withLastModified(modified))
