@@ -20,7 +20,7 @@ struct FeedTurns {
   private var waitingHosts: [String: Int] = [:]
 
   /// `feedURLs` in the run's order; `total` feeds at most at once, `perHost` on any one server.
-  init(hosts feedURLs: [String], total: Int, perHost: Int) {
+  init(feedURLs: [String], total: Int, perHost: Int) {
     self.feedURLs = feedURLs
     shares = HostShares(total: total, perHost: perHost)
     window = max(1, total)

@@ -106,7 +106,7 @@ public struct SyncPlanner: Sendable {
       store: store, loader: loader, keptValidators: snapshot.keptValidators, dryRun: dryRun,
       retry: feedRetry, readsPages: readsPages)
     var turns = FeedTurns(
-      hosts: subscriptions.map(\.feedURL), total: concurrency, perHost: perHost)
+      feedURLs: subscriptions.map(\.feedURL), total: concurrency, perHost: perHost)
     var kept: [(Int, SyncPlan)] = []
     let (events, feedEnded) = AsyncStream<FeedEvent>.makeStream()
     await withDiscardingTaskGroup { group in
