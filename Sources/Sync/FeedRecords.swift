@@ -10,7 +10,7 @@ import Store
 /// every two or three unchanged feeds. A kill loses
 /// nothing that matters of those waiting: the next sync asks those feeds again.
 final class FeedRecords: Sendable {
-  private struct Waiting: Sendable {
+  fileprivate struct Waiting: Sendable {
     var index: Int
     var original: Subscription
     var record: FeedRecord
@@ -41,16 +41,31 @@ final class FeedRecords: Sendable {
     try await rounds.submit(record)
   }
 
+  /// Records kept to be written together, once `batch` of them wait.
+  struct Batch: Sendable {
+    fileprivate let records: [Waiting]
+  }
+
   /// Keeps `record` (of the subscription at `index` in the run, `original` as it was) to be
-  /// written with others.
+  /// written with others, and writes those that wait once they are a batch.
   func later(_ record: FeedRecord, index: Int, original: Subscription) {
-    let full = waiting.withLock { waiting -> [Waiting] in
+    if let full = keep(record, index: index, original: original) { write(full) }
+  }
+
+  /// Keeps `record` as `later` does, but hands back the batch it completes for the caller to
+  /// write (`write(_:)`) where waiting for the library's write lock holds nothing else up.
+  func keep(_ record: FeedRecord, index: Int, original: Subscription) -> Batch? {
+    waiting.withLock { waiting -> Batch? in
       waiting.append(Waiting(index: index, original: original, record: record))
-      guard waiting.count >= Self.batch else { return [] }
+      guard waiting.count >= Self.batch else { return nil }
       defer { waiting = [] }
-      return waiting
+      return Batch(records: waiting)
     }
-    write(full)
+  }
+
+  /// Writes a batch `keep` handed back.
+  func write(_ batch: Batch) {
+    write(batch.records)
   }
 
   /// Writes what waits, and returns every record written later that the library refused

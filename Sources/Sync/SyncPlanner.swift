@@ -148,7 +148,11 @@ public struct SyncPlanner: Sendable {
             snapshot.settings[original.id] == nil
               || (try? rules(for: original, snapshot: snapshot)) != nil
           {
-            let part = unchanged(original, index: index, records: records) { _ in [] }
+            // A full batch of checked feeds is written in a task: the loop goes on starting
+            // requests while it waits for the library (another process may hold it).
+            let part = unchanged(
+              original, index: index, records: records,
+              writing: { batch in group.addTask { records.write(batch) } }, downloads: { _ in [] })
             kept.append((index, await planned(index, part)))
             turns.release(host)
             running -= 1
@@ -183,10 +187,12 @@ public struct SyncPlanner: Sendable {
     case handedOn(index: Int, host: String, SyncPlan)
   }
 
-  /// The part of a feed that answered 304: its subscription checked now and recorded with
-  /// others later (`FeedRecords.later`), with `downloads` of it still waiting.
+  /// The part of a feed that answered 304: its subscription checked now and kept to be
+  /// recorded with others (`FeedRecords.keep`; `writing` writes the batch it completes), with
+  /// `downloads` of it still waiting.
   private func unchanged(
     _ original: Subscription, index: Int, records: FeedRecords,
+    writing: (FeedRecords.Batch) -> Void,
     downloads: (Subscription) throws -> [SyncPlan.PlannedDownload]
   ) rethrows -> SyncPlan {
     var subscription = original
@@ -196,9 +202,8 @@ public struct SyncPlanner: Sendable {
     plan.downloads = try downloads(subscription)
     if !dryRun {
       // The subscription's row alone: its `lastChecked` is what confirms the kept copy.
-      records.later(
-        FeedRecord(subscription: subscription, previous: original), index: index,
-        original: original)
+      let record = FeedRecord(subscription: subscription, previous: original)
+      if let batch = records.keep(record, index: index, original: original) { writing(batch) }
     }
     return plan
   }
@@ -235,7 +240,8 @@ public struct SyncPlanner: Sendable {
       }
       switch fetched {
       case .notModified:
-        plan = try unchanged(original, index: index, records: records) { checked in
+        plan = try unchanged(original, index: index, records: records, writing: records.write) {
+          checked in
           guard mayWait else { return [] }
           let read = try stored ?? storedEpisodes(of: checked)
           return try planner(checked, rules, snapshot)
