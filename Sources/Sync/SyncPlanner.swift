@@ -112,6 +112,22 @@ public struct SyncPlanner: Sendable {
     await withDiscardingTaskGroup { group in
       var running = 0
       var next = events.makeAsyncIterator()
+      // A feed with more to do than record a 304: a task of its own, with the answer its
+      // first request got if the loop made one.
+      func refreshInTask(_ index: Int, host: String, answered: Result<HTTPResponse, Error>?) {
+        group.addTask {
+          let part = await self.refresh(
+            subscriptions[index], index: index, snapshot: snapshot, records: records,
+            refresher: refresher, answered: answered)
+          feedEnded.yield(.handedOn(index: index, host: host, await planned(index, part)))
+        }
+      }
+      // A feed's place is held until `planned` has its part.
+      func handedOn(_ index: Int, host: String, _ part: SyncPlan) {
+        turns.release(host)
+        kept.append((index, part))
+        running -= 1
+      }
       while true {
         for (host, index) in turns.startable() {
           running += 1
@@ -124,46 +140,29 @@ public struct SyncPlanner: Sendable {
             && refresher.startConditional(subscription) { answer in
               feedEnded.yield(.answered(index: index, host: host, answer))
             }
-          if !asked {
-            group.addTask {
-              let part = await self.refresh(
-                subscription, index: index, snapshot: snapshot, records: records,
-                refresher: refresher, answered: nil)
-              feedEnded.yield(.handedOn(index: index, host: host, await planned(index, part)))
-            }
-          }
+          if !asked { refreshInTask(index, host: host, answered: nil) }
         }
         guard running > 0, let event = await next.next() else { break }
         switch event {
         case .handedOn(let index, let host, let part):
-          // A feed's place is held until `planned` has its part.
-          turns.release(host)
-          kept.append((index, part))
-          running -= 1
+          handedOn(index, host: host, part)
         case .answered(let index, let host, let answer):
           let original = subscriptions[index]
           // A subscription's own settings may not make rules (a filter that no longer
           // parses): its task says so, as it would have before asking.
-          if case .success(let response) = answer, response.notModified,
+          guard case .success(let response) = answer, response.notModified,
             snapshot.settings[original.id] == nil
               || (try? rules(for: original, snapshot: snapshot)) != nil
-          {
-            // A full batch of checked feeds is written in a task: the loop goes on starting
-            // requests while it waits for the library (another process may hold it).
-            let part = unchanged(
-              original, index: index, records: records,
-              writing: { batch in group.addTask { records.write(batch) } }, downloads: { _ in [] })
-            kept.append((index, await planned(index, part)))
-            turns.release(host)
-            running -= 1
-          } else {
-            group.addTask {
-              let part = await self.refresh(
-                original, index: index, snapshot: snapshot, records: records,
-                refresher: refresher, answered: answer)
-              feedEnded.yield(.handedOn(index: index, host: host, await planned(index, part)))
-            }
+          else {
+            refreshInTask(index, host: host, answered: answer)
+            continue
           }
+          // A full batch of checked feeds is written in a task: the loop goes on starting
+          // requests while it waits for the library (another process may hold it).
+          let part = unchanged(
+            original, index: index, records: records,
+            writing: { batch in group.addTask { records.write(batch) } }, downloads: { _ in [] })
+          handedOn(index, host: host, await planned(index, part))
         }
       }
       feedEnded.finish()
