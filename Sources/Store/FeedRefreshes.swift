@@ -93,39 +93,66 @@ public struct FeedRefreshes: Sendable {
 
   /// Writes each feed's record, all in one relaxed transaction (see
   /// `LibraryStore.relaxedWrite`: nothing here is a finished file) and each in a savepoint of
-  /// its own, so one that is stale, refused or fails leaves the others written. An answer for each, in order; throws when the
-  /// transaction itself fails, and then none is written.
+  /// its own, so one that is stale, refused or fails leaves the others written. An answer for
+  /// each, in order; throws when the transaction itself fails, and then none is written.
+  ///
+  /// The find index's rows of every recorded feed go in last, together: FTS5 writes the text
+  /// it holds to disk as a new segment at every savepoint (and at every statement that may
+  /// have to be undone), so indexed feed by feed between the others' savepoints each feed
+  /// became a segment of its own, merged again and again, about a tenth of a first sync's
+  /// CPU. Should that last step fail, it is undone and the round written again the slow way,
+  /// each feed's texts in its savepoint, so only the feed whose texts fail is refused, as
+  /// before.
   package func record(_ records: [FeedRecord]) throws -> [FeedRecord.Outcome] {
     try store.relaxedWrite { db in
-      try records.map { record in
-        // A record of the subscription alone (a 304, a failure) is one statement and needs no
-        // savepoint: a refusal changes nothing. A 304 leaves the kept copy as it is: its
-        // `lastChecked` is what confirms the copy (`KeptFeeds`).
-        guard record.planned != nil || record.copy != nil else {
-          do {
-            return try write(record, db)
-          } catch {
-            return .failed(LibraryError(error))
-          }
-        }
+      do {
         return try db.savepoint {
-          let outcome: FeedRecord.Outcome
-          do {
-            outcome = try write(record, db)
-          } catch {
-            outcome = .failed(LibraryError(error))
+          let outcomes = try records.map { try record($0, indexing: false, db) }
+          for (record, outcome) in zip(records, outcomes) {
+            guard case .recorded = outcome, let texts = record.texts else { continue }
+            try FindIndex.record(texts, subscriptionId: record.subscription.id, db)
           }
-          if case .recorded = outcome { return (outcome, true) }
-          return (outcome, false)
+          return (outcomes, true)
         }
+      } catch {
+        return try records.map { try record($0, indexing: true, db) }
       }
+    }
+  }
+
+  /// One feed's record in a savepoint of its own (a subscription's row alone needs none),
+  /// with its find index rows when `indexing`.
+  private func record(_ record: FeedRecord, indexing: Bool, _ db: Database) throws
+    -> FeedRecord.Outcome
+  {
+    // A record of the subscription alone (a 304, a failure) is one statement and needs no
+    // savepoint: a refusal changes nothing. A 304 leaves the kept copy as it is: its
+    // `lastChecked` is what confirms the copy (`KeptFeeds`).
+    guard record.planned != nil || record.copy != nil else {
+      do {
+        return try write(record, indexing: indexing, db)
+      } catch {
+        return .failed(LibraryError(error))
+      }
+    }
+    return try db.savepoint {
+      let outcome: FeedRecord.Outcome
+      do {
+        outcome = try write(record, indexing: indexing, db)
+      } catch {
+        outcome = .failed(LibraryError(error))
+      }
+      if case .recorded = outcome { return (outcome, true) }
+      return (outcome, false)
     }
   }
 
   private static let checkedSQL =
     "UPDATE subscriptions SET lastChecked = ?, lastError = ? WHERE id = ?"
 
-  private func write(_ record: FeedRecord, _ db: Database) throws -> FeedRecord.Outcome {
+  private func write(_ record: FeedRecord, indexing: Bool, _ db: Database) throws
+    -> FeedRecord.Outcome
+  {
     let subscription = record.subscription
     let id = subscription.id
     // What the run learned, and only that: when it was checked and how, always; the rest
@@ -175,8 +202,8 @@ public struct FeedRefreshes: Sendable {
       episode.subscriptionId = id
       try insert.run(SeenEpisodeRow(episode).values)
     }
-    // Found by `find` from the moment they are recorded: the same transaction.
-    if let texts = record.texts { try FindIndex.record(texts, subscriptionId: id, db) }
+    // Found by `find` from the moment they are recorded: the same transaction (`record(_:)`).
+    if indexing, let texts = record.texts { try FindIndex.record(texts, subscriptionId: id, db) }
     var alreadyHad: Set<String> = []
     var keys: [DownloadKey] = []
     let rows = DownloadRows(store: store)

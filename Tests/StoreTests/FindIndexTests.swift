@@ -66,6 +66,50 @@ final class FindIndexTests: XCTestCase {
     XCTAssertEqual(hit.moments.first?.snippet.text, "Copper")
   }
 
+  /// A round's texts are indexed after all of its feeds are written; when that fails for one
+  /// feed (here an index row already holding its first episode's place), that feed alone is
+  /// refused, as when each feed's texts went in with it, and the others are written and found.
+  func testAFeedWhoseTextsCannotBeIndexedIsRefusedAloneInItsRound() throws {
+    let other = try Subscriptions(store: store).add(
+      name: "other", feedURL: "https://b.example/feed", title: "Other", keep: nil)
+    let recordOf = { (subscription: Subscription, episodes: [Episode]) throws -> FeedRecord in
+      let stored = try EpisodeLog(store: self.store).stored(subscriptionId: subscription.id)
+      var record = FeedRecord(
+        subscription: subscription, previous: subscription, planned: stored.version)
+      record.added =
+        EpisodeLog.classify(
+          episodes.map {
+            SeenEpisode(
+              subscriptionId: subscription.id, guid: $0.guid, enclosureURL: $0.enclosure.url,
+              title: $0.title, published: $0.published)
+          }, stored: stored.episodes
+        ).added
+      record.texts = FeedTexts(episodes, isListing: true)
+      return record
+    }
+    // `other`'s two episodes become rows 1 and 2, `show`'s first row 3.
+    let queue = try DatabaseQueue(path: library.paths.database)
+    try queue.write { db in
+      try db.execute(
+        sql: "INSERT INTO findText (rowid, title, chapters, notes, transcripts) "
+          + "VALUES (3, 'stray', '', '', '')")
+    }
+    try queue.close()
+    let outcomes = try FeedRefreshes(store: store).record([
+      try recordOf(other, [episode(2, notes: "Heliopause"), episode(1, notes: "Copper")]),
+      try recordOf(show, [episode(4, notes: "Voyager")]),
+    ])
+    XCTAssertEqual(outcomes.first, .recorded(keys: [], alreadyHad: []))
+    guard case .failed = outcomes.last else {
+      return XCTFail(
+        "the feed whose texts fail is refused, not \(String(describing: outcomes.last))")
+    }
+    XCTAssertEqual(try titles("heliopause"), ["Episode 2"])
+    XCTAssertEqual(Set(try titles("episode")), ["Episode 2", "Episode 1"])
+    XCTAssertEqual(try EpisodeLog(store: store).episodes(subscriptionId: show.id).count, 0)
+    XCTAssertEqual(try EpisodeLog(store: store).episodes(subscriptionId: other.id).count, 2)
+  }
+
   /// One new episode moves the others down; a changed note is indexed again, the old words go.
   func testARefreshIndexesWhatChangedAndMovesTheIndexes() throws {
     try record([episode(2, notes: "alpha"), episode(1, notes: "beta")])
