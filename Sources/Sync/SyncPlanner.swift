@@ -71,8 +71,8 @@ public struct SyncPlanner: Sendable {
   /// read, and what it changes is written in one short transaction, shared with the other
   /// feeds that are ready at the same moment (`Rounds`).
   ///
-  /// `planned` hears each feed's part (with the subscription's place in `subscriptions`) as
-  /// soon as that feed is refreshed and recorded, its new episodes seen and queued in the
+  /// `planned` hears each feed's part (with the subscription's place in `subscriptions`) but
+  /// a 304's (below) as soon as that feed is refreshed and recorded, its new episodes seen and queued in the
   /// library (so a download begun from it survives a kill), before the other feeds are in;
   /// what it returns of the part is what the answer keeps (all of it unless told otherwise),
   /// so a caller that hands the downloads on as they come keeps none of them. Feeds wait for
@@ -80,13 +80,14 @@ public struct SyncPlanner: Sendable {
   /// until `planned` returns: planning runs only as far ahead of a slow `planned` as
   /// `concurrency` feeds.
   ///
-  /// One loop starts every feed. A feed asked conditionally gets no task: the loop starts its
-  /// request (`FeedRefresher.startConditional`) and hears the answer from the transfer thread;
-  /// a 304 is recorded there and then (`unchanged`), and anything else (a changed feed, an
-  /// error to try again) goes to a task of its own with the answer it got. A warm sync's
-  /// thousands of 304s cost a request and a row each, not a task, a continuation and three
-  /// hand-overs between threads. `planned` is called on the loop for those, so it must not
-  /// wait long on a part without downloads.
+  /// One loop starts every feed. A feed asked conditionally gets no task: its request is
+  /// started (`FeedRefresher.startConditional`) and its answer heard on the transfer thread,
+  /// where a 304 is recorded there and then (`unchanged`) and the feeds after it started;
+  /// anything else (a changed feed, an error to try again) goes to the loop, which gives it a
+  /// task of its own with the answer it got. A warm sync's thousands of 304s cost a request
+  /// and a row each, not a task, a continuation or a hand-over between threads. Such a part
+  /// has no downloads and is kept as it is: `planned` hears only the parts of feeds that
+  /// had a task.
   public func plan(
     _ subscriptions: [Subscription], concurrency: Int = feedsInFlight(downloads: nil),
     perHost: Int = feedsPerHost,
@@ -105,68 +106,81 @@ public struct SyncPlanner: Sendable {
     let refresher = FeedRefresher(
       store: store, loader: loader, keptValidators: snapshot.keptValidators, dryRun: dryRun,
       retry: feedRetry, readsPages: readsPages)
-    var turns = FeedTurns(
-      feedURLs: subscriptions.map(\.feedURL), total: concurrency, perHost: perHost)
-    var kept: [(Int, SyncPlan)] = []
+    let loop = Locked(
+      Loop(
+        turns: FeedTurns(
+          feedURLs: subscriptions.map(\.feedURL), total: concurrency, perHost: perHost)))
     let (events, feedEnded) = AsyncStream<FeedEvent>.makeStream()
-    await withDiscardingTaskGroup { group in
-      var running = 0
-      var next = events.makeAsyncIterator()
-      // A feed with more to do than record a 304: a task of its own, with the answer its
-      // first request got if the loop made one.
-      func refreshInTask(_ index: Int, host: String, answered: Result<HTTPResponse, Error>?) {
-        group.addTask {
-          let part = await self.refresh(
-            subscriptions[index], index: index, snapshot: snapshot, records: records,
-            refresher: refresher, answered: answered)
-          feedEnded.yield(.handedOn(index: index, host: host, await planned(index, part)))
-        }
+    // A feed's part is in: its place goes to the next that may start, in the same hold of the
+    // loop's state, so that no one can see the run as over while a feed is being started.
+    // `running` counts the feeds started and not handed on: nothing else can start one once
+    // it is 0. Called on the loop, and on the transfer thread for a 304.
+    @Sendable func handedOn(_ index: Int, host: String, _ part: SyncPlan) {
+      let (next, over) = loop.withLock { loop in
+        loop.kept.append((index, part))
+        loop.turns.release(host)
+        loop.running -= 1
+        return loop.startable()
       }
-      // A feed's place is held until `planned` has its part.
-      func handedOn(_ index: Int, host: String, _ part: SyncPlan) {
-        turns.release(host)
-        kept.append((index, part))
-        running -= 1
-      }
-      while true {
-        for (host, index) in turns.startable() {
-          running += 1
-          // The usual hour: a conditional GET this loop starts itself and whose 304 it takes
-          // as it comes; a task for the feed only when there is more to do than record that.
-          let subscription = subscriptions[index]
-          let asked =
-            !readsWhole.contains(subscription.feedURL)
-            && !snapshot.unfinishedSubscriptions.contains(subscription.id)
-            && refresher.startConditional(subscription) { answer in
-              feedEnded.yield(.answered(index: index, host: host, answer))
+      start(next)
+      // The last: every batch written from the transfer thread was yielded before.
+      if over { feedEnded.yield(.over) }
+    }
+    // The usual hour: a conditional GET started here, whose 304 is recorded as it comes on
+    // the transfer thread (`unchanged`), with no task and no hand-over; a feed with more to do
+    // than that goes to the loop, which gives it a task.
+    @Sendable func start(_ feeds: [(host: String, index: Int)]) {
+      for (host, index) in feeds {
+        let subscription = subscriptions[index]
+        let asked =
+          !readsWhole.contains(subscription.feedURL)
+          && !snapshot.unfinishedSubscriptions.contains(subscription.id)
+          && refresher.startConditional(subscription) { answer in
+            // A subscription's own settings may not make rules (a filter that no longer
+            // parses): its task says so, as it would have before asking.
+            guard case .success(let response) = answer, response.notModified,
+              snapshot.settings[subscription.id] == nil
+                || (try? rules(for: subscription, snapshot: snapshot)) != nil
+            else {
+              feedEnded.yield(.task(index: index, host: host, answered: answer))
+              return
             }
-          if !asked { refreshInTask(index, host: host, answered: nil) }
-        }
-        guard running > 0, let event = await next.next() else { break }
+            // A full batch of checked feeds is written in a task: nothing here waits for
+            // the library (another process may hold it).
+            let part = unchanged(
+              subscription, index: index, records: records,
+              writing: { feedEnded.yield(.write($0)) }, downloads: { _ in [] })
+            handedOn(index, host: host, part)
+          }
+        if !asked { feedEnded.yield(.task(index: index, host: host, answered: nil)) }
+      }
+    }
+    await withDiscardingTaskGroup { group in
+      var next = events.makeAsyncIterator()
+      let (first, none) = loop.withLock { $0.startable() }
+      if none { feedEnded.yield(.over) }
+      start(first)
+      // Until the last feed's part is in: each batch to write is heard before that.
+      hearing: while let event = await next.next() {
         switch event {
+        case .task(let index, let host, let answered):
+          group.addTask {
+            let part = await self.refresh(
+              subscriptions[index], index: index, snapshot: snapshot, records: records,
+              refresher: refresher, answered: answered)
+            feedEnded.yield(.handedOn(index: index, host: host, await planned(index, part)))
+          }
         case .handedOn(let index, let host, let part):
           handedOn(index, host: host, part)
-        case .answered(let index, let host, let answer):
-          let original = subscriptions[index]
-          // A subscription's own settings may not make rules (a filter that no longer
-          // parses): its task says so, as it would have before asking.
-          guard case .success(let response) = answer, response.notModified,
-            snapshot.settings[original.id] == nil
-              || (try? rules(for: original, snapshot: snapshot)) != nil
-          else {
-            refreshInTask(index, host: host, answered: answer)
-            continue
-          }
-          // A full batch of checked feeds is written in a task: the loop goes on starting
-          // requests while it waits for the library (another process may hold it).
-          let part = unchanged(
-            original, index: index, records: records,
-            writing: { batch in group.addTask { records.write(batch) } }, downloads: { _ in [] })
-          handedOn(index, host: host, await planned(index, part))
+        case .write(let batch):
+          group.addTask { records.write(batch) }
+        case .over:
+          break hearing
         }
       }
       feedEnded.finish()
     }
+    let kept = loop.withLock { $0.kept }
     // Written last, those that waited may have been refused: their feeds failed after all.
     let refused = dryRun ? [:] : records.finish()
     var plan = SyncPlan()
@@ -179,11 +193,30 @@ public struct SyncPlanner: Sendable {
     return plan
   }
 
-  /// What the loop of `plan` hears: a conditional GET it started was answered, or a feed's
-  /// task has its part, as `planned` left it.
+  /// What the loop of `plan` hears: a feed needs a task (with the answer its conditional GET
+  /// got, if one was made: anything but a 304 that needs nothing more), a feed's task has its
+  /// part, as `planned` left it, a batch of checked feeds is ready to be written, or the last
+  /// feed's part is in.
   private enum FeedEvent: Sendable {
-    case answered(index: Int, host: String, Result<HTTPResponse, Error>)
+    case task(index: Int, host: String, answered: Result<HTTPResponse, Error>?)
     case handedOn(index: Int, host: String, SyncPlan)
+    case write(FeedRecords.Batch)
+    case over
+  }
+
+  /// What `plan`'s loop and the transfer thread share: which feeds may start, how many are
+  /// under way, and the parts handed on.
+  private struct Loop: Sendable {
+    var turns: FeedTurns
+    var running = 0
+    var kept: [(Int, SyncPlan)] = []
+
+    /// The feeds that may start now, counted as running, and whether none is running after.
+    mutating func startable() -> (next: [(host: String, index: Int)], over: Bool) {
+      let next = turns.startable()
+      running += next.count
+      return (next, running == 0)
+    }
   }
 
   /// The part of a feed that answered 304: its subscription checked now and kept to be

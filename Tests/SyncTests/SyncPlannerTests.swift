@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import LoopbackServer
 import Model
@@ -159,6 +160,39 @@ final class SyncPlannerTests: XCTestCase {
       XCTAssertNil(after.lastError)
     }
     XCTAssertEqual(stored[1].etag, "\"c2\"", "the changed feed's new validators are kept")
+  }
+
+  /// More 304s than a batch of checked feeds (256), heard on the transfer thread: every one is
+  /// recorded by the time the plan is back (the last batch and the one written on the way),
+  /// and only the feed that changed goes through `planned`.
+  func testEveryUnchangedFeedIsRecordedAndOnlyAChangedOneIsPlanned() async throws {
+    let paths = (1...300).map { "/same-\($0)" } + ["/changed"]
+    for path in paths {
+      serveFeed(at: path, count: 1, etag: "\"\(path)-1\"")
+      try subscribe(String(path.dropFirst()), at: path, first: FirstSyncPolicy.none)
+    }
+    _ = try await plan()
+    let checked = try Subscriptions(store: store).all().map(\.lastChecked)
+    serveFeed(at: "/changed", count: 2, etag: "\"changed-2\"")
+    let heard = Locked<[Int]>([])
+
+    let again = try await planner().plan(try Subscriptions(store: store).all()) { index, part in
+      heard.withLock { $0.append(index) }
+      return part
+    }
+
+    XCTAssertEqual(again.feeds.map(\.subscription.name), paths.map { String($0.dropFirst()) })
+    XCTAssertEqual(
+      again.feeds.map { newEpisodes($0.outcome) }, Array(repeating: 0, count: 300) + [1])
+    XCTAssertEqual(heard.withLock { $0 }, [300], "only the changed feed's part")
+    XCTAssertEqual(again.downloads.map(\.job.url), [enclosure("/changed", 2)])
+    let stored = try Subscriptions(store: store).all()
+    for (before, after) in zip(checked, stored) {
+      XCTAssertGreaterThan(
+        try XCTUnwrap(after.lastChecked), try XCTUnwrap(before), "\(after.name) checked again")
+    }
+    XCTAssertEqual(
+      server.requests(for: "/same-300").last?.header("If-None-Match"), "\"/same-300-1\"")
   }
 
   func testTheFirstSyncPolicyDecidesHowMuchOfTheBacklogIsPlanned() async throws {
