@@ -2,9 +2,9 @@ import Fetching
 import Transfer
 
 /// Which of a sync's feeds may start now: the run's order, past those whose server is at its
-/// share (`HostShares`). Owned by the planning loop alone, which takes what may start and
-/// gives a server's place back when that feed's part is handed on; nothing waits on it, so it
-/// needs no lock and no task.
+/// share (`HostShares`). A value in the state `SyncPlanner.plan`'s loop shares with the
+/// transfer thread, under its lock: whoever hears a feed's part gives its server's place back
+/// and takes what may start in the same hold; nothing waits on it, so it needs no task.
 ///
 /// Only a window of the feeds after the last one started is looked at, as many as may run at
 /// once: with thousands of feeds on one server at its share, looking past all of them each

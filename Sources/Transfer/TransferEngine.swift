@@ -20,6 +20,9 @@ package final class TransferEngine: @unchecked Sendable {
     /// first of a burst of requests wakes it (a wakeup is a write to a socket pair and a read
     /// on the engine thread: two of a warm sync's ten system calls per feed).
     var woken = false
+    /// Whether the engine is handing finished transfers their answers: what their
+    /// completions start (a sync's next feeds) is taken right after, with no wakeup.
+    var completing = false
   }
 
   private let multi: UnsafeMutableRawPointer
@@ -155,7 +158,7 @@ package final class TransferEngine: @unchecked Sendable {
     let wake = inbox.withLock { inbox -> Bool in
       work(&inbox)
       defer { inbox.woken = true }
-      return !inbox.woken
+      return !inbox.woken && !inbox.completing
     }
     if wake { podcast_multi_wakeup(multi) }
   }
@@ -178,7 +181,11 @@ package final class TransferEngine: @unchecked Sendable {
       resumeDue()
       let performed = podcast_multi_perform(multi, &stillRunning)
       if performed != CURLM_OK { failAll(performed, in: "curl_multi_perform") }
+      inbox.withLock { $0.completing = true }
       collectFinished()
+      // What the completions started (and anything posted meanwhile) goes in before the poll:
+      // a new transfer makes libcurl's poll return at once.
+      takeInbox()
       let polled = podcast_multi_poll(multi, pollTimeout())
       if polled != CURLM_OK {
         failAll(polled, in: "curl_multi_poll")

@@ -205,6 +205,30 @@ final class HTTPClientTests: XCTestCase {
     }
   }
 
+  /// A fetch started from another's completion, on the transfer thread (a sync starts the
+  /// next feeds where it hears a 304), runs like any other: a chain of them, each started by
+  /// the one before, all answered in order.
+  func testAFetchStartedFromACompletionRuns() async throws {
+    for n in 0..<20 { server.set("/feed-\(n).xml", .text("<rss/>").withETag("\"v\(n)\"")) }
+    let client = HTTPClient()
+    let urls = (0..<20).map { server.url("/feed-\($0).xml") }
+    let answered = Locked<[Int]>([])
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      @Sendable func fetch(_ n: Int) {
+        client.start(
+          fetching: urls[n], validators: Validators(etag: "\"v\(n)\"")
+        ) {
+          if case .success(let response) = $0, response.notModified {
+            answered.withLock { $0.append(n) }
+          }
+          if n == 19 { done.resume() } else { fetch(n + 1) }
+        }
+      }
+      fetch(0)
+    }
+    XCTAssertEqual(answered.withLock { $0 }, Array(0..<20))
+  }
+
   /// Easy handles are used again: one that carried a login, a range, a body and headers of
   /// its own leaves none of them to the plain GETs after it.
   func testAHandleUsedAgainCarriesNothingOfTheTransferBefore() async throws {
