@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 import LoopbackServer
 import Model
@@ -174,17 +173,18 @@ final class SyncPlannerTests: XCTestCase {
     _ = try await plan()
     let checked = try Subscriptions(store: store).all().map(\.lastChecked)
     serveFeed(at: "/changed", count: 2, etag: "\"changed-2\"")
-    let heard = Locked<[Int]>([])
+    let heard = Heard()
 
     let again = try await planner().plan(try Subscriptions(store: store).all()) { index, part in
-      heard.withLock { $0.append(index) }
+      await heard.add(index)
       return part
     }
 
     XCTAssertEqual(again.feeds.map(\.subscription.name), paths.map { String($0.dropFirst()) })
     XCTAssertEqual(
       again.feeds.map { newEpisodes($0.outcome) }, Array(repeating: 0, count: 300) + [1])
-    XCTAssertEqual(heard.withLock { $0 }, [300], "only the changed feed's part")
+    let indexes = await heard.indexes
+    XCTAssertEqual(indexes, [300], "only the changed feed's part")
     XCTAssertEqual(again.downloads.map(\.job.url), [enclosure("/changed", 2)])
     let stored = try Subscriptions(store: store).all()
     for (before, after) in zip(checked, stored) {
@@ -294,5 +294,14 @@ final class SyncPlannerTests: XCTestCase {
     XCTAssertEqual(preview.downloads.map(\.job.url).first, new, "the dry run agrees")
     XCTAssertEqual(
       newEpisodes(preview.feeds.first?.outcome), newEpisodes(real.feeds.first?.outcome))
+  }
+}
+
+/// The places of the parts `planned` heard.
+private actor Heard {
+  var indexes: [Int] = []
+
+  func add(_ index: Int) {
+    indexes.append(index)
   }
 }
