@@ -348,7 +348,7 @@ public struct SyncPlanner: Sendable {
                 .failed("its episodes kept changing while the feed was planned"))
             }
             attempts += 1
-            read = try storedEpisodes(of: subscription)
+            read = try EpisodeLog(store: store).stored(subscriptionId: subscription.id)
             news = planner.news(in: feed, stored: read.episodes)
             continue
           }
@@ -406,7 +406,14 @@ public struct SyncPlanner: Sendable {
   }
 
   private func storedEpisodes(of subscription: Subscription) throws -> StoredEpisodes {
-    try EpisodeLog(store: store).stored(subscriptionId: subscription.id)
+    // Never refreshed (imported, or subscribed without its feed's validators): nothing is
+    // stored, and a first sync of thousands of imported feeds skips a read per feed. Should
+    // something be (a run that read some pages of the feed and failed), its record finds the
+    // stored version changed and the feed is planned again from what is read then.
+    if subscription.lastChecked == nil, subscription.etag == nil, subscription.lastModified == nil {
+      return StoredEpisodes(episodes: [])
+    }
+    return try EpisodeLog(store: store).stored(subscriptionId: subscription.id)
   }
 
   private func planner(

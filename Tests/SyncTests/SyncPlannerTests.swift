@@ -195,6 +195,31 @@ final class SyncPlannerTests: XCTestCase {
       server.requests(for: "/same-300").last?.header("If-None-Match"), "\"/same-300-1\"")
   }
 
+  /// A subscription that looks never refreshed (no check, no validators) is planned without
+  /// reading its episodes; one that has some stored all the same (a run that read part of a
+  /// paged feed, then failed) finds them when its record is written, and only what is new
+  /// counts as new.
+  func testEpisodesStoredForASubscriptionNeverCheckedAreNotNewAgain() async throws {
+    serveFeed(at: "/feed", count: 3)
+    let subscription = try subscribe("feed", at: "/feed")
+    try EpisodeLog(store: store).record(
+      subscriptionId: subscription.id,
+      episodes: [2, 1].map {
+        SeenEpisode(
+          subscriptionId: subscription.id, guid: "/feed-\($0)",
+          enclosureURL: enclosure("/feed", $0),
+          title: "Episode \($0)", published: nil)
+      })
+
+    let plan = try await plan()
+
+    XCTAssertEqual(plan.feeds.map { newEpisodes($0.outcome) }, [1])
+    XCTAssertEqual(
+      try EpisodeLog(store: store).episodes(subscriptionId: subscription.id).compactMap(\.guid).sorted(),
+      ["/feed-1", "/feed-2", "/feed-3"])
+    XCTAssertEqual(plan.downloads.map(\.job.url), [enclosure("/feed", 3)])
+  }
+
   func testTheFirstSyncPolicyDecidesHowMuchOfTheBacklogIsPlanned() async throws {
     let policies: [(String, FirstSyncPolicy?, [Int])] = [
       ("/default", nil, [5]), ("/two", .newest(2), [5, 4]), ("/all", .all, [5, 4, 3, 2, 1]),
