@@ -215,7 +215,8 @@ final class SyncPlannerTests: XCTestCase {
 
     XCTAssertEqual(plan.feeds.map { newEpisodes($0.outcome) }, [1])
     XCTAssertEqual(
-      try EpisodeLog(store: store).episodes(subscriptionId: subscription.id).compactMap(\.guid).sorted(),
+      try EpisodeLog(store: store).episodes(subscriptionId: subscription.id).compactMap(\.guid)
+        .sorted(),
       ["/feed-1", "/feed-2", "/feed-3"])
     XCTAssertEqual(plan.downloads.map(\.job.url), [enclosure("/feed", 3)])
   }
