@@ -71,9 +71,9 @@ public struct SyncPlanner: Sendable {
   /// read, and what it changes is written in one short transaction, shared with the other
   /// feeds that are ready at the same moment (`Rounds`).
   ///
-  /// `planned` hears each feed's part (with the subscription's place in `subscriptions`) but
-  /// a 304's (below) as soon as that feed is refreshed and recorded, its new episodes seen and queued in the
-  /// library (so a download begun from it survives a kill), before the other feeds are in;
+  /// `planned` hears each feed's part but a 304's (below), with the subscription's place in
+  /// `subscriptions`, as soon as that feed is refreshed and recorded, its new episodes seen and
+  /// queued in the library (so a download begun from it survives a kill), before the others;
   /// what it returns of the part is what the answer keeps (all of it unless told otherwise),
   /// so a caller that hands the downloads on as they come keeps none of them. Feeds wait for
   /// their server's turn as values, not as tasks (`FeedTurns`), and a feed's place is held
@@ -82,7 +82,7 @@ public struct SyncPlanner: Sendable {
   ///
   /// One loop starts every feed. A feed asked conditionally gets no task: its request is
   /// started (`FeedRefresher.startConditional`) and its answer heard on the transfer thread,
-  /// where a 304 is recorded there and then (`unchanged`) and the feeds after it started;
+  /// which records a 304 there and then (`unchanged`) and starts the feeds after it;
   /// anything else (a changed feed, an error to try again) goes to the loop, which gives it a
   /// task of its own with the answer it got. A warm sync's thousands of 304s cost a request
   /// and a row each, not a task, a continuation or a hand-over between threads. Such a part
@@ -348,6 +348,7 @@ public struct SyncPlanner: Sendable {
                 .failed("its episodes kept changing while the feed was planned"))
             }
             attempts += 1
+            // Read, never assumed (`storedEpisodes`): what was assumed may be what went stale.
             read = try EpisodeLog(store: store).stored(subscriptionId: subscription.id)
             news = planner.news(in: feed, stored: read.episodes)
             continue
