@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -6,9 +7,33 @@ import Synchronization
 /// waits for its round and gets its own answer. One alone finds no round running and starts
 /// one at once; many arriving together pay for one round, not one each.
 ///
+/// A round may also wait a little for requests it knows are on their way (`Gathering`): the
+/// callers that may hand one in soon say so (`announce`, `expecting`), and a round that finds
+/// fewer waiting than are coming waits for them, at most `Gathering.patience`. A round's cost
+/// is mostly its own (a transaction, its pages written again, a thread woken), not its
+/// requests': a 2,000-feed first sync wrote its records in rounds of three feeds and its
+/// finished episodes in rounds of eight; in rounds of eight and fourteen it took 18% less
+/// CPU and 22% less time (docs/ARCHITECTURE.md). Nobody else coming, a round never waits: a
+/// lone feed or episode is not held up.
+///
 /// Rounds run on a plain thread, one of those `ParallelFlush` keeps, because the work blocks (on
 /// the disk, on the library's one writer): the cooperative pool is only as wide as the cores.
 package final class Rounds<Request: Sendable, Answer: Sendable>: Sendable {
+  /// How long a round waits for requests that are coming, and how many are enough for it not
+  /// to wait for more.
+  package struct Gathering: Sendable {
+    package var patience: Duration
+    package var enough: Int
+    /// Told each time a round starts to wait (tests wait for it).
+    package var waits: (@Sendable () -> Void)?
+
+    package init(patience: Duration, enough: Int, waits: (@Sendable () -> Void)? = nil) {
+      self.patience = patience
+      self.enough = max(1, enough)
+      self.waits = waits
+    }
+  }
+
   private struct Waiting: Sendable {
     var request: Request
     var answer: CheckedContinuation<Answer, any Error>
@@ -17,34 +42,85 @@ package final class Rounds<Request: Sendable, Answer: Sendable>: Sendable {
   private struct State {
     var waiting: [Waiting] = []
     var running = false
+    /// Callers inside `expecting`: each hands in a request or leaves, soon.
+    var coming = 0
+    /// A round is waiting for those coming: whoever makes it ready signals `ready`.
+    var gathering = false
+
+    func isReady(enough: Int) -> Bool {
+      waiting.count >= coming || waiting.count >= enough
+    }
   }
 
   private let state = Mutex(State())
+  private let gathering: Gathering?
+  /// Signalled once for each time a gathering round was found ready by someone else.
+  private let ready = DispatchSemaphore(value: 0)
   /// One round: an answer for each request, in their order.
   private let perform: @Sendable ([Request]) -> [Result<Answer, any Error>]
 
-  package init(_ perform: @escaping @Sendable ([Request]) -> [Result<Answer, any Error>]) {
+  /// `gathering`: how a round waits for requests on their way (nil: it never waits).
+  package init(
+    gathering: Gathering? = nil,
+    _ perform: @escaping @Sendable ([Request]) -> [Result<Answer, any Error>]
+  ) {
+    self.gathering = gathering
     self.perform = perform
   }
 
   /// Waits for `request`'s round and returns its answer.
   package func submit(_ request: Request) async throws -> Answer {
     try await withCheckedThrowingContinuation { answer in
-      let starts = state.withLock { state in
+      let (starts, wakes) = state.withLock { state in
         state.waiting.append(Waiting(request: request, answer: answer))
-        if state.running { return false }
+        if state.running { return (false, takeReady(&state)) }
         state.running = true
-        return true
+        return (true, false)
       }
+      if wakes { ready.signal() }
       if starts { ParallelFlush.detach { self.runRounds() } }
     }
+  }
+
+  /// Runs `body`, during which this caller counts as coming: a round that starts meanwhile
+  /// waits for its request (or for it to leave without one), as `Gathering` allows.
+  package func expecting<Value>(_ body: () async throws -> Value) async rethrows -> Value {
+    announce()
+    defer { withdraw() }
+    return try await body()
+  }
+
+  /// From now on `count` requests count as coming, until `withdraw` is called for each
+  /// (`expecting`, for callers whose part does not fit one closure).
+  package func announce(_ count: Int = 1) {
+    state.withLock { $0.coming += count }
+  }
+
+  /// Ends one `announce`d: its request is in, or will not come.
+  package func withdraw() {
+    let wakes = state.withLock { state in
+      state.coming -= 1
+      return takeReady(&state)
+    }
+    if wakes { ready.signal() }
+  }
+
+  /// Whether the gathering round is ready now; if so it is told (once) by the caller.
+  private func takeReady(_ state: inout State) -> Bool {
+    guard state.gathering, let gathering, state.isReady(enough: gathering.enough) else {
+      return false
+    }
+    state.gathering = false
+    return true
   }
 
   /// Rounds until nobody waits.
   private func runRounds() {
     while true {
+      gather()
       let round = state.withLock { state in
         defer { state.waiting = [] }
+        state.gathering = false
         if state.waiting.isEmpty { state.running = false }
         return state.waiting
       }
@@ -52,5 +128,29 @@ package final class Rounds<Request: Sendable, Answer: Sendable>: Sendable {
       let answers = perform(round.map { $0.request })
       for (waiting, answer) in zip(round, answers) { waiting.answer.resume(with: answer) }
     }
+  }
+
+  /// Waits, at most `patience`, until those coming are in (or enough are) or have left.
+  private func gather() {
+    guard let gathering else { return }
+    let deadline = DispatchTime.now() + .nanoseconds(gathering.patience.nanoseconds)
+    while true {
+      let waits = state.withLock { state in
+        state.gathering = !state.waiting.isEmpty && !state.isReady(enough: gathering.enough)
+        return state.gathering
+      }
+      guard waits else { return }
+      gathering.waits?()
+      // A signal left from a round that stopped waiting on its own only makes this one look
+      // again, above.
+      if ready.wait(timeout: deadline) == .timedOut { return }
+    }
+  }
+}
+
+extension Duration {
+  fileprivate var nanoseconds: Int {
+    let (seconds, attoseconds) = components
+    return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
   }
 }

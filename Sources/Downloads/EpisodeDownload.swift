@@ -67,8 +67,13 @@ package struct EpisodeDownload {
   }
 
   /// The outcome, and for a failure the error behind it (the manager decides from it whether
-  /// a fresher link is worth asking for).
+  /// a fresher link is worth asking for). While it runs, finish rounds wait a little for its
+  /// episode (`FinishBatch.expecting`): a lone download's round never waits.
   package func attempt() async -> (outcome: DownloadOutcome, error: Error?) {
+    await Self.finishing.expecting { await attemptOnce() }
+  }
+
+  private func attemptOnce() async -> (outcome: DownloadOutcome, error: Error?) {
     do {
       try URLPolicy.check(job.url)
       // The lock comes before the already-downloaded check: two processes asking at once

@@ -84,7 +84,9 @@ package final class FinishBatch: Sendable {
     let listed = ListedFiles()
     self.folders = folders
     self.listed = listed
-    rounds = Rounds { requests in Self.finish(requests, folders: folders, listed: listed) }
+    rounds = Rounds(gathering: Self.gathering) { requests in
+      Self.finish(requests, folders: folders, listed: listed)
+    }
   }
 
   /// `files` less those a round recorded and listed in their folders' views written on
@@ -93,6 +95,18 @@ package final class FinishBatch: Sendable {
   /// has to read for those views.
   package func unlisted(_ files: [String]) -> [String] {
     listed.files.withLock { listed in files.filter { listed.remove($0) == nil } }
+  }
+
+  /// A round waits for the episodes of downloads under way (each inside `expecting`), up to
+  /// 10 ms and 64 episodes: a first sync's rounds held one to four episodes, each round a
+  /// transaction, its pages and a thread woken.
+  private static let gathering = Rounds<Request, String>.Gathering(
+    patience: .milliseconds(10), enough: 64)
+
+  /// Runs `body`, a download: a round starting meanwhile waits for its episode to be handed
+  /// in (`finish`), or for it to end without that, as long as `gathering` allows.
+  package func expecting<Value>(_ body: () async throws -> Value) async rethrows -> Value {
+    try await rounds.expecting(body)
   }
 
   /// Waits for `request`'s round and returns where the file landed, recorded done; or throws

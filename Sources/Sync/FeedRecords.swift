@@ -27,7 +27,7 @@ final class FeedRecords: Sendable {
 
   init(store: LibraryStore) {
     self.store = store
-    rounds = Rounds { records in
+    rounds = Rounds(gathering: Self.gathering) { records in
       do {
         return try FeedRefreshes(store: store).record(records).map { .success($0) }
       } catch {
@@ -36,9 +36,27 @@ final class FeedRecords: Sendable {
     }
   }
 
+  /// A round waits for the records of the feeds under way (`announce`), up to 10 ms and 64
+  /// records: a 2,000-feed first sync wrote its records in rounds of three feeds, each round
+  /// a transaction and a dozen pages of the library written again.
+  private static let gathering = Rounds<FeedRecord, FeedRecord.Outcome>.Gathering(
+    patience: .milliseconds(10), enough: 64)
+
   /// Writes `record` with whatever else is ready now, and answers for it.
   func now(_ record: FeedRecord) async throws -> FeedRecord.Outcome {
     try await rounds.submit(record)
+  }
+
+  /// `count` feeds are under way and may write a record soon (`now`): a round starting
+  /// meanwhile waits a little for them (`Rounds.announce`), until `withdraw` is called for
+  /// each.
+  func announce(_ count: Int) {
+    rounds.announce(count)
+  }
+
+  /// One feed announced has made its part: its record is in, or it has none to write now.
+  func withdraw() {
+    rounds.withdraw()
   }
 
   /// Records kept to be written together, once `batch` of them wait.

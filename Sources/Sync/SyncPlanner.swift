@@ -116,6 +116,7 @@ public struct SyncPlanner: Sendable {
     // `running` counts the feeds started and not handed on: nothing else can start one once
     // it is 0. Called on the loop, and on the transfer thread for a 304.
     @Sendable func handedOn(_ index: Int, host: String, _ part: SyncPlan) {
+      records.withdraw()
       let (next, over) = loop.withLock { loop in
         loop.kept.append((index, part))
         loop.turns.release(host)
@@ -130,6 +131,9 @@ public struct SyncPlanner: Sendable {
     // the transfer thread (`unchanged`), with no task and no hand-over; a feed with more to do
     // than that goes to the loop, which gives it a task.
     @Sendable func start(_ feeds: [(host: String, index: Int)]) {
+      // Each may have a record to write soon (`FeedRecords.now`): a round of records waits
+      // for the feeds under way, each withdrawn once its part is made.
+      records.announce(feeds.count)
       for (host, index) in feeds {
         let subscription = subscriptions[index]
         let asked =
