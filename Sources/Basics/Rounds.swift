@@ -11,9 +11,9 @@ import Synchronization
 /// callers that may hand one in soon say so (`announce`, `expecting`), and a round that finds
 /// fewer waiting than are coming waits for them, at most `Gathering.patience`. A round's cost
 /// is mostly its own (a transaction, its pages written again, a thread woken), not its
-/// requests': a 2,000-feed first sync wrote its records in rounds of three feeds and its
-/// finished episodes in rounds of eight; in rounds of eight and fourteen it took 18% less
-/// CPU and 22% less time (docs/ARCHITECTURE.md). Nobody else coming, a round never waits: a
+/// requests': a 2,000-feed first sync wrote its records in rounds of two feeds and its
+/// finished episodes in rounds of three or four; in rounds of eight and fourteen it took 18%
+/// less CPU and 22% less time (docs/ARCHITECTURE.md). Nobody else coming, a round never waits: a
 /// lone feed or episode is not held up.
 ///
 /// Rounds run on a plain thread, one of those `ParallelFlush` keeps, because the work blocks (on

@@ -37,7 +37,7 @@ final class FeedRecords: Sendable {
   }
 
   /// A round waits for the records of the feeds under way (`announce`), up to 10 ms and 64
-  /// records: a 2,000-feed first sync wrote its records in rounds of three feeds, each round
+  /// records: a 2,000-feed first sync wrote its records in rounds of two feeds, each round
   /// a transaction and a dozen pages of the library written again.
   private static let gathering = Rounds<FeedRecord, FeedRecord.Outcome>.Gathering(
     patience: .milliseconds(10), enough: 64)
