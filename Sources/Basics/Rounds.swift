@@ -22,16 +22,23 @@ package final class Rounds<Request: Sendable, Answer: Sendable>: Sendable {
   /// How long a round waits for requests that are coming, and how many are enough for it not
   /// to wait for more.
   package struct Gathering: Sendable {
-    package var patience: Duration
+    package var patience: DispatchTimeInterval
     package var enough: Int
     /// Told each time a round starts to wait (tests wait for it).
     package var waits: (@Sendable () -> Void)?
 
-    package init(patience: Duration, enough: Int, waits: (@Sendable () -> Void)? = nil) {
+    package init(
+      patience: DispatchTimeInterval, enough: Int, waits: (@Sendable () -> Void)? = nil
+    ) {
       self.patience = patience
       self.enough = max(1, enough)
       self.waits = waits
     }
+
+    /// What the library's rounds take (`FeedRecords`, `FinishBatch`): 10 ms is a tenth of a
+    /// round trip to a distant server and far below what a person notices, and 64 keeps a
+    /// round's transaction short however many feeds or episodes are under way.
+    package static var brief: Gathering { Gathering(patience: .milliseconds(10), enough: 64) }
   }
 
   private struct Waiting: Sendable {
@@ -42,10 +49,11 @@ package final class Rounds<Request: Sendable, Answer: Sendable>: Sendable {
   private struct State {
     var waiting: [Waiting] = []
     var running = false
-    /// Callers inside `expecting`: each hands in a request or leaves, soon.
+    /// Requests announced (`announce`, `expecting`) and not withdrawn: each is handed in or
+    /// given up, soon.
     var coming = 0
     /// A round is waiting for those coming: whoever makes it ready signals `ready`.
-    var gathering = false
+    var roundWaits = false
 
     func isReady(enough: Int) -> Bool {
       waiting.count >= coming || waiting.count >= enough
@@ -107,10 +115,10 @@ package final class Rounds<Request: Sendable, Answer: Sendable>: Sendable {
 
   /// Whether the gathering round is ready now; if so it is told (once) by the caller.
   private func takeReady(_ state: inout State) -> Bool {
-    guard state.gathering, let gathering, state.isReady(enough: gathering.enough) else {
+    guard state.roundWaits, let gathering, state.isReady(enough: gathering.enough) else {
       return false
     }
-    state.gathering = false
+    state.roundWaits = false
     return true
   }
 
@@ -120,7 +128,7 @@ package final class Rounds<Request: Sendable, Answer: Sendable>: Sendable {
       gather()
       let round = state.withLock { state in
         defer { state.waiting = [] }
-        state.gathering = false
+        state.roundWaits = false
         if state.waiting.isEmpty { state.running = false }
         return state.waiting
       }
@@ -133,11 +141,11 @@ package final class Rounds<Request: Sendable, Answer: Sendable>: Sendable {
   /// Waits, at most `patience`, until those coming are in (or enough are) or have left.
   private func gather() {
     guard let gathering else { return }
-    let deadline = DispatchTime.now() + .nanoseconds(gathering.patience.nanoseconds)
+    let deadline = DispatchTime.now() + gathering.patience
     while true {
       let waits = state.withLock { state in
-        state.gathering = !state.waiting.isEmpty && !state.isReady(enough: gathering.enough)
-        return state.gathering
+        state.roundWaits = !state.waiting.isEmpty && !state.isReady(enough: gathering.enough)
+        return state.roundWaits
       }
       guard waits else { return }
       gathering.waits?()
@@ -145,12 +153,5 @@ package final class Rounds<Request: Sendable, Answer: Sendable>: Sendable {
       // again, above.
       if ready.wait(timeout: deadline) == .timedOut { return }
     }
-  }
-}
-
-extension Duration {
-  fileprivate var nanoseconds: Int {
-    let (seconds, attoseconds) = components
-    return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
   }
 }

@@ -84,7 +84,7 @@ package final class FinishBatch: Sendable {
     let listed = ListedFiles()
     self.folders = folders
     self.listed = listed
-    rounds = Rounds(gathering: Self.gathering) { requests in
+    rounds = Rounds(gathering: .brief) { requests in
       Self.finish(requests, folders: folders, listed: listed)
     }
   }
@@ -97,14 +97,10 @@ package final class FinishBatch: Sendable {
     listed.files.withLock { listed in files.filter { listed.remove($0) == nil } }
   }
 
-  /// A round waits for the episodes of downloads under way (each inside `expecting`), up to
-  /// 10 ms and 64 episodes: a first sync's rounds held one to four episodes, each round a
-  /// transaction, its pages and a thread woken.
-  private static let gathering = Rounds<Request, String>.Gathering(
-    patience: .milliseconds(10), enough: 64)
-
-  /// Runs `body`, a download: a round starting meanwhile waits for its episode to be handed
-  /// in (`finish`), or for it to end without that, as long as `gathering` allows.
+  /// Runs `body`, a download: a round starting meanwhile waits a little for its episode to
+  /// be handed in (`finish`), or for it to end without that (`Rounds.Gathering.brief`). A
+  /// first sync's rounds held one to four episodes, each round a transaction, its pages and a
+  /// thread woken.
   package func expecting<Value>(_ body: () async throws -> Value) async rethrows -> Value {
     try await rounds.expecting(body)
   }

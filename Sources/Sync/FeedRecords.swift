@@ -27,7 +27,7 @@ final class FeedRecords: Sendable {
 
   init(store: LibraryStore) {
     self.store = store
-    rounds = Rounds(gathering: Self.gathering) { records in
+    rounds = Rounds(gathering: .brief) { records in
       do {
         return try FeedRefreshes(store: store).record(records).map { .success($0) }
       } catch {
@@ -36,20 +36,15 @@ final class FeedRecords: Sendable {
     }
   }
 
-  /// A round waits for the records of the feeds under way (`announce`), up to 10 ms and 64
-  /// records: a 2,000-feed first sync wrote its records in rounds of two feeds, each round
-  /// a transaction and a dozen pages of the library written again.
-  private static let gathering = Rounds<FeedRecord, FeedRecord.Outcome>.Gathering(
-    patience: .milliseconds(10), enough: 64)
-
   /// Writes `record` with whatever else is ready now, and answers for it.
   func now(_ record: FeedRecord) async throws -> FeedRecord.Outcome {
     try await rounds.submit(record)
   }
 
   /// `count` feeds are under way and may write a record soon (`now`): a round starting
-  /// meanwhile waits a little for them (`Rounds.announce`), until `withdraw` is called for
-  /// each.
+  /// meanwhile waits a little for them (`Rounds.Gathering.brief`), until `withdraw` is
+  /// called for each. A 2,000-feed first sync wrote its records in rounds of two feeds, each
+  /// round a transaction and a dozen pages of the library written again.
   func announce(_ count: Int) {
     rounds.announce(count)
   }
