@@ -21,6 +21,9 @@ import Model
 public final class LibraryStore: Sendable {
   public let paths: LibraryPaths
   private let pool: DatabasePool
+  /// The `synchronous` level the writer connection was last set to (nil: not yet set). Only
+  /// the writer reads and changes it, one transaction at a time.
+  private let writerLevel = Locked<Synchronous?>(nil)
 
   /// How long a write waits for another process's write before giving up.
   package static let busyTimeout: TimeInterval = 5
@@ -210,15 +213,19 @@ public final class LibraryStore: Sendable {
   }
 
   /// One immediate transaction committed at `level`. Every write of the store comes through
-  /// here and sets its own level first, so there is no level to read or to restore: one
-  /// prepared statement per transaction (reading the level, then setting and restoring it
-  /// unprepared, was three for each of a download's durable writes).
+  /// here and sets its own level first (when the last one left another), so there is no level
+  /// to read or to restore.
   private func transaction<T>(synchronous level: Synchronous, _ body: (Database) throws -> T)
     throws -> T
   {
     try guarded {
       try pool.writeWithoutTransaction { db in
-        try db.cachedStatement(sql: "PRAGMA synchronous = \(level.rawValue)").execute()
+        // Set only when it changes: SQLite compiles a PRAGMA again each time it runs, and a
+        // sync's many relaxed writes in a row would each pay for it.
+        if writerLevel.withLock({ $0 }) != level {
+          try db.cachedStatement(sql: "PRAGMA synchronous = \(level.rawValue)").execute()
+          writerLevel.withLock { $0 = level }
+        }
         // Prepared once, like the level: GRDB's `beginTransaction` and `commit` parse their
         // SQL anew each time, twice per write of a run that makes hundreds.
         try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
