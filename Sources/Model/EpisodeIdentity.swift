@@ -84,7 +84,7 @@ public enum EpisodeIdentity {
     let end =
       utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? utf8.endIndex
     var start = utf8.startIndex
-    if let scheme = utf8[..<end].firstRange(of: "://".utf8) {
+    if let scheme = schemeSeparator(in: utf8[..<end]) {
       let name = url[..<scheme.lowerBound]
       let isScheme =
         name.utf8.allSatisfy { $0 < 0x80 }
@@ -96,5 +96,19 @@ public enum EpisodeIdentity {
       if !name.isEmpty, isScheme { start = scheme.upperBound }
     }
     return String(url[start..<end])
+  }
+
+  /// The first "://" of `text`: a plain walk over the bytes, where the generic
+  /// `firstRange(of:)` cost a tenth of a first sync's planning.
+  private static func schemeSeparator(in text: Substring.UTF8View) -> Range<String.Index>? {
+    var index = text.startIndex
+    while let colon = text[index...].firstIndex(of: UInt8(ascii: ":")) {
+      let after = text[text.index(after: colon)...]
+      if after.starts(with: "//".utf8) {
+        return colon..<text.index(colon, offsetBy: 3)
+      }
+      index = text.index(after: colon)
+    }
+    return nil
   }
 }

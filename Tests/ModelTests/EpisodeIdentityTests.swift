@@ -34,6 +34,12 @@ final class EpisodeIdentityTests: XCTestCase {
       "url:cdn.example.com/Show/Ep1.mp3")
     XCTAssertEqual(
       urlKey("http://cdn.example.com/Show/Ep1.mp3"), "url:cdn.example.com/Show/Ep1.mp3")
+    // The scheme ends at the first "://": a port's colon before it, or a URL in the query
+    // after it, is not one.
+    XCTAssertEqual(
+      urlKey("https://CDN.example.com:8443/a.mp3?from=https://other.example/b.mp3"),
+      "url:cdn.example.com:8443/a.mp3")
+    XCTAssertEqual(urlKey("cdn.example.com:8443/a:b//c.mp3"), "url:cdn.example.com:8443/a:b//c.mp3")
   }
 
   func testTrackingPrefixesAreStrippedEvenWhenChained() {
