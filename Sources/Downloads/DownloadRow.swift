@@ -5,7 +5,7 @@ import Store
 import Transfer
 
 /// The one writer of one download's row while it runs (from `DownloadRows.start`, which begins
-/// it). Everything the download learns goes through here: the response head (handed over from
+/// it, or leaves the begin for this to write with its first move). Everything the download learns goes through here: the response head (handed over from
 /// the transfer thread, written from a task, never on that thread), progress about once a
 /// second, and how it ended. Each write is a move of `DownloadTransition` (progress, pause or
 /// fail, finish), which the store checks against the row as it stands: the store's transition
@@ -30,12 +30,18 @@ package final class DownloadRow: @unchecked Sendable {
   private var ended = false
   /// Set once the transfer is over: progress notes stop then (`stopNotes`).
   private var notesStopped = false
+  /// The begin `DownloadRows.start` left unwritten: the first write carries it, in its own
+  /// transaction, so a download that only finishes writes its row once.
+  private var unwritten: DownloadTransition?
 
-  /// The row as `DownloadRows.start` began it.
-  package init(store: LibraryStore, begun record: DownloadRecord) {
+  /// The row as `DownloadRows.start` began it (`unwritten`: the begin, not written yet).
+  package init(
+    store: LibraryStore, begun record: DownloadRecord, unwritten: DownloadTransition? = nil
+  ) {
     self.store = store
     self.key = record.key
     self.record = record
+    self.unwritten = unwritten
     savedBytes = record.bytes
   }
 
@@ -60,10 +66,11 @@ package final class DownloadRow: @unchecked Sendable {
       try lock.withLock {
         guard !notesStopped, !ended, savedBytes != bytes else { return }
         if let next = try DownloadRows(store: store).transition(
-          key, .progress(DownloadProgress(bytes: bytes)))
+          key, .progress(DownloadProgress(bytes: bytes)), after: unwritten)
         {
           record = next
         }
+        unwritten = nil
         savedBytes = record.bytes
       }
     } catch {
@@ -111,8 +118,9 @@ package final class DownloadRow: @unchecked Sendable {
   package func finish(file: String, bytes: Int64, episode: SubscriptionEpisode?) throws {
     try lock.withLock {
       let finished = try DownloadRows(store: store).recordFinished(
-        key, file: file, bytes: bytes, progress: completed, episode: episode)
+        key, file: file, bytes: bytes, progress: completed, episode: episode, after: unwritten)
       if let finished { record = finished }
+      unwritten = nil
       ended = true
     }
   }
@@ -121,7 +129,8 @@ package final class DownloadRow: @unchecked Sendable {
   /// placed. Asked once the transfer ended: no side write can come any more.
   package func finishing(bytes: Int64, episode: SubscriptionEpisode?) -> FinishedDownload {
     lock.withLock {
-      FinishedDownload(key: key, bytes: bytes, progress: completed, episode: episode)
+      FinishedDownload(
+        key: key, bytes: bytes, progress: completed, episode: episode, unwritten: unwritten)
     }
   }
 
@@ -129,6 +138,7 @@ package final class DownloadRow: @unchecked Sendable {
   package func recorded(_ finished: DownloadRecord?) {
     lock.withLock {
       if let finished { record = finished }
+      unwritten = nil
       ended = true
     }
   }
@@ -140,16 +150,22 @@ package final class DownloadRow: @unchecked Sendable {
       ended = true
       let move: DownloadTransition =
         state == .paused ? .pause(reason: reason, completed) : .fail(reason: reason, completed)
-      if let stopped = try DownloadRows(store: store).transition(key, move) { record = stopped }
+      if let stopped = try DownloadRows(store: store).transition(key, move, after: unwritten) {
+        record = stopped
+      }
+      unwritten = nil
     }
   }
 
   private func change(_ move: DownloadTransition, durably: Bool = false) throws {
     try lock.withLock {
       guard !ended else { return }
-      if let next = try DownloadRows(store: store).transition(key, move, durably: durably) {
+      if let next = try DownloadRows(store: store).transition(
+        key, move, durably: durably, after: unwritten)
+      {
         record = next
       }
+      unwritten = nil
       savedBytes = record.bytes
     }
   }

@@ -94,8 +94,8 @@ package struct EpisodeDownload {
         case .alreadyHere(let record, let path):
           await turn.giveBack()
           return (try alreadyHere(record, at: path, file), nil)
-        case .begun(let record):
-          row = DownloadRow(store: store, begun: record)
+        case .begun(let record, let unwritten):
+          row = DownloadRow(store: store, begun: record, unwritten: unwritten)
           file.synced.claim(record.durableBytes)
         }
       } catch {

@@ -11,15 +11,19 @@ package struct FinishedDownload: Sendable {
   package var progress: DownloadProgress?
   /// The subscription's episode (sync), which learns its file in the same commit.
   package var episode: SubscriptionEpisode?
+  /// The download's begin, when it is not written yet (`DownloadRows.start`): written first,
+  /// in the same commit.
+  package var unwritten: DownloadTransition?
 
   package init(
     key: DownloadKey, file: String = "", bytes: Int64, progress: DownloadProgress?,
-    episode: SubscriptionEpisode?
+    episode: SubscriptionEpisode?, unwritten: DownloadTransition? = nil
   ) {
     self.key = key
     self.file = file
     self.bytes = bytes
     self.progress = progress
     self.episode = episode
+    self.unwritten = unwritten
   }
 }

@@ -23,12 +23,7 @@ extension DownloadRows {
     _ transition: DownloadTransition, on current: DownloadRecord?, key: DownloadKey,
     _ db: Database
   ) throws -> DownloadRecord? {
-    let circumstances = DownloadTransition.Circumstances(
-      owner: .current, ownerAlive: current?.owner?.isAlive ?? false,
-      fileExists: current.map(Self.hasFile) ?? false)
-    switch try transition.outcome(
-      for: current, key: key, partialPath: store.paths.partial(forKey: key), circumstances)
-    {
+    switch try outcome(of: transition, on: current, key: key) {
     case .unchanged:
       return current
     case .write(let next):
@@ -50,6 +45,18 @@ extension DownloadRows {
       try db.cachedStatement(sql: "DELETE FROM downloads WHERE key = ?").run([.text(key.text)])
       return nil
     }
+  }
+
+  /// What `transition` would make of `current` (keyed `key`), in this process, without
+  /// writing it.
+  func outcome(of transition: DownloadTransition, on current: DownloadRecord?, key: DownloadKey)
+    throws -> DownloadTransition.Outcome
+  {
+    let circumstances = DownloadTransition.Circumstances(
+      owner: .current, ownerAlive: current?.owner?.isAlive ?? false,
+      fileExists: current.map(Self.hasFile) ?? false)
+    return try transition.outcome(
+      for: current, key: key, partialPath: store.paths.partial(forKey: key), circumstances)
   }
 
   /// Applies `.forget(why)` to each of `rows` the move applies to: the rows a mark, an

@@ -180,6 +180,14 @@ public final class LibraryStore: Sendable {
     try guarded { try pool.unsafeRead(body) }
   }
 
+  /// `lookup` on the writer's connection: for the reads that decide a write of the same rows
+  /// moments later (a download's start). The writer's page cache holds what it just wrote; a
+  /// reader's is thrown away by every commit since its last read, and its first statement
+  /// reads the pages again, which cost as much as the write this replaced.
+  func writerLookup<T>(_ body: (Database) throws -> T) throws -> T {
+    try guarded { try pool.writeWithoutTransaction(body) }
+  }
+
   /// Writes in one transaction that is on disk when this returns; for the changes that must
   /// survive a power cut: a download recorded done before its partial file goes
   /// (`DownloadRows.recordFinished`), a subscription added or removed.

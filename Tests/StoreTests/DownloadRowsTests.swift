@@ -99,6 +99,49 @@ final class DownloadRowsTests: XCTestCase {
     XCTAssertEqual(try rows.find(key: keys[2])?.bytes, 1000)
   }
 
+  func testANewDownloadsBeginIsWrittenWithItsFirstMove() throws {
+    let wanted = (0..<3).map {
+      QueuedDownload(
+        url: "https://cdn.example/\($0).mp3", podcastTitle: "Show", episodeTitle: "Ep \($0)",
+        owner: .current)
+    }
+    let keys = try rows.queue(wanted)
+    var unwritten: [DownloadTransition] = []
+    for (index, key) in keys.enumerated() {
+      guard
+        case .begun(let begun, let begin?) = try rows.start(
+          key, wanted[index], owner: .current, bytesOnDisk: 0)
+      else { return XCTFail("\(index): begun with a write") }
+      XCTAssertEqual(begun.state, .downloading)
+      unwritten.append(begin)
+    }
+    // Nothing written yet: the rows still show queued, by this live process.
+    XCTAssertEqual(try keys.map { try rows.find(key: $0)?.state }, [.queued, .queued, .queued])
+    XCTAssertEqual(try rows.find(key: keys[0])?.owner, .current)
+
+    // The finish writes the begin with it; a pause and a progress note carry theirs too.
+    let results = try rows.recordFinished([
+      FinishedDownload(
+        key: keys[0], file: "/e/Show/0.mp3", bytes: 1000, progress: nil, episode: nil,
+        unwritten: unwritten[0])
+    ])
+    guard case .success(let finished?) = results.first else { return XCTFail("\(results)") }
+    XCTAssertEqual(finished.state, .done)
+    try rows.transition(keys[1], .pause(reason: "interrupted", nil), after: unwritten[1])
+    XCTAssertEqual(try rows.find(key: keys[1])?.state, .paused)
+    XCTAssertEqual(try rows.find(key: keys[1])?.error, "interrupted")
+    try rows.transition(keys[2], .progress(DownloadProgress(bytes: 10)), after: unwritten[2])
+    XCTAssertEqual(try rows.find(key: keys[2])?.state, .downloading)
+    XCTAssertEqual(try rows.find(key: keys[2])?.bytes, 10)
+
+    // A resume (bytes on disk) is begun at once, so `status` shows it running.
+    guard
+      case .begun(_, nil) = try rows.start(
+        keys[1], wanted[1], owner: .current, bytesOnDisk: 10)
+    else { return XCTFail("a resume left its begin unwritten") }
+    XCTAssertEqual(try rows.find(key: keys[1])?.state, .downloading)
+  }
+
   func testDownloadsAreListedNewestFirstAndFilteredByState() throws {
     let now = Date()
     for (offset, state) in [DownloadState.done, .queued, .failed].enumerated() {
