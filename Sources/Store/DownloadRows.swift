@@ -76,7 +76,7 @@ public struct DownloadRows: Sendable {
   /// write (its head, progress, how it stopped, or the finish batch's commit) to carry in the
   /// same transaction. Until then the row shows queued, by this live process, as it did a
   /// moment before; the partial file's lock keeps any other process off it all the same. A
-  /// write transaction per download was 8.5% of a 10,000-feed first sync's CPU; these reads,
+  /// write transaction per download was 8.5% of a 2,000-feed first sync's CPU; these reads,
   /// on the writer's warm connection, are 5.9%. Nil: `start` writes the begin at once.
   private func startUnwritten(
     _ key: DownloadKey, _ wanted: QueuedDownload, owner: ProcessOwner, bytesOnDisk: Int64,
