@@ -35,8 +35,23 @@ package enum MediaType {
   }
 
   /// Whether the feed itself says this enclosure is a web page (then HTML is not an error).
+  private static let html = Array("html".utf8)
+
   package static func isHTML(_ mimeType: String?) -> Bool {
-    mimeType?.lowercased().contains("html") ?? false
+    // On the bytes: Foundation's substring search, asked of every download, cost more.
+    // No proper prefix of "html" is also its suffix, so a mismatch restarts the match.
+    guard let bytes = mimeType?.utf8 else { return false }
+    var matched = 0
+    for byte in bytes {
+      let lower = byte.asciiLowercased
+      if lower == html[matched] {
+        matched += 1
+        if matched == html.count { return true }
+      } else {
+        matched = lower == html[0] ? 1 : 0
+      }
+    }
+    return false
   }
 
   /// The usual media type of a file with extension `ext`, for a feed's enclosure; nil when
