@@ -10,11 +10,26 @@ import Model
 extension DownloadRows {
   /// Applies `transition` to the row keyed `key`, as read in `db`'s transaction; returns the
   /// row after it (nil: there is none).
+  /// `unwritten`: a move decided earlier and not written yet (a begin, see `DownloadRows.start`),
+  /// applied first: the two are decided on the row as read and written as one change.
   @discardableResult
-  func perform(_ transition: DownloadTransition, key: DownloadKey, _ db: Database) throws
-    -> DownloadRecord?
-  {
-    try perform(transition, on: DownloadRecordRow.find(db, key: key)?.record, key: key, db)
+  func perform(
+    _ transition: DownloadTransition, after unwritten: DownloadTransition? = nil,
+    key: DownloadKey, _ db: Database
+  ) throws -> DownloadRecord? {
+    let stored = try DownloadRecordRow.find(db, key: key)?.record
+    guard let unwritten else { return try perform(transition, on: stored, key: key, db) }
+    var current = stored
+    switch try outcome(of: unwritten, on: stored, key: key) {
+    case .unchanged: break
+    case .write(let next): current = next
+    case .delete: current = nil
+    }
+    switch try outcome(of: transition, on: current, key: key) {
+    case .unchanged:
+      return try write(current.map { .write($0) } ?? .delete, over: stored, key: key, db)
+    case let outcome: return try write(outcome, over: stored, key: key, db)
+    }
   }
 
   /// `perform` on a row already read in this transaction (`current` keyed `key`, or nil).
@@ -23,7 +38,15 @@ extension DownloadRows {
     _ transition: DownloadTransition, on current: DownloadRecord?, key: DownloadKey,
     _ db: Database
   ) throws -> DownloadRecord? {
-    switch try outcome(of: transition, on: current, key: key) {
+    try write(outcome(of: transition, on: current, key: key), over: current, key: key, db)
+  }
+
+  /// Writes `outcome` over `current`, the row as read in this transaction.
+  private func write(
+    _ outcome: DownloadTransition.Outcome, over current: DownloadRecord?, key: DownloadKey,
+    _ db: Database
+  ) throws -> DownloadRecord? {
+    switch outcome {
     case .unchanged:
       return current
     case .write(let next):

@@ -156,8 +156,7 @@ public struct DownloadRows: Sendable {
     case .checkpoint, .finish, .relink, .forget: relaxed = false
     }
     let body = { (db: Database) throws -> DownloadRecord? in
-      if let unwritten { try perform(unwritten, key: key, db) }
-      return try perform(transition, key: key, db)
+      try perform(transition, after: unwritten, key: key, db)
     }
     return relaxed ? try store.relaxedWrite(body) : try store.write(body)
   }
@@ -220,10 +219,9 @@ public struct DownloadRows: Sendable {
 
   /// The row says done and the subscription's episode points at the file (one finish).
   private func finish(_ download: FinishedDownload, _ db: Database) throws -> DownloadRecord? {
-    if let unwritten = download.unwritten { try perform(unwritten, key: download.key, db) }
     let finished = try perform(
-      .finish(file: download.file, bytes: download.bytes, download.progress), key: download.key,
-      db)
+      .finish(file: download.file, bytes: download.bytes, download.progress),
+      after: download.unwritten, key: download.key, db)
     try Self.setDownloadedFile(download.file, of: download.episode, db)
     return finished
   }
