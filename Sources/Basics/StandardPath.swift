@@ -65,6 +65,13 @@ package enum StandardPath {
     return String(path[utf8.index(after: dot)...])
   }
 
+  /// `deletingPathExtension`: the path without its file's extension.
+  package static func withoutExtension(of path: String) -> String {
+    let ext = pathExtension(of: path)
+    guard isPlain(path), !ext.isEmpty else { return (path as NSString).deletingPathExtension }
+    return String(path[..<path.utf8.index(path.utf8.endIndex, offsetBy: -(ext.utf8.count + 1))])
+  }
+
   /// Not empty, no empty component, no trailing slash.
   private static func isPlain(_ path: String) -> Bool {
     let slash = UInt8(ascii: "/")

@@ -85,7 +85,7 @@ package enum SideFileNames {
   }
 
   private static func stem(_ path: String) -> String {
-    (path as NSString).deletingPathExtension
+    StandardPath.withoutExtension(of: path)
   }
 
   /// Letters, digits and dashes only, short: a feed's value never makes a path of its own.

