@@ -187,6 +187,7 @@ package struct DownloadDetails: Codable, Equatable {
   /// details existed (the download still runs, with what the library knows).
   /// Keys sorted: the same details always make the same text.
   package var encoded: String? {
+    if let directText { return directText }
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     guard let data = try? encoder.encode(self) else { return nil }

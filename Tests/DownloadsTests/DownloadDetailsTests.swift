@@ -95,6 +95,34 @@ final class DownloadDetailsTests: XCTestCase {
     XCTAssertEqual(details.tagging?.request(published: nil).tags.title, "One")
   }
 
+  /// The details are written without `JSONEncoder` (their own writer, for speed) into the
+  /// very text it writes: a row's column then never differs for the same details.
+  func testTheDetailsTextIsJSONEncodersWithSortedKeys() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    var jobs = [fullJob()]
+    var odd = fullJob()
+    odd.relativePath = #"Q "&" A\B/ü 🎧.mp3"#
+    odd.published = Date(timeIntervalSinceReferenceDate: 1e-7)
+    odd.tagging?.tags.comment = "Line one\nline two"  // A control character: JSONEncoder's own.
+    odd.tagging?.tags.number = -3
+    odd.transcripts = []
+    jobs.append(odd)
+    var bare = DownloadJob(
+      url: "https://a.example/1.mp3", title: "One", podcastTitle: "Show",
+      relativePath: "Show/One.mp3", mimeType: nil)
+    jobs.append(bare)
+    bare.published = Date(timeIntervalSinceReferenceDate: 737_114_400)
+    bare.declaredLength = Int64.max
+    jobs.append(bare)
+    for job in jobs {
+      let details = DownloadDetails(of: job)
+      let expected = String(decoding: try encoder.encode(details), as: UTF8.self)
+      XCTAssertEqual(details.encoded, expected)
+      XCTAssertEqual(details.encoded.flatMap(DownloadDetails.init(encoded:)), details)
+    }
+  }
+
   func testDetailsThisBuildCannotReadAreNone() {
     XCTAssertNil(DownloadDetails(encoded: "not json"))
     XCTAssertNil(DownloadDetails(encoded: #"{"m":"audio/mpeg"}"#), "no path")
