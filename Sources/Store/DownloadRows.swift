@@ -82,12 +82,18 @@ public struct DownloadRows: Sendable {
     _ key: DownloadKey, _ wanted: QueuedDownload, owner: ProcessOwner, bytesOnDisk: Int64,
     _ db: Database
   ) throws -> Start? {
-    guard owner == .current, bytesOnDisk == 0,
-      let current = try DownloadRecordRow.find(db, key: key)?.record,
+    guard owner == .current, bytesOnDisk == 0 else { return nil }
+    // The rows fetched from this link hold the one keyed `key` (queued with the link it is
+    // fetched from): one read for both.
+    let byURL = try DownloadRecordRow.all(db, url: wanted.url).map(\.record)
+    guard
+      let current = try byURL.first(where: { $0.key == key })
+        ?? DownloadRecordRow.find(db, key: key)?.record,
       current.state == .queued, current.owner == owner, current.durableBytes == 0
     else { return nil }
     if let finished = try FinishedDownloads.find(
-      db, url: wanted.url, keys: wanted.identityKeys, feedURL: wanted.feedURL, show: wanted.show),
+      db, url: wanted.url, keys: wanted.identityKeys, feedURL: wanted.feedURL, show: wanted.show,
+      byURL: byURL),
       let file = finished.file
     {
       return .alreadyHere(finished, file: file)

@@ -23,10 +23,12 @@ public struct FinishedDownloads: Sendable {
     try store.lookup { db in try Self.find(db, url: url, keys: keys, feedURL: feedURL, show: show) }
   }
 
+  /// `byURL`: the rows fetched from `url`, when the caller has read them already.
   static func find(
-    _ db: Database, url: String, keys: [String], feedURL: String?, show: String? = nil
+    _ db: Database, url: String, keys: [String], feedURL: String?, show: String? = nil,
+    byURL: [DownloadRecord]? = nil
   ) throws -> DownloadRecord? {
-    var candidates = try DownloadRecordRow.all(db, url: url).map { $0.record }
+    var candidates = try byURL ?? DownloadRecordRow.all(db, url: url).map { $0.record }
     if let feedURL, !keys.isEmpty {
       candidates += try DownloadRecordRow.finished(db, feedURL: feedURL, keys: keys)
         .map { $0.record }
