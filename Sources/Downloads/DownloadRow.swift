@@ -65,12 +65,7 @@ package final class DownloadRow: @unchecked Sendable {
     do {
       try lock.withLock {
         guard !notesStopped, !ended, savedBytes != bytes else { return }
-        if let next = try DownloadRows(store: store).transition(
-          key, .progress(DownloadProgress(bytes: bytes)), after: unwritten)
-        {
-          record = next
-        }
-        unwritten = nil
+        try write(.progress(DownloadProgress(bytes: bytes)))
         savedBytes = record.bytes
       }
     } catch {
@@ -150,24 +145,27 @@ package final class DownloadRow: @unchecked Sendable {
       ended = true
       let move: DownloadTransition =
         state == .paused ? .pause(reason: reason, completed) : .fail(reason: reason, completed)
-      if let stopped = try DownloadRows(store: store).transition(key, move, after: unwritten) {
-        record = stopped
-      }
-      unwritten = nil
+      try write(move)
     }
   }
 
   private func change(_ move: DownloadTransition, durably: Bool = false) throws {
     try lock.withLock {
       guard !ended else { return }
-      if let next = try DownloadRows(store: store).transition(
-        key, move, durably: durably, after: unwritten)
-      {
-        record = next
-      }
-      unwritten = nil
+      try write(move, durably: durably)
       savedBytes = record.bytes
     }
+  }
+
+  /// Writes `move`, carrying the begin if it is still unwritten, and keeps the row after it.
+  /// Called under the lock.
+  private func write(_ move: DownloadTransition, durably: Bool = false) throws {
+    if let next = try DownloadRows(store: store).transition(
+      key, move, durably: durably, after: unwritten)
+    {
+      record = next
+    }
+    unwritten = nil
   }
 
   private func side(_ move: DownloadTransition) {
