@@ -13,7 +13,8 @@
 #   5. sync at scale (BENCH_SYNC_FEEDS, default 200 2000 10000): import, cold and warm sync
 #      against curl --parallel fetching the same feeds and files (cold) or asking for them
 #      conditionally (warm), with CPU, peak memory and the growth from one size to the next,
-#      and the file-system work podcast's promises need for the same episodes (fs-floor.c)
+#      and the file-system work and the database rows podcast's promises need for the same
+#      episodes (fs-floor.c, db-floor.c)
 #   6. an emulated internet (Scripts/bench-wan.sh; needs root, says so and is skipped without):
 #      cold and warm syncs over HTTPS/HTTP2 at an 80 ms round trip against curl --parallel
 #   7. find: a library of FIND_FEEDS (default 2,000) feeds x 50 episodes with ~1 kB of notes
@@ -92,6 +93,31 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 walls() { awk '{ printf "%s%.3f", sep, $1; sep = " " }' "$work/$1.runs"; }
 row() {
   printf '  %-38s %7s s wall %6s s cpu (%s user + %s sys) %4s MB peak  (walls: %s)\n' "$1" "$(wall "$2")" "$(cpu "$2")" "$(user "$2")" "$(sys "$2")" "$(rss "$2")" "$(walls "$2")"
+}
+# floors: compiles the two floors a cold sync's CPU is read against, the file-system work its
+# promises need (Scripts/fs-floor.c: $floor) and the rows it must leave in SQLite
+# (Scripts/db-floor.c: $dbfloor); each is left empty, and its rows out, when it cannot be built.
+floors() {
+  floor=""
+  dbfloor=""
+  if command -v cc >/dev/null && cc -O2 -o "$work/fs-floor" "$root/Scripts/fs-floor.c" 2>/dev/null; then
+    floor="$work/fs-floor"
+  else
+    echo "  (no C compiler: the file-system floor rows are left out)"
+  fi
+  if [ -n "$floor" ] && cc -O2 -o "$work/db-floor" "$root/Scripts/db-floor.c" -lsqlite3 -lz 2>/dev/null; then
+    dbfloor="$work/db-floor"
+  elif [ -n "$floor" ]; then
+    echo "  (no SQLite or zlib headers: the database floor rows are left out)"
+  fi
+}
+# againstfloors PREFIX: "Rx curl's + both floors' (S s)" for PREFIXimportcold, when both ran.
+againstfloors() {
+  if [ -n "$floor" ] && [ -n "$dbfloor" ]; then
+    local all
+    all=$(awk -v a="$(cpu "$1curlcold")" -v b="$(cpu "$1floor")" -v c="$(cpu "$1dbfloor")" 'BEGIN { printf "%.2f", a + b + c }')
+    echo "$(ratio "$(cpu "$1importcold")" "$all")x curl's + the file-system and database floors' ($all s)"
+  fi
 }
 
 echo "podcast bench on $(nproc) cores, $(uname -sr); median of $rounds rounds; load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -287,12 +313,7 @@ if section 5; then
   # The file-system floor (Scripts/fs-floor.c): the syncs, folders and names podcast's promises
   # ask of this machine for the same episodes, with no network, parsing or database, so a cold
   # sync's CPU reads against curl's plus it. Finish rounds of 16, the downloads run at once.
-  floor=""
-  if command -v cc >/dev/null && cc -O2 -o "$work/fs-floor" "$root/Scripts/fs-floor.c" 2>/dev/null; then
-    floor="$work/fs-floor"
-  else
-    echo "  (no C compiler: the file-system floor rows are left out)"
-  fi
+  floors
   previous=""
   previousbytes=""
   for n in ${BENCH_SYNC_FEEDS:-200 2000 10000}; do
@@ -316,7 +337,7 @@ if section 5; then
     for f in $(seq -f '%06g' 1 "$n"); do
       printf 'url = "%s/scale%s/feed-%s.xml"\noutput = "/dev/null"\n' "$base" "$n" "$f"
     done >"$work/scale$n.warm.curl"
-    for name in import cold importcold warm curlcold curlcoldsync curlwarm floor; do rm -f "$work/s$n$name.runs"; done
+    for name in import cold importcold warm curlcold curlcoldsync curlwarm floor dbfloor; do rm -f "$work/s$n$name.runs"; done
     # Every round for the smaller libraries; one at 10,000 feeds, which takes a minute a round.
     syncrounds="${BENCH_SYNC_ROUNDS:-$(if [ "$n" -le 2000 ]; then echo "$rounds"; else echo 1; fi)}"
     for _ in $(seq "$syncrounds"); do
@@ -331,6 +352,10 @@ if section 5; then
         setaside "$work/floorscale"
         measure "s${n}floor" "$floor" "$work/floorscale" "$n" "$syncbytes" 16
       fi
+      if [ -n "$dbfloor" ]; then
+        setaside "$work/dbfloorscale" && mkdir -p "$work/dbfloorscale"
+        measure "s${n}dbfloor" "$dbfloor" "$work/dbfloorscale/library.sqlite" "$n" 64 16
+      fi
       measure "s${n}import" "$bin/podcast" import "$work/scale$n.opml" --library "$work/libscale"
       measure "s${n}cold" "$bin/podcast" sync --quiet --library "$work/libscale"
       combine "s${n}importcold" "s${n}import" "s${n}cold"
@@ -338,11 +363,13 @@ if section 5; then
     done
     for name in import cold importcold warm curlcold curlcoldsync curlwarm; do median "s$n$name"; done
     if [ -n "$floor" ]; then median "s${n}floor"; fi
+    if [ -n "$dbfloor" ]; then median "s${n}dbfloor"; fi
     echo "  $n feeds, episodes of $syncbytes bytes:"
     row "curl --parallel-max 8, feeds + files" "s${n}curlcold"
     row "  the same, then sync" "s${n}curlcoldsync"
     row "curl --parallel-max 8, feeds, 304s" "s${n}curlwarm"
     if [ -n "$floor" ]; then row "file-system floor (fs-floor.c)" "s${n}floor"; fi
+    if [ -n "$dbfloor" ]; then row "database floor (db-floor.c)" "s${n}dbfloor"; fi
     row "podcast import" "s${n}import"
     row "podcast sync, first (cold)" "s${n}cold"
     row "podcast import + first sync" "s${n}importcold"
@@ -353,6 +380,9 @@ if section 5; then
     if [ -n "$floor" ]; then
       both=$(awk -v a="$(cpu "s${n}curlcold")" -v b="$(cpu "s${n}floor")" 'BEGIN { printf "%.2f", a + b }')
       echo "    cpu against curl's + the file-system floor's ($both s): import + first sync $(ratio "$(cpu "s${n}importcold")" "$both")x"
+    fi
+    if [ -n "$dbfloor" ]; then
+      echo "    cpu: import + first sync $(againstfloors "s${n}")"
     fi
     if [ "$n" = 10000 ]; then
       echo "    targets at 10,000: import + first sync $(cpu "s${n}importcold") s cpu (target <= 8), warm $(wall "s${n}warm") s wall (target <= 0.5)"
@@ -365,7 +395,7 @@ if section 5; then
     fi
     previous="$n"
     previousbytes="$syncbytes"
-    setaside "$work/libscale" "$work/curlscale" "$work/floorscale" "$dir"
+    setaside "$work/libscale" "$work/curlscale" "$work/floorscale" "$work/dbfloorscale" "$dir"
   done
 fi
 
@@ -482,10 +512,7 @@ CONF
       nbase="http://127.0.0.1:$port"
       echo "$title: $("$nginxbin" -v 2>&1 | sed 's|.*/||') on 127.0.0.1:$port, $(curl --version | head -n 1 | cut -d' ' -f1-2) --parallel-max 8"
       bytes_for() { if [ "$1" -le 200 ]; then echo "${BENCH_SYNC_BYTES_200:-1048576}"; else echo "${BENCH_SYNC_BYTES:-1000}"; fi; }
-      floor=""
-      if command -v cc >/dev/null && cc -O2 -o "$work/fs-floor" "$root/Scripts/fs-floor.c" 2>/dev/null; then
-        floor="$work/fs-floor"
-      fi
+      floors
       # statuses: the access log's statuses since it was last emptied, counted.
       statuses() { sort "$ngx/access.log" | uniq -c | awk '{ printf "%s%s %s", sep, $1, $2; sep = ", " }'; }
       for n in ${NGINX_SYNC_FEEDS:-200 10000}; do
@@ -511,7 +538,7 @@ CONF
         for f in $(seq -f '%06g' 1 "$n"); do
           printf 'url = "%s/scale%s/feed-%s.xml"\noutput = "/dev/null"\n' "$nbase" "$n" "$f"
         done >"$work/nginx$n.warm.curl"
-        for name in import cold importcold warm curlcold curlwarm floor; do rm -f "$work/n$n$name.runs"; done
+        for name in import cold importcold warm curlcold curlwarm floor dbfloor; do rm -f "$work/n$n$name.runs"; done
         # Cold rounds (each a new library): every round at 200 feeds or fewer, one above (a
         # minute at 10,000); then the warm rounds on the last library, taking turns with curl.
         coldrounds="${NGINX_COLD_ROUNDS:-$(if [ "$n" -le 2000 ]; then echo "$rounds"; else echo 1; fi)}"
@@ -521,6 +548,10 @@ CONF
           if [ -n "$floor" ]; then
             setaside "$work/floornginx"
             measure "n${n}floor" "$floor" "$work/floornginx" "$n" "$syncbytes" 16
+          fi
+          if [ -n "$dbfloor" ]; then
+            setaside "$work/dbfloornginx" && mkdir -p "$work/dbfloornginx"
+            measure "n${n}dbfloor" "$dbfloor" "$work/dbfloornginx/library.sqlite" "$n" 64 16
           fi
           measure "n${n}import" "$bin/podcast" import "$work/nginx$n.opml" --library "$work/libnginx"
           measure "n${n}cold" "$bin/podcast" sync --quiet --library "$work/libnginx"
@@ -534,9 +565,11 @@ CONF
         warmstatuses=$(statuses)
         for name in import cold importcold warm curlcold curlwarm; do median "n$n$name"; done
         if [ -n "$floor" ]; then median "n${n}floor"; fi
+        if [ -n "$dbfloor" ]; then median "n${n}dbfloor"; fi
         echo "  $n feeds, episodes of $syncbytes bytes ($coldrounds cold rounds, $rounds warm):"
         row "curl --parallel-max 8, feeds + files" "n${n}curlcold"
         if [ -n "$floor" ]; then row "file-system floor (fs-floor.c)" "n${n}floor"; fi
+        if [ -n "$dbfloor" ]; then row "database floor (db-floor.c)" "n${n}dbfloor"; fi
         row "podcast import + first sync" "n${n}importcold"
         row "curl --parallel-max 8, feeds, 304s" "n${n}curlwarm"
         row "podcast sync, nothing changed (warm)" "n${n}warm"
@@ -546,11 +579,12 @@ CONF
           both=$(awk -v a="$(cpu "n${n}curlcold")" -v b="$(cpu "n${n}floor")" 'BEGIN { printf "%.2f", a + b }')
           coldline+=", $(ratio "$(cpu "n${n}importcold")" "$both")x curl's + the floor's ($both s)$(if [ "$n" -gt 200 ]; then echo " (target <= 2)"; fi)"
         fi
+        if [ -n "$dbfloor" ]; then coldline+=", $(againstfloors "n${n}")"; fi
         if [ -s "$work/n200importcold.time" ] && [ "$n" != 200 ]; then
           coldline+="; peak $(rss "n${n}importcold") MB = $(ratio "$(rss "n${n}importcold")" "$(rss n200importcold)")x the 200-feed run's (target <= 1.5)"
         fi
         echo "$coldline"
-        setaside "$work/libnginx" "$work/curlnginx" "$work/floornginx" "$dir"
+        setaside "$work/libnginx" "$work/curlnginx" "$work/floornginx" "$work/dbfloornginx" "$dir"
       done
       kill "$(cat "$ngx/nginx.pid")" 2>/dev/null || true
     fi
