@@ -13,10 +13,18 @@ import Transfer
 /// three times (added, handed out, given back), and an actor made each of those a hop between
 /// tasks; only a caller that must wait (a full queue, no place free) suspends.
 package final class HostQueue<Item: Sendable>: Sendable {
+  /// An item as `pending` holds it: a reference, so that taking one from the front moves
+  /// pointers, not the items. A download's job is hundreds of bytes, and moving up to
+  /// `capacity` of them on every start was a per-download copy a profile could see.
+  private final class Held: Sendable {
+    let item: Item
+    init(_ item: Item) { self.item = item }
+  }
+
   private struct State {
     var shares: HostShares
     let capacity: Int
-    var pending: [(host: String, item: Item)] = []
+    var pending: [(host: String, held: Held)] = []
     /// How many of `pending` each host has.
     var pendingHosts: [String: Int] = [:]
     /// Callers of `next` waiting for an item that can start.
@@ -27,7 +35,8 @@ package final class HostQueue<Item: Sendable>: Sendable {
 
     /// The first pending item whose host can start, taken out with its place taken.
     mutating func takeStartable() -> (host: String, item: Item)? {
-      shares.admit(from: &pending, waitingHosts: &pendingHosts, host: { $0.host }, limit: 1).first
+      shares.admit(from: &pending, waitingHosts: &pendingHosts, host: { $0.host }, limit: 1)
+        .first.map { ($0.host, $0.held.item) }
     }
 
     /// What `next` answers now, when it need not wait: an item that can start (unless others
@@ -111,7 +120,7 @@ package final class HostQueue<Item: Sendable>: Sendable {
   package func offer(_ item: Item, host: String) -> Bool {
     let added = state.withLock { state -> Wakes? in
       guard state.pending.count < state.capacity else { return nil }
-      state.pending.append((host, item))
+      state.pending.append((host, Held(item)))
       state.pendingHosts[host, default: 0] += 1
       return state.dispatch()
     }
