@@ -108,9 +108,11 @@ public struct FeedRefreshes: Sendable {
       do {
         return try db.savepoint {
           let outcomes = try records.map { try record($0, indexing: false, db) }
+          let keeping = try FindIndex.keeping(db)
           for (record, outcome) in zip(records, outcomes) {
             guard case .recorded = outcome, let texts = record.texts else { continue }
-            try FindIndex.record(texts, subscriptionId: record.subscription.id, db)
+            try FindIndex.record(
+              texts, subscriptionId: record.subscription.id, keeping: keeping, db)
           }
           return (outcomes, true)
         }

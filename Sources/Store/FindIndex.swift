@@ -210,8 +210,13 @@ public struct FindIndex: Sendable {
   /// keys): the episodes not indexed yet, and those whose title or notes changed since they
   /// were (by digest); and, when the feed is the listing `episodes` shows, each episode's
   /// index. Part of the transaction that records the feed's episodes.
-  static func record(_ feed: FeedTexts, subscriptionId: Int64, _ db: Database) throws {
-    guard try keepsIndex(subscriptionId: subscriptionId, db) else { return }
+  ///
+  /// `keeping`: what `keeping(_:)` read in the same transaction, for a round of many feeds;
+  /// read here when not given.
+  static func record(
+    _ feed: FeedTexts, subscriptionId: Int64, keeping: Keeping? = nil, _ db: Database
+  ) throws {
+    guard try (keeping ?? Self.keeping(db)).keeps(subscriptionId) else { return }
     struct Known {
       var id: Int64
       var title: String?
@@ -388,10 +393,23 @@ public struct FindIndex: Sendable {
   /// gone past the subscription. Where it has not, the build will read what is written now,
   /// so an old library's syncs before its first `find` cost nothing here.
   static func keepsIndex(subscriptionId: Int64, _ db: Database) throws -> Bool {
-    guard try hasIndex(db) else { return false }
-    return try db.cachedStatement(
-      sql: "SELECT built = 1 OR through >= ? FROM findState WHERE id = 1"
-    ).first([.integer(subscriptionId)]) { $0.integer(0) == 1 } ?? false
+    try keeping(db).keeps(subscriptionId)
+  }
+
+  /// How far writes keep the index (`keepsIndex`), as read once: a sync's record round asks
+  /// it of every feed in one transaction, where no other process can change it.
+  struct Keeping {
+    var built = false
+    var through: Int64 = -1
+
+    func keeps(_ subscriptionId: Int64) -> Bool { built || through >= subscriptionId }
+  }
+
+  static func keeping(_ db: Database) throws -> Keeping {
+    guard try hasIndex(db) else { return Keeping() }
+    return try db.cachedStatement(sql: "SELECT built = 1, through FROM findState WHERE id = 1")
+      .first([]) { Keeping(built: $0.integer(0) == 1, through: $0.integer(1) ?? -1) }
+      ?? Keeping()
   }
 
   /// Whether this library has the index's tables: a library opened before its migration ran
