@@ -285,46 +285,44 @@ package struct EpisodeDownload {
     request.rangeStart = basis?.offset
     request.ifRange = basis == nil ? nil : row.resumeValidator
     let seen = SeenHead()
-    let (heads, arrival) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    // The head's write, a task started by the transfer thread when the head arrives (that
+    // thread only hands it over), each after the one before; awaited before the attempt's
+    // own writes. One task per head, not one per download waiting on a stream of heads.
+    let headWrite = Locked<Task<Void, Never>?>(nil)
     let sink = DownloadSink(
       url: job.url, file: file, resuming: basis, acceptsHTML: MediaType.isHTML(job.mimeType),
       progress: progress,
-      onHead: { head, total in
-        // The transfer thread only hands the head over; a task writes it.
+      onHead: { [transfers, progress, job] head, total in
         seen.set(head, total)
-        arrival.yield()
-      })
-    let headWriter = Task { [transfers, progress, job] in
-      for await _ in heads {
-        if let (head, total) = seen.value {
-          // A body that came in whole while the head waited for this task (a small episode
-          // arrives in the same moment as its head) needs no write of its own: the finish
-          // records the head with it, and a kill before then costs only those bytes again.
-          let whole = total.map { total in (progress.entry(for: job.url)?.bytes ?? 0) >= total }
-          if whole != true { row.noteHead(head, total: total, bytes: basis?.offset ?? 0) }
-          // The hosts this head came through may now take their larger shares.
-          await transfers.admitWaiting()
+        headWrite.withLock { pending in
+          pending = Task { [pending] in
+            await pending?.value
+            guard let (head, total) = seen.value else { return }
+            // A body that came in whole while the head waited for this task (a small episode
+            // arrives in the same moment as its head) needs no write of its own: the finish
+            // records the head with it, and a kill before then costs only those bytes again.
+            let whole = total.map { total in (progress.entry(for: job.url)?.bytes ?? 0) >= total }
+            if whole != true { row.noteHead(head, total: total, bytes: basis?.offset ?? 0) }
+            // The hosts this head came through may now take their larger shares.
+            await transfers.admitWaiting()
+          }
         }
-      }
-    }
-    defer { arrival.finish() }
+      })
+    let headWritten = { await headWrite.withLock { $0 }?.value }
     do {
       try await transfer(request, into: sink, turn: turn)
     } catch TransferError.httpStatus(_, 416, _) where basis != nil {
-      arrival.finish()
-      await headWriter.value
+      await headWritten()
       try discard(file, row: row)
       throw DownloadError.changedOnServer(
         url: job.url, reason: "the server has no byte \(basis?.offset ?? 0) any more")
     } catch {
-      arrival.finish()
-      await headWriter.value
+      await headWritten()
       try row.noteAttempt(head: seen.value, bytes: sink.written)
       try row.check()
       throw error
     }
-    arrival.finish()
-    await headWriter.value
+    await headWritten()
     row.noteCompleted(head: seen.value, bytes: sink.written)
     try row.check()
     let size = try verifyLength(sink, file: file, row: row)
