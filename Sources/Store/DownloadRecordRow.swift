@@ -87,13 +87,26 @@ struct DownloadRecordRow: FetchableRecord, TableRecord {
       .first([.text(key.text)], DownloadRecordRow.init)
   }
 
-  /// The downloads fetched from `url` (one, unless two feeds list the same file).
+  /// The downloads fetched from `url` (one, unless two feeds list the same file), by key.
+  ///
+  /// Put in order here rather than by `ORDER BY key`: the index on `url` does not hold the
+  /// key, so SQLite sorted every whole row (each column copied into a sorter record) for a
+  /// read that almost always finds one, the read a download's start and queue make.
   static func all(_ db: Database, url: String) throws -> [DownloadRecordRow] {
-    try db.cachedStatement(sql: "SELECT \(selection) FROM downloads WHERE url = ? ORDER BY key")
-      .all([.text(url)], DownloadRecordRow.init)
+    try byKey(
+      db.cachedStatement(sql: "SELECT \(selection) FROM downloads WHERE url = ?")
+        .all([.text(url)], DownloadRecordRow.init))
   }
 
-  /// Downloads listed in `feedURL` under any of `keys`, only finished ones when `finished`.
+  /// In the order `ORDER BY key` gave: SQLite compares text by its bytes.
+  private static func byKey(_ rows: [DownloadRecordRow]) -> [DownloadRecordRow] {
+    rows.count < 2
+      ? rows
+      : rows.sorted { $0.record.key.text.utf8.lexicographicallyPrecedes($1.record.key.text.utf8) }
+  }
+
+  /// Downloads listed in `feedURL` under any of `keys`, only finished ones when `finished`, by
+  /// key (put in order here, as `all(_:url:)` does).
   static func listed(_ db: Database, feedURL: String, keys: [String], finished: Bool) throws
     -> [DownloadRecordRow]
   {
@@ -102,12 +115,11 @@ struct DownloadRecordRow: FetchableRecord, TableRecord {
       sql: """
         SELECT \(selection) FROM downloads
         WHERE feedURL = ? AND episodeKey IN (\(marks))\(finished ? " AND state = ?" : "")
-        ORDER BY key
         """)
     let values =
       [.text(feedURL)] + keys.map { SQLValue.text($0) }
       + (finished ? [.text(DownloadState.done.rawValue)] : [])
-    return try statement.all(values, DownloadRecordRow.init)
+    return try byKey(statement.all(values, DownloadRecordRow.init))
   }
 
   /// Finished downloads listed in `feedURL` under any of `keys`.

@@ -142,6 +142,35 @@ final class DownloadRowsTests: XCTestCase {
     XCTAssertEqual(try rows.find(key: keys[1])?.state, .downloading)
   }
 
+  /// Rows moved to one link (`relink`: two feeds' episodes now point at the same file) are
+  /// read back by key as SQLite orders text, by its bytes: `find(url:)` answers the first.
+  /// Swift's `<` would call a precomposed "é" and "e" with a combining accent the same, and
+  /// leave them in whichever order they were read; each order is tried.
+  func testTheRowsOfOneLinkAreOrderedByTheirKeysBytes() throws {
+    let precomposed = "https://caf\u{E9}.example/f"
+    let decomposed = "https://cafe\u{301}.example/f"
+    for (round, feeds) in [
+      ["https://z.example/f", precomposed, decomposed],
+      ["https://z.example/f", decomposed, precomposed],
+    ].enumerated() {
+      let url = "https://cdn.example/shared-\(round).mp3"
+      for (offset, feedURL) in feeds.enumerated() {
+        let key = try XCTUnwrap(
+          rows.queue([
+            QueuedDownload(
+              url: "https://cdn.example/\(round)-\(offset).mp3", podcastTitle: feedURL,
+              episodeTitle: "E", feedURL: feedURL, identityKeys: ["guid:\(round)"])
+          ]).first)
+        XCTAssertEqual(try rows.relink(key, to: url)?.url, url)
+      }
+      XCTAssertEqual(try rows.all().filter { $0.url == url }.count, 3)
+      // Compared as bytes: Swift's == calls the two the same too.
+      XCTAssertEqual(
+        try rows.find(url: url).map { Array($0.podcastTitle.utf8) }, Array(decomposed.utf8),
+        "round \(round)")
+    }
+  }
+
   func testDownloadsAreListedNewestFirstAndFilteredByState() throws {
     let now = Date()
     for (offset, state) in [DownloadState.done, .queued, .failed].enumerated() {
