@@ -197,29 +197,30 @@ public struct FileNamer: Sendable {
     var bytes = text.utf8.makeIterator()
     var next = bytes.next()
     var pendingSpace = false
+    // Runs of spaces become one, and none leads or trails (as `split` and `joined` do).
+    func emit(_ piece: UInt8) {
+      if piece == 0x20 {
+        pendingSpace = !out.isEmpty
+      } else {
+        if pendingSpace { out.append(0x20) }
+        pendingSpace = false
+        out.append(piece)
+      }
+    }
     while let byte = next {
       guard byte < 0x80 else { return nil }
       next = bytes.next()
-      let replaced: [UInt8]
       switch byte {
-      case UInt8(ascii: ":") where next == UInt8(ascii: " "): replaced = [0x20, UInt8(ascii: "-")]
+      case UInt8(ascii: ":") where next == UInt8(ascii: " "):
+        emit(0x20)
+        emit(UInt8(ascii: "-"))
       case UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: ":"), UInt8(ascii: "|"):
-        replaced = [UInt8(ascii: "-")]
+        emit(UInt8(ascii: "-"))
       case UInt8(ascii: "*"), UInt8(ascii: "?"), UInt8(ascii: "\""), UInt8(ascii: "<"),
         UInt8(ascii: ">"):
-        replaced = [UInt8(ascii: "_")]
-      case 0..<0x20, 0x7F: replaced = [0x20]
-      default: replaced = [byte]
-      }
-      // Runs of spaces become one, and none leads or trails (as `split` and `joined` do).
-      for piece in replaced {
-        if piece == 0x20 {
-          pendingSpace = !out.isEmpty
-        } else {
-          if pendingSpace { out.append(0x20) }
-          pendingSpace = false
-          out.append(piece)
-        }
+        emit(UInt8(ascii: "_"))
+      case 0..<0x20, 0x7F: emit(0x20)
+      default: emit(byte)
       }
     }
     return String(decoding: out, as: UTF8.self)
