@@ -53,34 +53,59 @@ extension Statement {
   /// through SQLite's own calls. For the statements every feed and every download runs
   /// (kept prepared, and run only this way): GRDB's arguments and rows box each value and
   /// look columns up by name, which costs more than SQLite's own work on those paths.
+  ///
+  /// The texts are bound from one buffer this call holds until the statement is reset: each
+  /// `String` handed to SQLite as a C string was copied twice (into a C string, then by
+  /// SQLite, `SQLITE_TRANSIENT`), two allocations per text of every row a sync writes.
   func run(_ values: [SQLValue], row: (SQLRow) throws -> Void = { _ in }) throws {
     let handle = sqliteStatement
-    defer {
-      sqlite3_reset(handle)
-      sqlite3_clear_bindings(handle)
+    var texts: [UInt8] = []
+    var starts: [Int] = []
+    for value in values {
+      guard case .text(let text) = value else { continue }
+      starts.append(texts.count)
+      texts.append(contentsOf: text.utf8)
     }
-    for (offset, value) in values.enumerated() {
-      let index = Int32(offset + 1)
-      let code: Int32
-      switch value {
-      case .null:
-        code = sqlite3_bind_null(handle, index)
-      case .integer(let integer):
-        code = sqlite3_bind_int64(handle, index, integer)
-      case .text(let text):
-        code = sqlite3_bind_text(handle, index, text, -1, Self.transient)
-      case .blob(let data):
-        code = data.withUnsafeBytes { bytes in
-          sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
-        }
+    // Never empty, so every text (an empty one too) gets a pointer, not NULL.
+    texts.append(0)
+    try texts.withUnsafeBufferPointer { buffer in
+      defer {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
       }
-      guard code == SQLITE_OK else { throw failure(code) }
-    }
-    while true {
-      let code = sqlite3_step(handle)
-      if code == SQLITE_DONE { return }
-      guard code == SQLITE_ROW else { throw failure(code) }
-      try row(SQLRow(handle: handle))
+      var nextText = 0
+      for (offset, value) in values.enumerated() {
+        let index = Int32(offset + 1)
+        let code: Int32
+        switch value {
+        case .null:
+          code = sqlite3_bind_null(handle, index)
+        case .integer(let integer):
+          code = sqlite3_bind_int64(handle, index, integer)
+        case .text:
+          let start = starts[nextText]
+          let end = nextText + 1 < starts.count ? starts[nextText + 1] : buffer.count - 1
+          nextText += 1
+          code =
+            buffer.baseAddress.map { base in
+              (base + start).withMemoryRebound(to: CChar.self, capacity: end - start) {
+                // Up to a NUL, as a C string and GRDB's own binding end there.
+                sqlite3_bind_text(handle, index, $0, Int32(strnlen($0, end - start)), Self.static)
+              }
+            } ?? SQLITE_NOMEM
+        case .blob(let data):
+          code = data.withUnsafeBytes { bytes in
+            sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
+          }
+        }
+        guard code == SQLITE_OK else { throw failure(code) }
+      }
+      while true {
+        let code = sqlite3_step(handle)
+        if code == SQLITE_DONE { return }
+        guard code == SQLITE_ROW else { throw failure(code) }
+        try row(SQLRow(handle: handle))
+      }
     }
   }
 
@@ -102,6 +127,9 @@ extension Statement {
 
   /// SQLite copies what is bound (`SQLITE_TRANSIENT`).
   private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+  /// SQLite reads what is bound where it is, until the statement is reset (`SQLITE_STATIC`).
+  private static let `static`: sqlite3_destructor_type? = nil
 
   private func failure(_ code: Int32) -> DatabaseError {
     let message = sqlite3_db_handle(sqliteStatement).flatMap { sqlite3_errmsg($0) }

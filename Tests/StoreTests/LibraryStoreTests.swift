@@ -53,6 +53,41 @@ final class LibraryStoreTests: XCTestCase {
     }
   }
 
+  /// The hot statements bind their texts from one buffer (`Statement.run`): each text must
+  /// arrive whole and apart from its neighbours, an empty one as empty (not NULL), beside
+  /// numbers, NULLs and blobs, and a statement run again must not see the last run's texts.
+  /// A NUL ends a text, as it does in GRDB's own binding, so both write the same keys.
+  func testHotStatementsBindEachTextAsItIs() throws {
+    let library = try TemporaryLibrary()
+    let store = try library.store()
+    let texts = ["", "caf\u{E9} \u{1F399}", "a\u{0}b", String(repeating: "x", count: 70_000), "z"]
+    try store.write { db in
+      try db.execute(sql: "CREATE TEMP TABLE bound (a, b, c, d, e, f, g)")
+      let insert = try db.cachedStatement(sql: "INSERT INTO bound VALUES (?, ?, ?, ?, ?, ?, ?)")
+      try insert.run(
+        [
+          .text(texts[0]), .integer(7), .text(texts[1]), .null, .text(texts[2]), .text(texts[3]),
+          .blob(Data([0, 1, 2])),
+        ])
+      try insert.run([.text(texts[4]), .null, .null, .null, .null, .null, .null])
+      let rows = try db.cachedStatement(
+        sql: "SELECT a, typeof(a), b, c, d, e, f, g FROM bound ORDER BY rowid"
+      ).all([]) { row in
+        [
+          row.text(0), row.text(1), row.integer(2).map(String.init), row.text(3), row.text(4),
+          row.text(5), row.text(6).map { String($0.count) }, row.blob(7).map { "\(Array($0))" },
+        ]
+      }
+      XCTAssertEqual(rows.count, 2)
+      XCTAssertEqual(
+        rows.first.map { $0.map { $0.map { Array($0.utf8) } } },
+        ["", "text", "7", texts[1], nil, "a", "70000", "[0, 1, 2]"].map {
+          $0.map { Array($0.utf8) }
+        })
+      XCTAssertEqual(rows.last, ["z", "text", nil, nil, nil, nil, nil, nil])
+    }
+  }
+
   func testDatabaseFromANewerVersionIsRefusedAndLeftUnchanged() throws {
     let library = try TemporaryLibrary()
     try Subscriptions(store: library.store()).add(
