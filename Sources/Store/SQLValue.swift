@@ -59,21 +59,19 @@ extension Statement {
   /// SQLite, `SQLITE_TRANSIENT`), two allocations per text of every row a sync writes.
   func run(_ values: [SQLValue], row: (SQLRow) throws -> Void = { _ in }) throws {
     let handle = sqliteStatement
+    var length = 0
+    for case .text(let text) in values { length += text.utf8.count }
     var texts: [UInt8] = []
-    var starts: [Int] = []
-    for value in values {
-      guard case .text(let text) = value else { continue }
-      starts.append(texts.count)
-      texts.append(contentsOf: text.utf8)
-    }
     // Never empty, so every text (an empty one too) gets a pointer, not NULL.
+    texts.reserveCapacity(length + 1)
+    for case .text(let text) in values { texts.append(contentsOf: text.utf8) }
     texts.append(0)
     try texts.withUnsafeBufferPointer { buffer in
       defer {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
       }
-      var nextText = 0
+      var start = 0
       for (offset, value) in values.enumerated() {
         let index = Int32(offset + 1)
         let code: Int32
@@ -82,15 +80,14 @@ extension Statement {
           code = sqlite3_bind_null(handle, index)
         case .integer(let integer):
           code = sqlite3_bind_int64(handle, index, integer)
-        case .text:
-          let start = starts[nextText]
-          let end = nextText + 1 < starts.count ? starts[nextText + 1] : buffer.count - 1
-          nextText += 1
+        case .text(let text):
+          let count = text.utf8.count
+          defer { start += count }
           code =
             buffer.baseAddress.map { base in
-              (base + start).withMemoryRebound(to: CChar.self, capacity: end - start) {
+              (base + start).withMemoryRebound(to: CChar.self, capacity: count) {
                 // Up to a NUL, as a C string and GRDB's own binding end there.
-                sqlite3_bind_text(handle, index, $0, Int32(strnlen($0, end - start)), Self.static)
+                sqlite3_bind_text(handle, index, $0, Int32(strnlen($0, count)), Self.static)
               }
             } ?? SQLITE_NOMEM
         case .blob(let data):

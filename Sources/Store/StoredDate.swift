@@ -43,28 +43,30 @@ struct StoredDate: DatabaseValueConvertible {
     let fraction = Int(remainder < 0 ? remainder + 1000 : remainder)
     var parts = tm()
     guard gmtime_r(&time, &parts) != nil else { return nil }
-    var text = [UInt8](repeating: UInt8(ascii: "0"), count: 23)
-    func put(_ value: Int, at end: Int, digits: Int) {
-      var rest = value
-      for index in stride(from: end, to: end - digits, by: -1) {
-        text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-        rest /= 10
+    // Written straight into the string's storage: one allocation, not an array and a copy.
+    return String(unsafeUninitializedCapacity: 23) { text in
+      func put(_ value: Int, at end: Int, digits: Int) {
+        var rest = value
+        for index in stride(from: end, to: end - digits, by: -1) {
+          text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+          rest /= 10
+        }
       }
+      put(Int(parts.tm_year) + 1900, at: 3, digits: 4)
+      text[4] = UInt8(ascii: "-")
+      put(Int(parts.tm_mon) + 1, at: 6, digits: 2)
+      text[7] = UInt8(ascii: "-")
+      put(Int(parts.tm_mday), at: 9, digits: 2)
+      text[10] = UInt8(ascii: " ")
+      put(Int(parts.tm_hour), at: 12, digits: 2)
+      text[13] = UInt8(ascii: ":")
+      put(Int(parts.tm_min), at: 15, digits: 2)
+      text[16] = UInt8(ascii: ":")
+      put(Int(parts.tm_sec), at: 18, digits: 2)
+      text[19] = UInt8(ascii: ".")
+      put(fraction, at: 22, digits: 3)
+      return 23
     }
-    put(Int(parts.tm_year) + 1900, at: 3, digits: 4)
-    text[4] = UInt8(ascii: "-")
-    put(Int(parts.tm_mon) + 1, at: 6, digits: 2)
-    text[7] = UInt8(ascii: "-")
-    put(Int(parts.tm_mday), at: 9, digits: 2)
-    text[10] = UInt8(ascii: " ")
-    put(Int(parts.tm_hour), at: 12, digits: 2)
-    text[13] = UInt8(ascii: ":")
-    put(Int(parts.tm_min), at: 15, digits: 2)
-    text[16] = UInt8(ascii: ":")
-    put(Int(parts.tm_sec), at: 18, digits: 2)
-    text[19] = UInt8(ascii: ".")
-    put(fraction, at: 22, digits: 3)
-    return String(decoding: text, as: UTF8.self)
   }
 
   /// The date in `text` when it is in the form `text(_:)` writes, from 1583 on; nil for any
