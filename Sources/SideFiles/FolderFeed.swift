@@ -61,6 +61,8 @@ public struct FolderFeed: Sendable, Equatable, FolderView {
   /// Made when a run asks for it, at the end of the run.
   package static let isWrittenOnArrival = false
 
+  package static let isWrittenOnlyWhenAsked = true
+
   package static func isAsked(by request: FolderRequest) -> Bool { request.feed != nil }
 
   package static func cannotWrite(path: String, reason: String) -> FolderViewError {

@@ -50,6 +50,8 @@ public struct FolderPage: Sendable, Equatable, FolderView {
 
   package static let isWrittenOnArrival = false
 
+  package static let isWrittenOnlyWhenAsked = true
+
   /// A page marks what was played.
   package static let showsPlays = true
 

@@ -23,6 +23,11 @@ package protocol FolderView: Sendable {
   /// listed are not looked at again at the end of the run.
   static var isWrittenOnArrival: Bool { get }
 
+  /// Whether the view is made only when a run asks for it (`isAsked(by:)`): neither asked
+  /// for nor there, its `contents` leave it as it is, so the folder's downloads need not be
+  /// read for it. False by default.
+  static var isWrittenOnlyWhenAsked: Bool { get }
+
   /// Whether the view shows the episodes' play states (`FolderEpisodes.playStates`): those
   /// are read, a table of the whole library, only when a view looked at needs them.
   static var showsPlays: Bool { get }
@@ -43,6 +48,7 @@ package protocol FolderView: Sendable {
 }
 
 extension FolderView {
+  package static var isWrittenOnlyWhenAsked: Bool { false }
   package static var showsPlays: Bool { false }
 
   package static func updateEpisodesDirectories(

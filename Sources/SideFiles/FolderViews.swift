@@ -114,19 +114,27 @@ public enum FolderViews {
       [[Int: Result<FolderViewChange, FolderViewError>]](
         repeating: [:], count: folders.count))
     let writes = Mutex([(folder: Int, view: Int, write: Write)]())
-    // Every folder's downloads in one read, with the plays the pages show when a folder has
-    // a page or asks for one; a read that fails is each view's failure.
-    let showsPlays = folders.contains { path, folder in
-      folder.views.contains { index in
+    // A view made only when asked, neither asked for nor there, stays as it is whatever the
+    // folder holds (`FolderView.contents`): known without reading the folder's downloads, so
+    // a sync's folders with only a playlist, written as their episodes arrived, read nothing.
+    let looks = folders.map { path, folder in
+      folder.views.filter { index in
         let view = all[index]
-        return view.showsPlays
-          && (view.isAsked(by: folder.request)
-            || FileManager.default.fileExists(atPath: view.path(inFolder: path)))
+        return !view.isWrittenOnlyWhenAsked || view.isAsked(by: folder.request)
+          || access(view.path(inFolder: path), F_OK) == 0
       }
     }
+    let reading = looks.indices.filter { !looks[$0].isEmpty }
+    // Those folders' downloads in one read, with the plays the pages show when a folder has
+    // a page or asks for one; a read that fails is each view's failure.
+    let showsPlays = looks.contains { $0.contains { all[$0].showsPlays } }
     let recorded = Result {
       (
-        try FinishedDownloads(store: store).under(folders.map(\.path)),
+        reading.isEmpty
+          ? [:]
+          : try Dictionary(
+            uniqueKeysWithValues: zip(
+              reading, FinishedDownloads(store: store).under(reading.map { folders[$0].path }))),
         showsPlays ? try PlayStates(store: store).all() : [:]
       )
     }
@@ -135,9 +143,13 @@ public enum FolderViews {
       for index in stride(from: lane, to: folders.count, by: lanes) {
         let (path, folder) = folders[index]
         var outcome: [Int: Result<FolderViewChange, FolderViewError>] = [:]
+        for view in folder.views where !looks[index].contains(view) {
+          outcome[view] = .success(.unchanged)
+        }
         switch recorded {
+        case _ where looks[index].isEmpty: break
         case .failure(let error):
-          for view in folder.views {
+          for view in looks[index] {
             outcome[view] = .failure(
               all[view].cannotWrite(
                 path: all[view].path(inFolder: path), reason: String(describing: error)))
@@ -145,9 +157,9 @@ public enum FolderViews {
         case .success(let (byFolder, playStates)):
           TemporaryName.removeAbandoned(in: path, prefix: Playlist.temporaryPrefix)
           let episodes = FolderEpisodes(
-            folder: path, records: byFolder[index], playStates: playStates)
+            folder: path, records: byFolder[index] ?? [], playStates: playStates)
           var removed = false
-          for view in folder.views.sorted() {
+          for view in looks[index].sorted() {
             do throws(FolderViewError) {
               switch try look(all[view], at: episodes, request: folder.request) {
               case .unchanged: outcome[view] = .success(.unchanged)

@@ -83,6 +83,20 @@ final class FolderViewsTests: XCTestCase {
     XCTAssertFalse(exists(playlist), "the playlist is not asked for")
   }
 
+  /// A view made only when asked (the feed, the page), neither asked for nor there, is left
+  /// without reading the folder's downloads: a sync's folders that have only a playlist,
+  /// written as their episodes arrived, cost the run's end nothing. Seen here by a library
+  /// that cannot be read: only the view asked for fails.
+  func testViewsNeitherAskedForNorThereNeedNoRead() throws {
+    let one = try finished("one.mp3")
+    try library.execute("ALTER TABLE downloads RENAME TO hidden")
+    XCTAssertEqual(update([TouchedFile(one, .listed)]), [])
+    let failures = update([TouchedFile(one, .listed, request: asked)])
+    XCTAssertEqual(failures.count, 1)
+    XCTAssertTrue("\(failures)".contains("cannot write the feed \(feed)"), "\(failures)")
+    XCTAssertFalse(exists(feed))
+  }
+
   /// An unchanged view keeps its file (and its time stamp); a view that cannot be written is
   /// one sentence naming it, and the others are written all the same.
   func testAnUnchangedFileIsLeftAloneAndAFailureIsOneSentence() throws {

@@ -18,6 +18,12 @@ package final class TemporaryLibrary {
 
   package func store() throws -> LibraryStore { try LibraryStore(paths: paths) }
 
+  /// Runs `sql` on the library's database on a connection of its own, as something outside
+  /// podcast would: to change the library under a store, or damage it.
+  package func execute(_ sql: String) throws {
+    try DatabaseQueue(path: paths.database).write { try $0.execute(sql: sql) }
+  }
+
   deinit {
     try? FileManager.default.removeItem(at: directory)
   }
