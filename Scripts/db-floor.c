@@ -136,13 +136,13 @@ int main(int argc, char **argv) {
         sqlite3_bind_int64(index, 1, sqlite3_last_insert_rowid(db));
         text(index, 2, title);
         step(index);
+        if (e == 3) {  // the newest episode, which the sync downloads
+          text(queue, 1, key);
+          text(queue, 2, url);
+          sqlite3_bind_double(queue, 3, now);
+          step(queue);
+        }
       }
-      snprintf(key, sizeof key, "guid:%06ld-3", n);
-      snprintf(url, sizeof url, "http://127.0.0.1:18080/scale%ld/ep.mp3?feed=%06ld&ep=3", count, n);
-      text(queue, 1, key);
-      text(queue, 2, url);
-      sqlite3_bind_double(queue, 3, now);
-      step(queue);
     }
     run("COMMIT");
     run("PRAGMA synchronous = FULL");
