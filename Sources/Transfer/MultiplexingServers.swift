@@ -17,10 +17,7 @@ package final class MultiplexingServers: Sendable {
   /// The server `url` names, as the per-host shares count it: its host in lower case, and its
   /// port when one is written.
   package static func host(of url: String) -> String {
-    if let simple = SimpleWebURL(url) {
-      return simple.port.map { "\(simple.host):\($0)" } ?? simple.host
-    }
-    return host(of: URL(string: url))
+    SimpleWebURL.serverKey(of: url) ?? host(of: URL(string: url))
   }
 
   package static func host(of url: URL?) -> String {

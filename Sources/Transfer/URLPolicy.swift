@@ -4,7 +4,7 @@ import Foundation
 /// The one rule for every URL the tool fetches: absolute http or https, nothing else.
 public enum URLPolicy {
   public static func check(_ url: String) throws {
-    if SimpleWebURL(url) != nil { return }
+    if SimpleWebURL.isSimple(url) { return }
     guard let parsed = URLComponents(string: url), let scheme = parsed.scheme?.lowercased() else {
       throw TransferError.invalidURL(url)
     }

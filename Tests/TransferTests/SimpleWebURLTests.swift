@@ -35,6 +35,26 @@ final class SimpleWebURLTests: XCTestCase {
     }
   }
 
+  /// The key a server's share is counted under, made straight from the bytes: the host
+  /// lowercased and the port as a number (leading zeros gone), as Foundation reads them.
+  func testTheServerKeyIsTheHostAndPortFoundationReads() throws {
+    for url in [
+      "https://feeds.simplecast.com/Sl5CSM3S", "http://127.0.0.1:18080/s/feed-000001.xml",
+      "HTTPS://Feeds.Example.COM:8443/Show/", "http://x.example:0080/feed", "http://x.example:0/",
+      "http://x.example:7/", "http://x.example:65535/", "http://x.example:00009", "http://A.B",
+      "https://media.example:443?x=1",
+    ] {
+      let expected = try XCTUnwrap(foundation(url), url)
+      let key = try XCTUnwrap(SimpleWebURL.serverKey(of: url), url)
+      XCTAssertEqual(key, expected.port.map { "\(expected.host):\($0)" } ?? expected.host, url)
+      XCTAssertTrue(SimpleWebURL.isSimple(url), url)
+    }
+    for url in ["https://user:pw@example.com/x", "https://example.com:99999/", "ftp://a.example/"] {
+      XCTAssertNil(SimpleWebURL.serverKey(of: url), url)
+      XCTAssertFalse(SimpleWebURL.isSimple(url), url)
+    }
+  }
+
   /// Shapes it must leave to Foundation (which may take them or not): whatever it does take of
   /// these, Foundation reads the same.
   func testWhatItDoesNotKnowItLeavesToFoundation() {
