@@ -26,12 +26,12 @@ package final class CurlTransfer: @unchecked Sendable {
   private var head: ResponseHead?
   private var sinkError: Error?
   private var completion: (@Sendable (Result<ResponseHead, Error>) -> Void)?
-  /// When the server last sent anything; the stall watchdog measures from here.
-  private var lastActivity = ContinuousClock.now
+  /// When the server last sent anything (`CoarseClock`); the stall watchdog measures from here.
+  private var lastActivity = CoarseClock.milliseconds()
   /// When libcurl last called the progress callback. It calls it about once a second for a
   /// transfer it is working on; a longer gap means libcurl had parked the transfer (waiting
   /// for a connection to its host, `CURLOPT_PIPEWAIT`), which is not the server stalling.
-  private var lastProgressCall = ContinuousClock.now
+  private var lastProgressCall = CoarseClock.milliseconds()
   private var stalled = false
   /// Body bytes handed to the sink since its last flush.
   private var unflushed = false
@@ -228,7 +228,7 @@ package final class CurlTransfer: @unchecked Sendable {
   // MARK: Callbacks (transfer thread)
 
   fileprivate func didReceiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-    lastActivity = .now
+    lastActivity = CoarseClock.milliseconds()
     switch HeaderLine(bytes) {
     case .status(let code):
       // Room for a usual head's fields at once, not grown field by field.
@@ -269,12 +269,12 @@ package final class CurlTransfer: @unchecked Sendable {
   /// Called by the engine when the budget allows bytes again.
   package func resume() {
     resumeAt = nil
-    lastActivity = .now  // a pause for the rate limit is not a stall
+    lastActivity = CoarseClock.milliseconds()  // a pause for the rate limit is not a stall
     podcast_easy_unpause(handle)
   }
 
   fileprivate func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    lastActivity = .now
+    lastActivity = CoarseClock.milliseconds()
     do {
       try deliverHeadIfNeeded()
       try sink?.receive(bytes)
@@ -291,10 +291,10 @@ package final class CurlTransfer: @unchecked Sendable {
   /// sink writes out the burst, and the stall watchdog runs. False aborts the transfer.
   fileprivate func didReportProgress() -> Bool {
     guard flushSink() else { return false }
-    let now = ContinuousClock.now
-    if now - lastProgressCall > .seconds(5) { lastActivity = now }
+    let now = CoarseClock.milliseconds()
+    if now - lastProgressCall > 5_000 { lastActivity = now }
     lastProgressCall = now
-    guard now - lastActivity < .seconds(request.options.stallTimeout) else {
+    guard now - lastActivity < Int64(request.options.stallTimeout) * 1000 else {
       stalled = true
       return false
     }
