@@ -4,11 +4,17 @@ public enum FeedLocation {
   /// Whether `location` is on the web; every other location is a local file path. The one
   /// place that decides "URL or file?" for a location already classified.
   public static func isRemote(_ location: String) -> Bool {
-    scheme(of: location) != nil
+    schemeEnd(of: location) != nil
   }
 
   /// The lowercased scheme of `text` when it has the `scheme://` shape, else nil.
   public static func scheme(of text: String) -> String? {
+    schemeEnd(of: text).map { text[..<$0].lowercased() }
+  }
+
+  /// Where the scheme of `text` ends (its "://") when it has the `scheme://` shape, else nil:
+  /// no string made, for `isRemote` asks it of every feed of a sync, on the transfer thread.
+  private static func schemeEnd(of text: String) -> String.Index? {
     // A scan of the bytes: `range(of:)` goes through NSString, and every feed of a sync asks.
     let bytes = text.utf8
     var index = bytes.startIndex
@@ -33,6 +39,6 @@ public enum FeedLocation {
     else {
       return nil
     }
-    return scheme.lowercased()
+    return found
   }
 }

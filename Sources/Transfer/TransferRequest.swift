@@ -109,7 +109,13 @@ extension TransferRequest {
 
   /// Whether the transfer waits for a connection its host is setting up (`CURLOPT_PIPEWAIT`).
   var waitsForPipe: Bool {
-    url.utf8.count > 6 && url.prefix(6).lowercased() == "https:"
+    // Bytes: lowercasing a `prefix` made a string for every request, on the transfer thread.
+    let bytes = url.utf8
+    return bytes.count > 6
+      && zip(bytes, "https:".utf8).allSatisfy { byte, expected in
+        byte == expected
+          || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") && byte + 32 == expected)
+      }
   }
 }
 
