@@ -188,6 +188,9 @@ public struct SyncPlanner: Sendable {
     // Written last, those that waited may have been refused: their feeds failed after all.
     let refused = dryRun ? [:] : records.finish()
     var plan = SyncPlan()
+    // Each feed's row made once where it lands: grown as they came, ten thousand rows were
+    // copied again at every growth, about 1% of a warm sync's CPU.
+    plan.feeds.reserveCapacity(kept.reduce(0) { $0 + $1.1.feeds.count })
     for (index, handed) in kept.sorted(by: { $0.0 < $1.0 }) {
       let part = refused[index].map { Self.unrecorded($0.original, error: $0.error) } ?? handed
       plan.feeds += part.feeds
