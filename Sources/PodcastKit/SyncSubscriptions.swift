@@ -78,6 +78,8 @@ public struct SyncSubscriptions: Sendable {
       outcome.account = await account?.actions(continuing: exchanged)
       return outcome
     }
+    // While what the run needs of the library is read, before its first request.
+    HTTPClient.prepareInBackground()
     let run = syncRun
     let downloaded = try await run.download(subscriptions, reporter: reporter)
     let accountReport = await account?.actions(continuing: exchanged)

@@ -14,6 +14,12 @@ public final class HTTPClient: Sendable {
     self.maxBodyBytes = maxBodyBytes
   }
 
+  /// Gets the network ready on another thread (see `CurlLibrary.openInBackground`), for a
+  /// command that is about to fetch and has its own start-up to do first.
+  public static func prepareInBackground() {
+    CurlLibrary.openInBackground()
+  }
+
   /// A client with the same options plus one bandwidth budget shared by every transfer made
   /// through it; itself when `bytesPerSecond` is nil.
   public func limited(to bytesPerSecond: Int64?) -> HTTPClient {
