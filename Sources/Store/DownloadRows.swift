@@ -204,15 +204,24 @@ public struct DownloadRows: Sendable {
   }
 
   /// A finish batch's downloads, each recorded as `recordFinished` would, in one durable
-  /// commit: one WAL sync for the batch instead of one per episode. Each has its own savepoint,
-  /// so one whose move is refused (another process finished it meanwhile) is told apart and
-  /// the rest are recorded all the same; the results are in `downloads`' order. Throws when the
-  /// commit itself fails, and then none of them is recorded.
+  /// commit: one WAL sync for the batch instead of one per episode. Each may have its own
+  /// savepoint, so one whose move is refused (another process finished it meanwhile) is told
+  /// apart and the rest are recorded all the same; the results are in `downloads`' order.
+  /// Throws when the commit itself fails, and then none of them is recorded.
+  ///
+  /// A refusal is rare, so the batch is first recorded in one savepoint, and only when one of
+  /// them fails is that undone and each recorded in a savepoint of its own: a savepoint and
+  /// its release per episode were half of the batch's statements.
   package func recordFinished(_ downloads: [FinishedDownload]) throws -> [Result<
     DownloadRecord?, LibraryError
   >] {
     try store.write { db in
-      downloads.map { download in
+      if downloads.count > 1,
+        let all = try? db.savepoint({ (try downloads.map { try finish($0, db) }, true) })
+      {
+        return all.map { .success($0) }
+      }
+      return downloads.map { download in
         do {
           return .success(
             try store.guarded { try db.savepoint { (try finish(download, db), true) } })

@@ -87,6 +87,59 @@ final class FeedRefreshesTests: XCTestCase {
       try DownloadRows(store: store).find(url: "https://a.example/c.mp3")?.state, .queued)
   }
 
+  /// A round is written first without a savepoint per feed: when one feed of it is stale,
+  /// the feeds before and after it are written all the same, and nothing of the stale one is,
+  /// not even the check time its record began with.
+  func testAStaleFeedInARoundLeavesTheOthersWrittenAndItselfUntouched() throws {
+    let subscriptions = try (1...3).map {
+      try Subscriptions(store: store).add(
+        name: "feed\($0)", feedURL: "https://a.example/\($0)", title: nil, keep: nil)
+    }
+    let log = EpisodeLog(store: store)
+    let episode = { (id: Int64, guid: String) in
+      SeenEpisode(
+        subscriptionId: id, guid: guid, enclosureURL: "https://a.example/\(guid).mp3",
+        title: guid, published: nil)
+    }
+    var records: [FeedRecord] = []
+    for (index, subscription) in subscriptions.enumerated() {
+      var checked = subscription
+      checked.lastChecked = Date(timeIntervalSince1970: 1_714_557_600)
+      checked.etag = "\"v\(index)\""
+      var record = FeedRecord(
+        subscription: checked, planned: try log.stored(subscriptionId: subscription.id).version)
+      record.added = [episode(subscription.id, "e\(index)")]
+      record.queued = [
+        QueuedDownload(url: "https://a.example/e\(index).mp3", identityKeys: ["guid:e\(index)"])
+      ]
+      records.append(record)
+    }
+    // Another process records an episode of the second feed after the plan was made.
+    try log.record(
+      subscriptionId: subscriptions[1].id, episodes: [episode(subscriptions[1].id, "x")])
+
+    let outcomes = try FeedRefreshes(store: store).record(records)
+    XCTAssertEqual(outcomes.count, 3)
+    XCTAssertEqual(outcomes[1], .stale)
+    for index in [0, 2] {
+      guard case .recorded(let keys, _) = outcomes[index] else {
+        return XCTFail("feed \(index): \(outcomes[index])")
+      }
+      XCTAssertEqual(keys.count, 1)
+      XCTAssertEqual(
+        try log.episodes(subscriptionId: subscriptions[index].id).map(\.guid), ["e\(index)"])
+      XCTAssertEqual(
+        try DownloadRows(store: store).find(url: "https://a.example/e\(index).mp3")?.state, .queued)
+      XCTAssertEqual(
+        try Subscriptions(store: store).matching("feed\(index + 1)").etag, "\"v\(index)\"")
+    }
+    XCTAssertEqual(try log.episodes(subscriptionId: subscriptions[1].id).map(\.guid), ["x"])
+    XCTAssertNil(try DownloadRows(store: store).find(url: "https://a.example/e1.mp3"))
+    let stale = try Subscriptions(store: store).matching("feed2")
+    XCTAssertNil(stale.lastChecked)
+    XCTAssertNil(stale.etag)
+  }
+
   func testSyncSnapshotListsOnlyUnfinishedDownloads() throws {
     for (url, state) in [
       ("https://a.example/q", DownloadState.queued), ("https://a.example/d", .done),
