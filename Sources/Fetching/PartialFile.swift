@@ -27,6 +27,9 @@ package final class PartialFile {
   private var unstartedFrom: off_t = -1
   /// Where the next write lands: the file's end, as every write appends.
   private var position: off_t = 0
+  /// The file's length on disk. Only this process writes it (it holds the lock), and only
+  /// through here, so it is kept as the writes go rather than asked of the file each time.
+  private var length: Int64 = 0
   /// How far the file is written and synced (see `Checkpoints`).
   package let synced = DurableLength()
   /// Called on the writing thread each time another `writebackStep` of the body is written: a
@@ -50,13 +53,15 @@ package final class PartialFile {
         close(descriptor)
         return nil
       }
-      if Self.isCurrent(descriptor, path: path) { break }
+      if let length = Self.currentLength(descriptor, path: path) {
+        self.length = length
+        break
+      }
       close(descriptor)
     }
     self.path = path
     self.descriptor = descriptor
-    var info = stat()
-    if fstat(descriptor, &info) == 0 { synced.wrote(length: Int64(info.st_size)) }
+    synced.wrote(length: length)
   }
 
   /// A partial file without a name, in `directory`: for a body that is only worth keeping once
@@ -70,11 +75,15 @@ package final class PartialFile {
     self.descriptor = descriptor
   }
 
-  private static func isCurrent(_ descriptor: Int32, path: String) -> Bool {
+  /// The open file's length when `path` still names it; nil when the name leads elsewhere
+  /// (or nowhere).
+  private static func currentLength(_ descriptor: Int32, path: String) -> Int64? {
     var open = stat()
     var named = stat()
-    return fstat(descriptor, &open) == 0 && stat(path, &named) == 0
-      && open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    guard fstat(descriptor, &open) == 0, stat(path, &named) == 0,
+      open.st_dev == named.st_dev, open.st_ino == named.st_ino
+    else { return nil }
+    return Int64(open.st_size)
   }
 
   deinit {
@@ -93,8 +102,7 @@ package final class PartialFile {
 
   /// Bytes on disk and still in memory: zero means there is nothing to resume.
   package var size: Int64 {
-    var info = stat()
-    return (fstat(descriptor, &info) == 0 ? Int64(info.st_size) : 0) + Int64(buffered)
+    length + Int64(buffered)
   }
 
   /// Drops every byte past `length` (the server sent the whole file, the old bytes belong to
@@ -113,6 +121,7 @@ package final class PartialFile {
         throw DownloadError.writing(path)
       }
       position = off_t(length)
+      self.length = length
     }
   }
 
@@ -120,7 +129,9 @@ package final class PartialFile {
   package func seekToEnd() throws -> Int64 {
     try flush()
     position = lseek(descriptor, 0, SEEK_END)
-    return Int64(position)
+    guard position >= 0 else { throw DownloadError.writing(path) }
+    length = Int64(position)
+    return length
   }
 
   /// Syncs the file's data (a checkpoint, see `Checkpoints`): every byte written before the
@@ -265,6 +276,7 @@ package final class PartialFile {
       base += written
       position += off_t(written)
     }
+    length = max(length, Int64(position))
     synced.wrote(length: Int64(position))
   }
 }

@@ -77,6 +77,30 @@ final class PartialFileTests: XCTestCase {
     XCTAssertEqual(try onDisk(path), pattern(5_000, seed: 9))
   }
 
+  /// The size a resume starts from is the file's, kept as it is written rather than asked of
+  /// the disk: what an earlier run left, what arrives after, what a truncation leaves, each
+  /// as the file on disk says once written out.
+  func testTheSizeIsTheFilesAcrossRunsWritesAndTruncations() throws {
+    do {
+      let (first, _) = try open()
+      try pattern(1_000).withUnsafeBytes { try first.append($0) }
+    }
+    let (file, path) = try open()
+    XCTAssertEqual(file.size, 1_000, "what the last run left")
+    XCTAssertEqual(try file.seekToEnd(), 1_000)
+    try pattern(600_000, seed: 3).withUnsafeBytes { try file.append($0) }
+    XCTAssertEqual(file.size, 601_000, "written and held together")
+    try file.flush()
+    XCTAssertEqual(file.size, Int64(try onDisk(path).count))
+    XCTAssertTrue(try file.truncate(to: 400))
+    XCTAssertEqual(file.size, 400)
+    XCTAssertEqual(try onDisk(path).count, 400)
+    try pattern(10).withUnsafeBytes { try file.append($0) }
+    XCTAssertEqual(file.size, 410)
+    _ = try file.writeOut()
+    XCTAssertEqual(try onDisk(path), pattern(1_000).prefix(400) + pattern(10))
+  }
+
   func testASecondOpenerIsRefusedWhileTheFirstHoldsTheLock() throws {
     let (first, path) = try open()
     XCTAssertNil(try PartialFile(path: path))
