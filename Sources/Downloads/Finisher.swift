@@ -61,9 +61,9 @@ package enum Finisher {
   package static func place(_ file: PartialFile, staged: StagedCopy?, at destination: Destination)
     throws -> Placed
   {
-    // Again: a prune may have removed the emptied folder since `stage`.
-    try makeDirectory(destination.directory)
     let directory = destination.directory
+    // A staged copy waits in the folder itself, which keeps it from being pruned.
+    if staged != nil { try makeDirectory(directory) }
     var staged = staged
     for candidate in candidates(for: destination.path) {
       if let copy = staged {
@@ -71,6 +71,12 @@ package enum Finisher {
         continue
       }
       if link(file.path, candidate) == 0 { return Placed(path: candidate, isNew: true) }
+      // A prune may have removed the emptied folder since `stage` made it: made again, only
+      // then (making it again first, every time, was two system calls per episode).
+      if errno == ENOENT {
+        try makeDirectory(directory)
+        if link(file.path, candidate) == 0 { return Placed(path: candidate, isNew: true) }
+      }
       switch errno {
       case EEXIST:
         // Our own link, made by a run stopped before it could record it.

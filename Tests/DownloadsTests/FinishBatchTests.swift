@@ -86,6 +86,20 @@ final class FinishBatchTests: XCTestCase {
     XCTAssertEqual(FileManager.default.contents(atPath: refused.file.path), bytes[1])
   }
 
+  /// A folder emptied and pruned between an episode's staging and its finish (another
+  /// process's `prune`) is made again, and the episode lands in it.
+  func testAFolderRemovedAfterStagingIsMadeAgainForTheFinish() async throws {
+    let bytes = Data(repeating: 5, count: 30_000)
+    let request = try request(0, bytes: bytes)
+    let folder = library.paths.episodes + "/Show"
+    XCTAssertEqual(rmdir(folder), 0, "staging made the folder, and nothing is in it yet")
+
+    let placed = try await FinishBatch().finish(request)
+    XCTAssertEqual(placed, folder + "/0.mp3")
+    XCTAssertEqual(FileManager.default.contents(atPath: placed), bytes)
+    XCTAssertEqual(try DownloadRows(store: store).find(key: request.record.key)?.state, .done)
+  }
+
   /// Many at once, into one folder and into several: each lands under its own name with its
   /// own bytes, and each row says where.
   func testManyFinishingAtOnceEachLandAndAreRecorded() async throws {
