@@ -115,6 +115,8 @@ package final class PartialFile {
     return try synced.dropping(to: length, lower: lower) {
       unstarted = 0
       unstartedFrom = -1
+      // A new download's empty file, about to be written from its start, needs neither call.
+      if self.length == length && position == off_t(length) { return }
       guard ftruncate(descriptor, off_t(length)) == 0,
         lseek(descriptor, off_t(length), SEEK_SET) >= 0
       else {
@@ -125,12 +127,15 @@ package final class PartialFile {
     }
   }
 
-  /// The file's length with everything appended so far written out.
+  /// The file's length with everything appended so far written out, and the place the next
+  /// write lands.
   package func seekToEnd() throws -> Int64 {
     try flush()
-    position = lseek(descriptor, 0, SEEK_END)
-    guard position >= 0 else { throw DownloadError.writing(path) }
-    length = Int64(position)
+    if position != off_t(length) {
+      position = lseek(descriptor, 0, SEEK_END)
+      guard position >= 0 else { throw DownloadError.writing(path) }
+      length = Int64(position)
+    }
     return length
   }
 
