@@ -112,7 +112,9 @@ package final class CurlTransfer: @unchecked Sendable {
     // 5-6 s late; the progress callback below enforces "no data for stallTimeout seconds"
     // exactly. The low-speed check stays as a backstop.
     try setLong(CURLOPT_LOW_SPEED_LIMIT, 1)
-    try setLong(CURLOPT_LOW_SPEED_TIME, options.stallTimeout)
+    // At most 68 years: libcurl counts it in milliseconds, and a longer one (any number of
+    // seconds is a valid `--stall-timeout`) overflowed there into a stall at once.
+    try setLong(CURLOPT_LOW_SPEED_TIME, min(options.stallTimeout, Int(Int32.max)))
     try setLong(CURLOPT_NOPROGRESS, 0)
     try check(
       podcast_easy_setopt_xferinfo_function(handle, progressCallback), "CURLOPT_XFERINFOFUNCTION")
@@ -294,7 +296,10 @@ package final class CurlTransfer: @unchecked Sendable {
     let now = CoarseClock.milliseconds()
     if now - lastProgressCall > 5_000 { lastActivity = now }
     lastProgressCall = now
-    guard now - lastActivity < Int64(request.options.stallTimeout) * 1000 else {
+    // Any number of seconds a user may give: one past what milliseconds can count never ends.
+    let (limit, overflow) = Int64(clamping: request.options.stallTimeout)
+      .multipliedReportingOverflow(by: 1000)
+    guard overflow || now - lastActivity < limit else {
       stalled = true
       return false
     }

@@ -129,6 +129,16 @@ final class TransferEngineTests: XCTestCase {
     XCTAssertEqual(server.requests(for: "/stuck.mp3").count, 1, "the engine itself never retries")
   }
 
+  /// A stall timeout of any length a user can give (`--stall-timeout`, any positive number of
+  /// seconds) is taken as given: a transfer under the longest one runs as any other.
+  func testTheLongestStallTimeoutIsTakenAsGiven() async throws {
+    server.set("/long.mp3", .data(body(3)))
+    let request = media("/long.mp3", options: TransferOptions(stallTimeout: .max))
+
+    let result = await fetch(request)
+    XCTAssertEqual(result, .success(body(3)))
+  }
+
   /// Stopping everything (the Ctrl-C path) ends every transfer as cancelled once each sink has
   /// written out what arrived, and the engine still runs what comes after.
   func testStoppingEverythingFlushesEachSinkAndTheEngineCarriesOn() async throws {
