@@ -1,3 +1,5 @@
+import Basics
+
 /// An http or https URL of the plain shape nearly every feed's has, read from its bytes:
 /// `scheme://host[:port][/path][?query]` with an ASCII host name or IPv4 address, no user
 /// name, no fragment, and nothing in the rest that RFC 3986 would want escaped.
@@ -69,7 +71,7 @@ struct SimpleWebURL {
   ) -> Int {
     var count = 0
     for byte in bytes {
-      buffer[count] = lowercased(byte)
+      buffer[count] = byte.asciiLowercased
       count += 1
     }
     return count
@@ -130,14 +132,10 @@ struct SimpleWebURL {
   {
     guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
     for offset in 0..<prefix.utf8CodeUnitCount
-    where lowercased(bytes[offset]) != prefix.utf8Start[offset] {
+    where bytes[offset].asciiLowercased != prefix.utf8Start[offset] {
       return false
     }
     return true
-  }
-
-  private static func lowercased(_ byte: UInt8) -> UInt8 {
-    byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
   }
 
   private static func digitValue(_ byte: UInt8) -> Int? {
@@ -146,22 +144,17 @@ struct SimpleWebURL {
 
   private static func isHexDigit(_ byte: UInt8) -> Bool {
     digitValue(byte) != nil
-      || (lowercased(byte) >= UInt8(ascii: "a") && lowercased(byte) <= UInt8(ascii: "f"))
-  }
-
-  private static func isAlphanumeric(_ byte: UInt8) -> Bool {
-    digitValue(byte) != nil
-      || (lowercased(byte) >= UInt8(ascii: "a") && lowercased(byte) <= UInt8(ascii: "z"))
+      || (byte.asciiLowercased >= UInt8(ascii: "a") && byte.asciiLowercased <= UInt8(ascii: "f"))
   }
 
   private static func isHostByte(_ byte: UInt8) -> Bool {
-    isAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+    byte.isASCIILetterOrDigit || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
   }
 
   /// RFC 3986's unreserved characters, sub-delimiters, ":", "@", "/" and "?": what a path and
   /// a query may hold as they are.
   private static func isPathOrQueryByte(_ byte: UInt8) -> Bool {
-    if isAlphanumeric(byte) { return true }
+    if byte.isASCIILetterOrDigit { return true }
     switch byte {
     case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
       UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),

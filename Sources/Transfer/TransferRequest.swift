@@ -110,12 +110,7 @@ extension TransferRequest {
   /// Whether the transfer waits for a connection its host is setting up (`CURLOPT_PIPEWAIT`).
   var waitsForPipe: Bool {
     // Bytes: lowercasing a `prefix` made a string for every request, on the transfer thread.
-    let bytes = url.utf8
-    return bytes.count > 6
-      && zip(bytes, "https:".utf8).allSatisfy { byte, expected in
-        byte == expected
-          || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") && byte + 32 == expected)
-      }
+    url.utf8.count > 6 && zip(url.utf8, "https:".utf8).allSatisfy { $0.asciiLowercased == $1 }
   }
 }
 
